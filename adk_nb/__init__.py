@@ -1,0 +1,22 @@
+"""adk_nb: Google ADK's agent architecture, fast and native to Jupyter notebooks."""
+
+__version__ = "0.1.0"
+
+__all__ = ["Agent", "LlmAgent", "Runner", "InMemoryRunner", "Workflow", "__version__"]
+
+
+def __getattr__(name: str):
+  # Lazy, so `import adk_nb` stays light and the notebook extension loads fast.
+  if name in ("Agent", "LlmAgent"):
+    from .agents.llm_agent import LlmAgent
+
+    return LlmAgent
+  if name in ("Runner", "InMemoryRunner"):
+    from . import runners
+
+    return getattr(runners, name)
+  if name == "Workflow":
+    from .workflow import Workflow
+
+    return Workflow
+  raise AttributeError(f"module 'adk_nb' has no attribute {name!r}")

@@ -1,0 +1,111 @@
+"""Everything one invocation (a user turn and all it causes) runs with."""
+
+from __future__ import annotations
+
+import uuid
+from typing import TYPE_CHECKING, Any, Optional
+
+from google.genai import types
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+
+from ..sessions.base_session_service import BaseSessionService
+from ..sessions.session import Session
+from .run_config import RunConfig
+
+if TYPE_CHECKING:
+  from .base_agent import BaseAgent
+
+
+class LlmCallsLimitExceededError(Exception):
+  """The invocation made more model calls than `RunConfig.max_llm_calls` allows."""
+
+
+class _InvocationShared:
+  """Counters and signals shared by every copy of one invocation's context."""
+
+  __slots__ = ("llm_calls", "transfers", "paused", "branch_writes", "conflicts")
+
+  def __init__(self) -> None:
+    self.llm_calls = 0
+    self.transfers = 0
+    self.paused = False
+    # key -> branch that last wrote it within a parallel fan-out
+    self.branch_writes: dict[str, str] = {}
+    self.conflicts: list[tuple[str, str, str]] = []
+
+
+class InvocationContext(BaseModel):
+  """The context of one invocation: session, services, current agent and branch, run config.
+
+  Agents receive a copy per agent (`model_copy(update=...)`); counters such as the number
+  of model calls are shared by all copies of one invocation.
+  """
+
+  model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
+
+  session_service: BaseSessionService
+  artifact_service: Optional[Any] = None
+  memory_service: Optional[Any] = None
+  credential_service: Optional[Any] = None
+  invocation_id: str
+  """Shared by every event of this invocation."""
+  branch: Optional[str] = None
+  """Dotted agent path isolating history between parallel siblings."""
+  agent: "BaseAgent"
+  """The agent currently running."""
+  user_content: Optional[types.Content] = None
+  """The user message that started the invocation."""
+  session: Session
+  """The live session; committed events are appended to it."""
+  end_invocation: bool = False
+  """Set to stop the invocation after the current step."""
+  run_config: RunConfig = Field(default_factory=RunConfig)
+  plugin_manager: Optional[Any] = None
+  """Runs plugin hooks (set by the Runner)."""
+  resumability_config: Optional[Any] = None
+  is_resumable: bool = False
+  agent_states: dict[str, dict[str, Any]] = Field(default_factory=dict)
+  """Checkpoints of workflow agents, restored when a paused invocation resumes."""
+  end_of_agents: dict[str, bool] = Field(default_factory=dict)
+  resume_answers: dict[str, types.FunctionResponse] = Field(default_factory=dict)
+  """Answers (by function call id) that resume this invocation after a pause."""
+
+  _shared: _InvocationShared = PrivateAttr(default_factory=_InvocationShared)
+
+  @property
+  def app_name(self) -> str:
+    return self.session.app_name
+
+  @property
+  def user_id(self) -> str:
+    return self.session.user_id
+
+  def increment_llm_call_count(self) -> None:
+    """Counts a model call; raises LlmCallsLimitExceededError past `max_llm_calls`."""
+    shared = self._shared
+    shared.llm_calls += 1
+    limit = self.run_config.max_llm_calls
+    if limit > 0 and shared.llm_calls > limit:
+      raise LlmCallsLimitExceededError(
+          f"Max number of llm calls limit of `{limit}` exceeded; raise "
+          "RunConfig(max_llm_calls=...) if the agent legitimately needs more."
+      )
+
+  @property
+  def paused(self) -> bool:
+    """True once something in the invocation paused it (a pending confirmation or long-running call)."""
+    return self._shared.paused
+
+  def pause(self) -> None:
+    """Marks the invocation paused: enclosing agents stop before running anything else."""
+    self._shared.paused = True
+
+  def new_child(self, **update: Any) -> "InvocationContext":
+    """A copy for a sub-agent; counters stay shared."""
+    copy = self.model_copy(update=update)
+    return copy
+
+
+def new_invocation_context_id() -> str:
+  """A fresh invocation id ('e-' + uuid, as ADK)."""
+  return "e-" + str(uuid.uuid4())

@@ -1,0 +1,43 @@
+"""Per-run settings: streaming and limits."""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any, Optional
+
+from pydantic import BaseModel, ConfigDict, field_validator
+
+
+class StreamingMode(Enum):
+  """How model answers are delivered: whole, or as partial chunks (SSE)."""
+
+  NONE = None
+  SSE = "sse"
+  BIDI = "bidi"
+
+
+class RunConfig(BaseModel):
+  """Settings for one run: streaming mode and the cap on model calls."""
+
+  model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+
+  streaming_mode: StreamingMode = StreamingMode.NONE
+  """SSE streams text as partial events, then one final event."""
+  max_llm_calls: int = 500
+  """Model calls allowed in one invocation; 0 or less means no limit."""
+  max_transfers: int = 20
+  """Agent transfers allowed in one invocation (guards against ping-pong); beyond ADK."""
+  save_input_blobs_as_artifacts: bool = False
+  """Store inline data in the user message as artifacts."""
+  support_cfc: bool = False
+  speech_config: Optional[Any] = None
+  response_modalities: Optional[list[str]] = None
+  custom_metadata: Optional[dict[str, Any]] = None
+  """Free-form JSON attached to the run."""
+
+  @field_validator("max_llm_calls")
+  @classmethod
+  def _limit(cls, value: int) -> int:
+    if value == 2**63 - 1:
+      raise ValueError("max_llm_calls must be below sys.maxsize; use 0 for no limit.")
+    return value

@@ -1,0 +1,1 @@
+"""Errors adk_nb raises, at ADK's module paths."""

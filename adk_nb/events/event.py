@@ -1,0 +1,98 @@
+"""An Event: one step of a conversation, authored by the user or an agent."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Any, Optional
+
+from google.genai import types
+from pydantic import ConfigDict, Field, alias_generators, field_serializer
+
+from ..models.llm_response import LlmResponse
+from .event_actions import EventActions
+
+
+class Event(LlmResponse):
+  """A step of a conversation: content plus the side effects (`actions`) it declares.
+
+  The Runner commits `actions.state_delta` and `actions.artifact_delta` of every
+  non-partial event to the session before the agent that yielded it resumes.
+  """
+
+  model_config = ConfigDict(
+      extra="ignore",
+      ser_json_bytes="base64",
+      val_json_bytes="base64",
+      alias_generator=alias_generators.to_camel,
+      populate_by_name=True,
+  )
+
+  invocation_id: str = ""
+  """The invocation (one user turn and everything it caused) this event belongs to."""
+  author: str = ""
+  """'user' or the name of the agent that produced the event."""
+  actions: EventActions = Field(default_factory=EventActions)
+  """State and artifact deltas, transfer, escalation, confirmation requests."""
+  long_running_tool_ids: Optional[set[str]] = None
+  """Ids of function calls in this event that stay pending after the turn ends."""
+  branch: Optional[str] = None
+  """Dotted path of agents (`parallel.child`) that isolates history between siblings."""
+  id: str = ""
+  """Unique id, assigned at creation."""
+  timestamp: float = Field(default_factory=time.time)
+  """Seconds since the epoch."""
+
+  def model_post_init(self, __context: Any) -> None:
+    if not self.id:
+      self.id = Event.new_id()
+
+  @field_serializer("long_running_tool_ids")
+  def _sorted_ids(self, value: Optional[set[str]]) -> Optional[list[str]]:
+    # Sets iterate in hash order; a sorted list serialises the same way every time.
+    return None if value is None else sorted(value)
+
+  @staticmethod
+  def new_id() -> str:
+    """A fresh event id."""
+    return str(uuid.uuid4())
+
+  def is_final_response(self) -> bool:
+    """True when this event is what a user should see as the agent's reply."""
+    if self.actions.skip_summarization or self.long_running_tool_ids:
+      return True
+    return (
+        not self.get_function_calls()
+        and not self.get_function_responses()
+        and not self.partial
+        and not self.has_trailing_code_execution_result()
+    )
+
+  def get_function_calls(self) -> list[types.FunctionCall]:
+    """The function calls in this event's content, in order."""
+    content = self.content
+    if content is None or not content.parts:
+      return []
+    return [p.function_call for p in content.parts if p.function_call is not None]
+
+  def get_function_responses(self) -> list[types.FunctionResponse]:
+    """The function responses in this event's content, in order."""
+    content = self.content
+    if content is None or not content.parts:
+      return []
+    return [p.function_response for p in content.parts if p.function_response is not None]
+
+  def has_trailing_code_execution_result(self) -> bool:
+    """True when the last part is a code execution result."""
+    content = self.content
+    if content is None or not content.parts:
+      return False
+    return content.parts[-1].code_execution_result is not None
+
+  @property
+  def text(self) -> str:
+    """The concatenated text parts (thoughts excluded); '' when there are none."""
+    content = self.content
+    if content is None or not content.parts:
+      return ""
+    return "".join(p.text for p in content.parts if p.text and not p.thought)

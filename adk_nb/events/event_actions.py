@@ -1,0 +1,53 @@
+"""Side effects an event declares; the Runner commits them before the agent resumes."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from pydantic import BaseModel, ConfigDict, Field, alias_generators
+
+from ..tools.tool_confirmation import ToolConfirmation
+
+
+class EventCompaction(BaseModel):
+  """A summary that stands in for a range of older events."""
+
+  model_config = ConfigDict(
+      extra="forbid", alias_generator=alias_generators.to_camel, populate_by_name=True
+  )
+  start_timestamp: float
+  end_timestamp: float
+  compacted_content: Any
+
+
+class EventActions(BaseModel):
+  """What an event asks the Runner (and the enclosing agents) to do."""
+
+  model_config = ConfigDict(
+      extra="forbid", alias_generator=alias_generators.to_camel, populate_by_name=True
+  )
+
+  skip_summarization: Optional[bool] = None
+  """When true, a function response ends the turn without another model call."""
+  state_delta: dict[str, Any] = Field(default_factory=dict)
+  """State writes, routed by key prefix (app:, user:, temp:, none)."""
+  artifact_delta: dict[str, int] = Field(default_factory=dict)
+  """Artifacts saved by this event: filename to version."""
+  transfer_to_agent: Optional[str] = None
+  """Name of the agent that takes over the conversation."""
+  transfer_reason: Optional[str] = None
+  """Why the transfer happened, when the model said."""
+  escalate: Optional[bool] = None
+  """Asks the enclosing LoopAgent (or parent) to stop."""
+  requested_auth_configs: dict[str, Any] = Field(default_factory=dict)
+  """Auth requests keyed by function call id (kept for wire compatibility)."""
+  requested_tool_confirmations: dict[str, ToolConfirmation] = Field(default_factory=dict)
+  """Confirmations the tools asked for, keyed by the function call id."""
+  compaction: Optional[EventCompaction] = None
+  """Set on events that summarise older history."""
+  end_of_agent: Optional[bool] = None
+  """Marks the last event of an agent run (used by resumable apps)."""
+  agent_state: Optional[dict[str, Any]] = None
+  """Checkpoint of a workflow agent, so a resumed invocation continues where it stopped."""
+  rewind_before_invocation_id: Optional[str] = None
+  """Undo every invocation from this one on."""

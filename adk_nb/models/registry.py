@@ -1,0 +1,70 @@
+"""Maps model names to adapter classes, so `model="gemini-2.5-flash"` just works."""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Callable, Union
+
+from .base_llm import BaseLlm
+
+_Factory = Union[type[BaseLlm], Callable[[], type[BaseLlm]]]
+
+
+class LLMRegistry:
+  """A registry of model-name patterns (regular expressions) to BaseLlm classes."""
+
+  _registry: dict[str, _Factory] = {}
+
+  @staticmethod
+  def register(llm_cls: type[BaseLlm]) -> None:
+    """Registers a class for every pattern its `supported_models()` returns."""
+    for pattern in llm_cls.supported_models():
+      LLMRegistry._register(pattern, llm_cls)
+
+  @staticmethod
+  def _register(pattern: str, factory: _Factory) -> None:
+    LLMRegistry._registry[pattern] = factory
+    LLMRegistry.resolve.cache_clear()
+
+  @staticmethod
+  def new_llm(model: str) -> BaseLlm:
+    """Builds an adapter instance for a model name."""
+    return LLMRegistry.resolve(model)(model=model)
+
+  @staticmethod
+  @functools.lru_cache(maxsize=64)
+  def resolve(model: str) -> type[BaseLlm]:
+    """The class serving `model`; a clear error naming the fix when none does."""
+    # Later registrations win, so a user class can override a built-in pattern.
+    for pattern, factory in reversed(list(LLMRegistry._registry.items())):
+      if re.fullmatch(pattern, model):
+        if isinstance(factory, type):
+          return factory
+        return factory()
+    raise ValueError(
+        f"No model adapter matches {model!r}. Use a Gemini name ('gemini-2.5-flash'), a "
+        "LiteLLM 'provider/model' name ('openai/gpt-4o-mini', needs `pip install adk_nb[litellm]`), "
+        "pass a BaseLlm instance, or register a class with LLMRegistry.register(cls)."
+    )
+
+
+def _gemini() -> type[BaseLlm]:
+  from .google_llm import Gemini
+
+  return Gemini
+
+
+def _lite_llm() -> type[BaseLlm]:
+  from .lite_llm import LiteLlm
+
+  return LiteLlm
+
+
+# Built-ins resolve lazily: google-genai's client and litellm load only when used.
+# LiteLLM's catch-all 'provider/model' goes first so the more specific Gemini
+# patterns (some of which contain '/') take precedence over it.
+LLMRegistry._register(r"[A-Za-z0-9_.-]+/.+", _lite_llm)
+for _p in (r"gemini-.*", r"projects/.+/locations/.+/endpoints/.+",
+           r"projects/.+/locations/.+/publishers/google/models/gemini.+", r"model-optimizer-.*"):
+  LLMRegistry._register(_p, _gemini)

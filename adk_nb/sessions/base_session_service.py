@@ -1,0 +1,122 @@
+"""The contract every session store implements."""
+
+from __future__ import annotations
+
+import abc
+from typing import Any, Optional
+
+from pydantic import BaseModel, Field, field_validator
+
+from ..events.event import Event
+from .session import Session
+from .state import State
+
+
+class GetSessionConfig(BaseModel):
+  """Limits which events `get_session` loads."""
+
+  num_recent_events: Optional[int] = None
+  """Load only the newest N events."""
+  after_timestamp: Optional[float] = None
+  """Load only events at or after this timestamp."""
+
+  @field_validator("num_recent_events")
+  @classmethod
+  def _non_negative(cls, value: Optional[int]) -> Optional[int]:
+    if value is not None and value < 0:
+      raise ValueError("num_recent_events must be >= 0 (0 loads no events).")
+    return value
+
+
+class ListSessionsResponse(BaseModel):
+  """Sessions of an app (and user), without their events."""
+
+  sessions: list[Session] = Field(default_factory=list)
+
+
+class BaseSessionService(abc.ABC):
+  """Stores sessions and commits events with their state deltas."""
+
+  @abc.abstractmethod
+  async def create_session(
+      self,
+      *,
+      app_name: str,
+      user_id: str,
+      state: Optional[dict[str, Any]] = None,
+      session_id: Optional[str] = None,
+  ) -> Session:
+    """Creates a session; raises AlreadyExistsError when `session_id` is taken."""
+
+  @abc.abstractmethod
+  async def get_session(
+      self,
+      *,
+      app_name: str,
+      user_id: str,
+      session_id: str,
+      config: Optional[GetSessionConfig] = None,
+  ) -> Optional[Session]:
+    """Returns the session, or None when it does not exist."""
+
+  @abc.abstractmethod
+  async def list_sessions(
+      self, *, app_name: str, user_id: Optional[str] = None
+  ) -> ListSessionsResponse:
+    """Lists sessions (events left out) of an app, optionally of one user."""
+
+  @abc.abstractmethod
+  async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
+    """Deletes a session and its events; app and user state stay."""
+
+  async def append_event(self, session: Session, event: Event) -> Event:
+    """Commits a non-partial event to `session`: applies its state delta and appends it.
+
+    Partial (streaming) events are returned unchanged and never stored. `temp:` keys
+    are applied to the live session object for the rest of the invocation but are not
+    part of the stored event.
+    """
+    if event.partial:
+      return event
+    self._apply_to_session(session, event)
+    return event
+
+  def _apply_to_session(self, session: Session, event: Event) -> None:
+    delta = event.actions.state_delta
+    if delta:
+      session.state.update(delta)
+    session.events.append(event)
+    session.last_update_time = max(event.timestamp, session.last_update_time)
+
+  @staticmethod
+  def _storable(event: Event) -> Event:
+    """The event as stored: without `temp:` keys in its state delta."""
+    delta = event.actions.state_delta
+    if not delta or not any(k.startswith(State.TEMP_PREFIX) for k in delta):
+      return event
+    kept = {k: v for k, v in delta.items() if not k.startswith(State.TEMP_PREFIX)}
+    actions = event.actions.model_copy(update={"state_delta": kept})
+    return event.model_copy(update={"actions": actions})
+
+  @staticmethod
+  def _filter_events(events: list[Event], config: Optional[GetSessionConfig]) -> list[Event]:
+    if config is None:
+      return list(events)
+    selected = events
+    if config.after_timestamp is not None:
+      # Events are ordered by timestamp; find the first one at or after the bound.
+      lo, hi = 0, len(selected)
+      while lo < hi:
+        mid = (lo + hi) // 2
+        if selected[mid].timestamp < config.after_timestamp:
+          lo = mid + 1
+        else:
+          hi = mid
+      selected = selected[lo:]
+    if config.num_recent_events is not None:
+      n = config.num_recent_events
+      selected = selected[len(selected) - n:] if n else []
+    return list(selected)
+
+  async def close(self) -> None:
+    """Releases connections; a no-op for in-memory stores."""

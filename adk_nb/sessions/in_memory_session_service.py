@@ -1,0 +1,134 @@
+"""Sessions kept in this process's memory: fast, gone when the process ends."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Any, Optional
+
+from ..errors.already_exists_error import AlreadyExistsError
+from ..errors.stale_session_error import StaleSessionError
+from ..events.event import Event
+from .base_session_service import BaseSessionService, GetSessionConfig, ListSessionsResponse
+from .session import Session
+from .state import merge_state, split_delta
+
+
+class _Stored:
+  """One stored session: its own state and events, and a revision for stale checks."""
+
+  __slots__ = ("id", "app_name", "user_id", "state", "events", "last_update_time")
+
+  def __init__(self, session_id: str, app_name: str, user_id: str, state: dict[str, Any]):
+    self.id = session_id
+    self.app_name = app_name
+    self.user_id = user_id
+    self.state = state
+    self.events: list[Event] = []
+    self.last_update_time = time.time()
+
+
+class InMemorySessionService(BaseSessionService):
+  """A session store in a dict. `app:` and `user:` state is shared across sessions.
+
+  Unlike google-adk's, `get_session` does not deep-copy the history: it returns a new
+  Session whose event list is a new list of the same (treat-as-immutable) Event objects,
+  so loading a session costs O(events) pointer copies, not a deep copy.
+  """
+
+  def __init__(self) -> None:
+    self._sessions: dict[tuple[str, str, str], _Stored] = {}
+    self._app_state: dict[str, dict[str, Any]] = {}
+    self._user_state: dict[tuple[str, str], dict[str, Any]] = {}
+
+  async def create_session(
+      self,
+      *,
+      app_name: str,
+      user_id: str,
+      state: Optional[dict[str, Any]] = None,
+      session_id: Optional[str] = None,
+  ) -> Session:
+    session_id = session_id.strip() if session_id and session_id.strip() else str(uuid.uuid4())
+    key = (app_name, user_id, session_id)
+    if key in self._sessions:
+      raise AlreadyExistsError(
+          f"Session {session_id!r} already exists for app {app_name!r} and user {user_id!r}; "
+          "pass another session_id, or omit it to get a fresh one."
+      )
+    app_delta, user_delta, session_state = split_delta(state or {})
+    self._app_state.setdefault(app_name, {}).update(app_delta)
+    self._user_state.setdefault((app_name, user_id), {}).update(user_delta)
+    stored = _Stored(session_id, app_name, user_id, session_state)
+    self._sessions[key] = stored
+    return self._view(stored, None)
+
+  def _view(self, stored: _Stored, config: Optional[GetSessionConfig]) -> Session:
+    state = merge_state(
+        self._app_state.get(stored.app_name, {}),
+        self._user_state.get((stored.app_name, stored.user_id), {}),
+        stored.state,
+    )
+    return Session.model_construct(
+        id=stored.id,
+        app_name=stored.app_name,
+        user_id=stored.user_id,
+        state=state,
+        events=self._filter_events(stored.events, config),
+        last_update_time=stored.last_update_time,
+    )
+
+  async def get_session(
+      self,
+      *,
+      app_name: str,
+      user_id: str,
+      session_id: str,
+      config: Optional[GetSessionConfig] = None,
+  ) -> Optional[Session]:
+    stored = self._sessions.get((app_name, user_id, session_id))
+    return None if stored is None else self._view(stored, config)
+
+  async def list_sessions(
+      self, *, app_name: str, user_id: Optional[str] = None
+  ) -> ListSessionsResponse:
+    out = []
+    for (app, user, _), stored in self._sessions.items():
+      if app == app_name and (user_id is None or user == user_id):
+        session = self._view(stored, GetSessionConfig(num_recent_events=0))
+        out.append(session)
+    return ListSessionsResponse(sessions=out)
+
+  async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
+    self._sessions.pop((app_name, user_id, session_id), None)
+
+  async def append_event(self, session: Session, event: Event) -> Event:
+    if event.partial:
+      return event
+    stored = self._sessions.get((session.app_name, session.user_id, session.id))
+    if stored is None:
+      raise ValueError(
+          f"Session {session.id!r} of app {session.app_name!r} does not exist in this "
+          "service; create it with create_session(...) first."
+      )
+    if stored.last_update_time > session.last_update_time + 1e-9:
+      raise StaleSessionError(
+          f"Session {session.id!r} was changed by another writer since this copy was loaded "
+          "(nothing was written); reload it with get_session(...) and retry."
+      )
+    delta = event.actions.state_delta
+    if delta:
+      app_delta, user_delta, session_delta = split_delta(delta)
+      if app_delta:
+        self._app_state.setdefault(session.app_name, {}).update(app_delta)
+      if user_delta:
+        self._user_state.setdefault((session.app_name, session.user_id), {}).update(user_delta)
+      if session_delta:
+        stored.state.update(session_delta)
+    stored.events.append(self._storable(event))
+    # Strictly increasing, so a copy loaded before this append is detected as stale.
+    stamp = max(event.timestamp, stored.last_update_time + 1e-6)
+    stored.last_update_time = stamp
+    self._apply_to_session(session, event)
+    session.last_update_time = stamp
+    return event

@@ -1,0 +1,33 @@
+"""A Session: one conversation's events and state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, alias_generators
+
+from ..events.event import Event
+
+
+class Session(BaseModel):
+  """One conversation between a user and an app: its events and merged state."""
+
+  model_config = ConfigDict(
+      extra="forbid",
+      arbitrary_types_allowed=True,
+      alias_generator=alias_generators.to_camel,
+      populate_by_name=True,
+  )
+
+  id: str
+  """The session id, unique per app and user."""
+  app_name: str
+  """The app the session belongs to."""
+  user_id: str
+  """The user the session belongs to."""
+  state: dict[str, Any] = Field(default_factory=dict)
+  """Merged state: session keys, plus `app:` and `user:` keys shared wider."""
+  events: list[Event] = Field(default_factory=list)
+  """Committed events, oldest first."""
+  last_update_time: float = 0.0
+  """When the last event was committed; used to detect stale writers."""

@@ -1,0 +1,110 @@
+"""Prefix-scoped session state: one mapping, writes recorded as a delta."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, MutableMapping
+
+
+class State(MutableMapping):
+  """A view of session state whose writes are recorded in `delta`.
+
+  Keys are routed by prefix when the Runner commits the delta: `app:` is shared by
+  every user of the app, `user:` by every session of one user, `temp:` lives for one
+  invocation and is never stored, and unprefixed keys belong to the session.
+  Reads see the merged view, newest write first.
+  """
+
+  APP_PREFIX = "app:"
+  USER_PREFIX = "user:"
+  TEMP_PREFIX = "temp:"
+
+  __slots__ = ("_value", "_delta")
+
+  def __init__(self, value: dict[str, Any], delta: dict[str, Any]):
+    self._value = value
+    self._delta = delta
+
+  def __getitem__(self, key: str) -> Any:
+    if key in self._delta:
+      return self._delta[key]
+    return self._value[key]
+
+  def __setitem__(self, key: str, value: Any) -> None:
+    self._value[key] = value
+    self._delta[key] = value
+
+  def __delitem__(self, key: str) -> None:
+    raise TypeError(
+        f"State keys cannot be deleted (tried {key!r}); set the key to None instead so the "
+        "change is recorded in the event's state_delta."
+    )
+
+  def __contains__(self, key: object) -> bool:
+    return key in self._delta or key in self._value
+
+  def __iter__(self) -> Iterator[str]:
+    return iter(self.to_dict())
+
+  def __len__(self) -> int:
+    return len(self.to_dict())
+
+  def __repr__(self) -> str:
+    return f"State({self.to_dict()!r})"
+
+  def get(self, key: str, default: Any = None) -> Any:
+    if key in self._delta:
+      return self._delta[key]
+    return self._value.get(key, default)
+
+  def setdefault(self, key: str, default: Any = None) -> Any:
+    if key in self:
+      return self[key]
+    self[key] = default
+    return default
+
+  def update(self, other: Any = (), /, **kwargs: Any) -> None:
+    for k, v in dict(other, **kwargs).items():
+      self[k] = v
+
+  def has_delta(self) -> bool:
+    """True when this view recorded at least one write."""
+    return bool(self._delta)
+
+  def to_dict(self) -> dict[str, Any]:
+    """The merged state as a plain dict."""
+    merged = dict(self._value)
+    merged.update(self._delta)
+    return merged
+
+  @property
+  def delta(self) -> dict[str, Any]:
+    """The writes recorded so far."""
+    return self._delta
+
+
+def split_delta(delta: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+  """Routes a state delta by prefix into (app, user, session) parts; temp: keys are dropped.
+
+  App and user keys keep their prefix stripped, as they are stored in their own tables.
+  """
+  app: dict[str, Any] = {}
+  user: dict[str, Any] = {}
+  session: dict[str, Any] = {}
+  for key, value in delta.items():
+    if key.startswith(State.APP_PREFIX):
+      app[key[4:]] = value
+    elif key.startswith(State.USER_PREFIX):
+      user[key[5:]] = value
+    elif not key.startswith(State.TEMP_PREFIX):
+      session[key] = value
+  return app, user, session
+
+
+def merge_state(app: dict[str, Any], user: dict[str, Any], session: dict[str, Any]) -> dict[str, Any]:
+  """Builds the merged view a session exposes: session keys plus prefixed app: and user: keys."""
+  merged = dict(session)
+  for k, v in app.items():
+    merged[State.APP_PREFIX + k] = v
+  for k, v in user.items():
+    merged[State.USER_PREFIX + k] = v
+  return merged

@@ -1,0 +1,143 @@
+"""Derives a tool's JSON schema and argument validator from a Python signature."""
+
+from __future__ import annotations
+
+import inspect
+import re
+import typing
+from typing import Any, Callable, Optional
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+
+_HIDDEN_NAMES = frozenset({"tool_context", "input_stream"})
+
+
+def _is_context_annotation(annotation: Any) -> bool:
+  from ..agents.callback_context import CallbackContext
+
+  return isinstance(annotation, type) and issubclass(annotation, CallbackContext)
+
+
+def parse_docstring(doc: Optional[str]) -> tuple[str, dict[str, str]]:
+  """Splits a Google- or reST-style docstring into (description, {param: description})."""
+  if not doc:
+    return "", {}
+  doc = inspect.cleandoc(doc)
+  params: dict[str, str] = {}
+  lines = doc.splitlines()
+  in_args = False
+  current: Optional[str] = None
+  for line in lines:
+    stripped = line.strip()
+    if re.fullmatch(r"(Args|Arguments|Parameters):", stripped):
+      in_args = True
+      continue
+    if in_args:
+      if re.fullmatch(r"[A-Z][A-Za-z ]*:", stripped) and not line.startswith((" ", "\t")):
+        in_args = False
+        continue
+      m = re.match(r"\s+(\*{0,2}\w+)\s*(\([^)]*\))?\s*:\s*(.*)", line)
+      if m and (len(line) - len(line.lstrip())) <= 4:
+        current = m.group(1).lstrip("*")
+        params[current] = m.group(3).strip()
+      elif current and stripped:
+        params[current] = (params[current] + " " + stripped).strip()
+    m = re.match(r":param\s+(?:\w+\s+)?(\w+):\s*(.*)", stripped)
+    if m:
+      params[m.group(1)] = m.group(2)
+  return doc, params
+
+
+def _strip_titles(schema: Any, in_properties: bool = False) -> Any:
+  if isinstance(schema, dict):
+    out = {}
+    for key, value in schema.items():
+      if key == "title" and not in_properties and isinstance(value, str):
+        continue
+      out[key] = _strip_titles(value, in_properties=(key in ("properties", "$defs") and not in_properties))
+    return out
+  if isinstance(schema, list):
+    return [_strip_titles(v) for v in schema]
+  return schema
+
+
+class FunctionSignature:
+  """A function's model-visible parameters: their JSON schema and a validator for calls."""
+
+  def __init__(self, func: Callable[..., Any], name: str):
+    self.name = name
+    target = func if inspect.isfunction(func) or inspect.ismethod(func) else getattr(func, "__call__", func)
+    sig = inspect.signature(target)
+    try:
+      hints = typing.get_type_hints(target)
+    except Exception:  # unresolvable forward references: fall back to raw annotations
+      hints = {}
+    _, param_docs = parse_docstring(inspect.getdoc(func))
+    fields: dict[str, Any] = {}
+    self.context_param: Optional[str] = None
+    self.accepts_var_kwargs = False
+    self.required: list[str] = []
+    for pname, param in sig.parameters.items():
+      annotation = hints.get(pname, param.annotation)
+      if pname in _HIDDEN_NAMES or _is_context_annotation(annotation):
+        if pname == "tool_context" or _is_context_annotation(annotation):
+          self.context_param = pname
+        continue
+      if param.kind is inspect.Parameter.VAR_KEYWORD:
+        self.accepts_var_kwargs = True
+        continue
+      if param.kind is inspect.Parameter.VAR_POSITIONAL:
+        continue
+      if annotation is inspect.Parameter.empty:
+        annotation = Any
+      default = ... if param.default is inspect.Parameter.empty else param.default
+      if default is ...:
+        self.required.append(pname)
+      fields[pname] = (annotation, Field(default, description=param_docs.get(pname)))
+    self.model: type[BaseModel] = create_model(  # type: ignore[call-overload]
+        f"{name}_arguments",
+        __config__=ConfigDict(arbitrary_types_allowed=True, extra="ignore"),
+        **fields,
+    )
+    self.field_names = tuple(fields)
+    self._schema: Optional[dict[str, Any]] = None
+
+  @property
+  def json_schema(self) -> dict[str, Any]:
+    """The parameters' JSON schema (object with properties and required)."""
+    if self._schema is None:
+      schema = _strip_titles(self.model.model_json_schema())
+      schema.setdefault("properties", {})
+      schema["type"] = "object"
+      if not schema.get("required"):
+        schema.pop("required", None)
+      self._schema = schema
+    return self._schema
+
+  def validate(self, args: dict[str, Any]) -> dict[str, Any]:
+    """Validates and converts model-supplied arguments; raises ToolArgumentsError with the fix."""
+    if not isinstance(args, dict):
+      raise ToolArgumentsError(
+          f"Arguments for `{self.name}` must be a JSON object, got {type(args).__name__}."
+      )
+    try:
+      parsed = self.model.model_validate(args)
+    except ValidationError as exc:
+      problems = "; ".join(
+          f"{'.'.join(str(p) for p in err['loc']) or '(arguments)'}: {err['msg']}"
+          for err in exc.errors()
+      )
+      raise ToolArgumentsError(
+          f"Invalid arguments for `{self.name}`: {problems}. Call `{self.name}` again with "
+          "arguments that match its schema."
+      ) from None
+    values = {name: getattr(parsed, name) for name in self.field_names}
+    if self.accepts_var_kwargs:
+      for key, value in args.items():
+        if key not in values:
+          values[key] = value
+    return values
+
+
+class ToolArgumentsError(ValueError):
+  """A model called a tool with arguments that do not fit its signature."""

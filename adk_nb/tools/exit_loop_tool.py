@@ -1,0 +1,15 @@
+"""exit_loop: lets a model inside a LoopAgent stop the loop."""
+
+from __future__ import annotations
+
+from .tool_context import ToolContext
+
+
+def exit_loop(tool_context: ToolContext):
+  """Exits the loop.
+
+  Call this function only when you are instructed to do so.
+  """
+  tool_context.actions.escalate = True
+  tool_context.actions.skip_summarization = True
+  return {}

@@ -1,0 +1,105 @@
+"""FunctionTool: any Python function as a tool, its schema derived from the signature."""
+
+from __future__ import annotations
+
+import inspect
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+
+from google.genai import types
+from pydantic import BaseModel
+
+from ._function_schema import FunctionSignature, ToolArgumentsError, parse_docstring
+from .base_tool import BaseTool
+
+if TYPE_CHECKING:
+  from .tool_context import ToolContext
+
+
+def _wrap_result(result: Any) -> Any:
+  if isinstance(result, dict):
+    return result
+  if isinstance(result, BaseModel):
+    return {"result": result.model_dump(mode="json")}
+  return {"result": result}
+
+
+class FunctionTool(BaseTool):
+  """Wraps a sync or async function as a tool.
+
+  The model sees the function's name, docstring and parameters (required = no default);
+  a `tool_context: ToolContext` parameter is injected and hidden from the model.
+  Non-dict results are wrapped as `{'result': value}`.
+
+  Args:
+    func: the function.
+    require_confirmation: True, or a function of the call's arguments returning True,
+      to pause the call until a person approves it.
+  """
+
+  def __init__(
+      self,
+      func: Callable[..., Any],
+      *,
+      require_confirmation: Union[bool, Callable[..., Any]] = False,
+  ) -> None:
+    name = getattr(func, "__name__", None) or type(func).__name__
+    description, _ = parse_docstring(inspect.getdoc(func))
+    super().__init__(name=name, description=description)
+    self.func = func
+    self._require_confirmation = require_confirmation
+    self._signature = FunctionSignature(func, name)
+    self._declaration: Optional[types.FunctionDeclaration] = None
+    target = func if inspect.isroutine(func) else getattr(func, "__call__", func)
+    self._is_async = inspect.iscoroutinefunction(target)
+
+  def _get_declaration(self) -> types.FunctionDeclaration:
+    if self._declaration is None:
+      self._declaration = types.FunctionDeclaration(
+          name=self.name,
+          description=self.description,
+          parameters_json_schema=self._signature.json_schema,
+      )
+    return self._declaration
+
+  @property
+  def signature(self) -> FunctionSignature:
+    """The model-visible parameters (schema and validator)."""
+    return self._signature
+
+  def validate_args(self, args: dict[str, Any]) -> dict[str, Any]:
+    """Validates arguments against the signature; raises ToolArgumentsError naming the problem."""
+    return self._signature.validate(args)
+
+  async def needs_confirmation(self, args: dict[str, Any], tool_context: "ToolContext") -> bool:
+    """Whether this call must wait for a person's approval."""
+    rc = self._require_confirmation
+    if callable(rc):
+      values = self._signature.validate(args)
+      params = inspect.signature(rc).parameters
+      if self._signature.context_param and "tool_context" in params:
+        values = {**values, "tool_context": tool_context}
+      elif not any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        values = {k: v for k, v in values.items() if k in params}
+      out = rc(**values)
+      if inspect.isawaitable(out):
+        out = await out
+      return bool(out)
+    return bool(rc)
+
+  async def run_async(self, *, args: dict[str, Any], tool_context: "ToolContext") -> Any:
+    try:
+      values = self._signature.validate(args)
+    except ToolArgumentsError as exc:
+      return {"error": str(exc)}
+    if self._signature.context_param:
+      values[self._signature.context_param] = tool_context
+    if self._is_async:
+      result = await self.func(**values)
+    else:
+      result = self.func(**values)
+      if inspect.isawaitable(result):
+        result = await result
+    return _wrap_result(result)
+
+  async def _call_live(self, **kwargs: Any) -> Any:  # pragma: no cover - live streaming not supported
+    raise NotImplementedError
