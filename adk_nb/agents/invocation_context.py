@@ -23,7 +23,8 @@ class LlmCallsLimitExceededError(Exception):
 class _InvocationShared:
   """Counters and signals shared by every copy of one invocation's context."""
 
-  __slots__ = ("llm_calls", "transfers", "paused", "branch_writes", "conflicts")
+  __slots__ = ("llm_calls", "transfers", "paused", "branch_writes", "conflicts", "pause_states",
+               "restored", "paused_branches")
 
   def __init__(self) -> None:
     self.llm_calls = 0
@@ -32,6 +33,9 @@ class _InvocationShared:
     # key -> branch that last wrote it within a parallel fan-out
     self.branch_writes: dict[str, str] = {}
     self.conflicts: list[tuple[str, str, str]] = []
+    self.pause_states: Optional[dict[str, dict[str, Any]]] = None
+    self.restored: set[str] = set()
+    self.paused_branches: set[str] = set()
 
 
 class InvocationContext(BaseModel):
@@ -68,7 +72,9 @@ class InvocationContext(BaseModel):
   """Checkpoints of workflow agents, restored when a paused invocation resumes."""
   end_of_agents: dict[str, bool] = Field(default_factory=dict)
   resume_answers: dict[str, types.FunctionResponse] = Field(default_factory=dict)
-  """Answers (by function call id) that resume this invocation after a pause."""
+  """Confirmation answers (by request id) that resume this invocation after a pause."""
+  resumed: bool = False
+  """True when this invocation continues after a pause (workflow agents restore checkpoints)."""
 
   _shared: _InvocationShared = PrivateAttr(default_factory=_InvocationShared)
 
@@ -99,6 +105,7 @@ class InvocationContext(BaseModel):
   def pause(self) -> None:
     """Marks the invocation paused: enclosing agents stop before running anything else."""
     self._shared.paused = True
+    self._shared.paused_branches.add(self.branch or "")
 
   def new_child(self, **update: Any) -> "InvocationContext":
     """A copy for a sub-agent; counters stay shared."""

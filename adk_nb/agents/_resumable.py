@@ -1,0 +1,53 @@
+"""Checkpoints that let a paused workflow agent continue exactly where it stopped."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Optional
+
+from ..events.event import Event
+from ..events.event_actions import EventActions
+
+if TYPE_CHECKING:
+  from .base_agent import BaseAgent
+  from .invocation_context import InvocationContext
+
+
+def pause_checkpoint(agent: "BaseAgent", ctx: "InvocationContext", state: dict[str, Any]) -> Event:
+  """An event recording where `agent` was when the invocation paused (committed like any event)."""
+  return Event(invocation_id=ctx.invocation_id, author=agent.name, branch=ctx.branch,
+               actions=EventActions(agent_state=state))
+
+
+def _pause_window_states(ctx: "InvocationContext") -> dict[str, dict[str, Any]]:
+  """agent name -> checkpoint written at the latest pause of this invocation."""
+  shared = ctx._shared
+  if shared.pause_states is not None:
+    return shared.pause_states
+  states: dict[str, dict[str, Any]] = {}
+  events = ctx.session.events
+  i = len(events) - 1
+  # Skip the resuming answer(s) the user just sent.
+  while i >= 0 and events[i].author == "user" and events[i].invocation_id == ctx.invocation_id:
+    i -= 1
+  while i >= 0:
+    event = events[i]
+    if event.invocation_id != ctx.invocation_id or event.author == "user":
+      break
+    key = f"{event.author}|{event.branch or ''}"
+    if event.actions.agent_state is not None and key not in states:
+      states[key] = event.actions.agent_state
+    i -= 1
+  shared.pause_states = states
+  return states
+
+
+def restored_state(agent: "BaseAgent", ctx: "InvocationContext") -> Optional[dict[str, Any]]:
+  """The checkpoint to continue from, once per resume; None on a fresh run."""
+  if not ctx.resumed:
+    return None
+  key = f"{agent.name}|{ctx.branch or ''}"
+  shared = ctx._shared
+  if key in shared.restored:
+    return None
+  shared.restored.add(key)
+  return _pause_window_states(ctx).get(key)

@@ -1,0 +1,207 @@
+"""BaseAgent: an agent is an async generator of Events, wrapped in callbacks."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, AsyncGenerator, Callable, ClassVar, Optional
+
+from google.genai import types
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
+
+from ..events.event import Event
+from ..events.event_actions import EventActions
+from . import _callbacks
+from .callback_context import CallbackContext
+from .invocation_context import InvocationContext
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class BaseAgent(BaseModel):
+  """The base of every agent. Subclasses implement `_run_async_impl`."""
+
+  model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
+
+  name: str
+  """A Python-identifier name, unique within the agent tree; 'user' is reserved."""
+  description: str = ""
+  """One line on what the agent does; other agents read it to decide on transfers."""
+  parent_agent: Optional["BaseAgent"] = Field(default=None, init=False)
+  """Set when this agent is added as a sub-agent."""
+  sub_agents: list["BaseAgent"] = Field(default_factory=list)
+  """Child agents, for transfer or workflow composition."""
+  before_agent_callback: _callbacks.CallbackOrList = None
+  """`(callback_context) -> Content | None`; returning Content skips the agent and replies with it."""
+  after_agent_callback: _callbacks.CallbackOrList = None
+  """`(callback_context) -> Content | None`; returning Content adds a reply after the agent's."""
+
+  _before_cbs: tuple = PrivateAttr(default=())
+  _after_cbs: tuple = PrivateAttr(default=())
+
+  config_type: ClassVar[Optional[type]] = None
+
+  @field_validator("name")
+  @classmethod
+  def _validate_name(cls, value: str) -> str:
+    if not _NAME.fullmatch(value or ""):
+      raise ValueError(
+          f"Invalid agent name {value!r}: use a Python identifier (letters, digits, underscores; "
+          f"not starting with a digit), e.g. {re.sub(r'[^A-Za-z0-9_]', '_', value or 'agent') or 'agent'!r}."
+      )
+    if value == "user":
+      raise ValueError("The agent name 'user' is reserved for the end user's events; pick another name.")
+    return value
+
+  def model_post_init(self, __context: Any) -> None:
+    owner = f"Agent {self.name!r}"
+    self._before_cbs = _callbacks.normalize("before_agent_callback", self.before_agent_callback, owner)
+    self._after_cbs = _callbacks.normalize("after_agent_callback", self.after_agent_callback, owner)
+    seen: set[str] = set()
+    for sub in self.sub_agents:
+      if sub.name in seen:
+        raise ValueError(f"Agent {self.name!r} has two sub-agents named {sub.name!r}; agent names must be unique.")
+      seen.add(sub.name)
+      if sub.parent_agent is not None and sub.parent_agent is not self:
+        raise ValueError(
+            f"Agent {sub.name!r} already has parent {sub.parent_agent.name!r}, so it cannot also be "
+            f"a sub-agent of {self.name!r}. Build a second instance (agent.clone(name=...)) or wrap it "
+            "in AgentTool."
+        )
+      sub.parent_agent = self
+
+  # ---- tree navigation -------------------------------------------------------------------
+
+  @property
+  def root_agent(self) -> "BaseAgent":
+    """The top of the agent tree."""
+    agent = self
+    while agent.parent_agent is not None:
+      agent = agent.parent_agent
+    return agent
+
+  def find_agent(self, name: str) -> Optional["BaseAgent"]:
+    """This agent or a descendant with that name; None when absent."""
+    if self.name == name:
+      return self
+    return self.find_sub_agent(name)
+
+  def find_sub_agent(self, name: str) -> Optional["BaseAgent"]:
+    """A descendant with that name; None when absent."""
+    for sub in self.sub_agents:
+      found = sub.find_agent(name)
+      if found is not None:
+        return found
+    return None
+
+  def clone(self, update: Optional[dict[str, Any]] = None) -> "BaseAgent":
+    """A copy with no parent (sub-agents cloned too), with fields replaced from `update`."""
+    update = dict(update or {})
+    if "parent_agent" in update:
+      raise ValueError("clone() cannot set parent_agent; add the clone to a parent's sub_agents instead.")
+    data = {name: getattr(self, name) for name in type(self).model_fields if name != "parent_agent"}
+    if "sub_agents" not in update:
+      data["sub_agents"] = [sub.clone() for sub in self.sub_agents]
+    for key in ("tools",):
+      if key in data and isinstance(data[key], list):
+        data[key] = list(data[key])
+    data.update(update)
+    return type(self)(**data)
+
+  # ---- running ---------------------------------------------------------------------------
+
+  async def run_async(self, parent_context: InvocationContext) -> AsyncGenerator[Event, None]:
+    """Runs the agent: before-callbacks, `_run_async_impl`, after-callbacks. Do not override."""
+    ctx = self._create_context(parent_context)
+    event = await self._handle_before_agent(ctx)
+    if event is not None:
+      yield event
+    if ctx.end_invocation:
+      return
+    async for event in self._run_async_impl(ctx):
+      yield event
+    if ctx.end_invocation or ctx.paused:
+      return
+    event = await self._handle_after_agent(ctx)
+    if event is not None:
+      yield event
+
+  async def run_live(self, parent_context: InvocationContext) -> AsyncGenerator[Event, None]:
+    raise NotImplementedError(f"Live (audio/video) runs are not supported by adk_nb ({type(self).__name__}).")
+    yield  # pragma: no cover
+
+  async def _run_async_impl(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
+    """The agent's own logic: yield Events. Override this in custom agents."""
+    raise NotImplementedError(f"{type(self).__name__} must implement _run_async_impl(ctx).")
+    yield  # pragma: no cover
+
+  def _create_context(self, parent_context: InvocationContext) -> InvocationContext:
+    return parent_context.model_copy(update={"agent": self})
+
+  async def _handle_before_agent(self, ctx: InvocationContext) -> Optional[Event]:
+    pm = ctx.plugin_manager
+    has_plugins = pm is not None and pm.has("before_agent_callback")
+    if not self._before_cbs and not has_plugins:
+      return None
+    cc = CallbackContext(ctx)
+    content = None
+    if has_plugins:
+      content = await pm.run("before_agent_callback", agent=self, callback_context=cc)
+    if content is None:
+      for cb in self._before_cbs:
+        try:
+          content = await _callbacks.call(cb, callback_context=cc)
+        except Exception as exc:
+          raise _callbacks.CallbackError("before_agent_callback", cb, exc) from exc
+        if content is not None:
+          break
+    if content is not None:
+      ctx.end_invocation = True
+      return self._callback_event(ctx, content, cc.actions)
+    if cc.state.has_delta():
+      return self._callback_event(ctx, None, cc.actions)
+    return None
+
+  async def _handle_after_agent(self, ctx: InvocationContext) -> Optional[Event]:
+    pm = ctx.plugin_manager
+    has_plugins = pm is not None and pm.has("after_agent_callback")
+    if not self._after_cbs and not has_plugins:
+      return None
+    cc = CallbackContext(ctx)
+    content = None
+    if has_plugins:
+      content = await pm.run("after_agent_callback", agent=self, callback_context=cc)
+    if content is None:
+      for cb in self._after_cbs:
+        try:
+          content = await _callbacks.call(cb, callback_context=cc)
+        except Exception as exc:
+          raise _callbacks.CallbackError("after_agent_callback", cb, exc) from exc
+        if content is not None:
+          break
+    if content is not None or cc.state.has_delta():
+      return self._callback_event(ctx, content, cc.actions)
+    return None
+
+  def _callback_event(self, ctx: InvocationContext, content: Optional[types.Content],
+                      actions: EventActions) -> Event:
+    if content is not None and not isinstance(content, types.Content):
+      raise TypeError(
+          f"Agent {self.name!r}: an agent callback must return types.Content or None, got "
+          f"{type(content).__name__}."
+      )
+    return Event(invocation_id=ctx.invocation_id, author=self.name, branch=ctx.branch,
+                 content=content, actions=actions)
+
+  def _new_event(self, ctx: InvocationContext, **kwargs: Any) -> Event:
+    """An event authored by this agent in the current invocation and branch."""
+    return Event(invocation_id=ctx.invocation_id, author=self.name, branch=ctx.branch, **kwargs)
+
+  def __repr__(self) -> str:
+    return f"{type(self).__name__}(name={self.name!r})"
+
+  # Agents form a tree with parent links; field-wise equality would recurse through it.
+  __eq__ = object.__eq__
+  __hash__ = object.__hash__
+
+
+InvocationContext.model_rebuild()

@@ -1,0 +1,207 @@
+"""LlmAgent (alias Agent): an agent driven by a model, with instructions, tools and sub-agents."""
+
+from __future__ import annotations
+
+import inspect
+import json
+from typing import Any, AsyncGenerator, Awaitable, Callable, Literal, Optional, Union
+
+from google.genai import types
+from pydantic import BaseModel, Field, PrivateAttr, ValidationError, field_validator
+
+from ..events.event import Event
+from ..models.base_llm import BaseLlm
+from ..models.registry import LLMRegistry
+from ..tools.base_tool import BaseTool
+from ..tools.function_tool import FunctionTool
+from . import _callbacks
+from .base_agent import BaseAgent
+from .invocation_context import InvocationContext
+from .readonly_context import ReadonlyContext
+
+InstructionProvider = Callable[[ReadonlyContext], Union[str, Awaitable[str]]]
+ToolUnion = Union[Callable[..., Any], BaseTool, Any]
+
+
+class LlmAgent(BaseAgent):
+  """An agent whose steps are decided by a model.
+
+  The model is a name resolved through LLMRegistry ("gemini-2.5-flash",
+  "openai/gpt-4o-mini") or a BaseLlm instance; when unset it is inherited from the
+  nearest LlmAgent ancestor. `instruction` may use `{key}`, `{key?}`, `{app:key}`,
+  `{user:key}` and `{artifact.name}` placeholders, filled from state at each call.
+  """
+
+  model: Union[str, BaseLlm] = ""
+  """Model name or instance; '' inherits from the nearest LlmAgent ancestor."""
+  instruction: Union[str, InstructionProvider] = ""
+  """What the agent should do; a string template or a function of ReadonlyContext."""
+  global_instruction: Union[str, InstructionProvider] = ""
+  """Instruction for every agent in the tree (read from the root agent)."""
+  static_instruction: Optional[Any] = None
+  """Instruction text that never changes (no placeholders), sent first."""
+  tools: list[ToolUnion] = Field(default_factory=list)
+  """Functions (wrapped as FunctionTool), BaseTool instances or toolsets."""
+  generate_content_config: Optional[types.GenerateContentConfig] = None
+  """Sampling settings, safety settings, etc. Tools and system instruction go elsewhere."""
+  disallow_transfer_to_parent: bool = False
+  """When True, the model cannot hand the conversation back to the parent agent."""
+  disallow_transfer_to_peers: bool = False
+  """When True, the model cannot hand the conversation to sibling agents."""
+  include_contents: Literal["default", "none"] = "default"
+  """'none' sends only the current turn, not the history."""
+  input_schema: Optional[type[BaseModel]] = None
+  """The argument schema when this agent is used through AgentTool."""
+  output_schema: Optional[type[BaseModel]] = None
+  """Ask the model for JSON of this schema; the validated result is saved under output_key."""
+  output_key: Optional[str] = None
+  """State key that receives the agent's final answer."""
+  planner: Optional[Any] = None
+  code_executor: Optional[Any] = None
+  before_model_callback: _callbacks.CallbackOrList = None
+  """`(callback_context, llm_request) -> LlmResponse | None`; a response skips the model call."""
+  after_model_callback: _callbacks.CallbackOrList = None
+  """`(callback_context, llm_response) -> LlmResponse | None`; a response replaces the model's."""
+  on_model_error_callback: _callbacks.CallbackOrList = None
+  """`(callback_context, llm_request, error) -> LlmResponse | None`; a response recovers from the error."""
+  before_tool_callback: _callbacks.CallbackOrList = None
+  """`(tool, args, tool_context) -> dict | None`; a dict skips the tool and is its result."""
+  after_tool_callback: _callbacks.CallbackOrList = None
+  """`(tool, args, tool_context, tool_response) -> dict | None`; a dict replaces the result."""
+  on_tool_error_callback: _callbacks.CallbackOrList = None
+  """`(tool, args, tool_context, error) -> dict | None`; a dict recovers from the tool's error."""
+
+  _before_model_cbs: tuple = PrivateAttr(default=())
+  _after_model_cbs: tuple = PrivateAttr(default=())
+  _on_model_error_cbs: tuple = PrivateAttr(default=())
+  _before_tool_cbs: tuple = PrivateAttr(default=())
+  _after_tool_cbs: tuple = PrivateAttr(default=())
+  _on_tool_error_cbs: tuple = PrivateAttr(default=())
+  _resolved_model: Optional[BaseLlm] = PrivateAttr(default=None)
+  _plain_tools: Optional[list[BaseTool]] = PrivateAttr(default=None)
+  _transfer_tool: Optional[Any] = PrivateAttr(default=None)
+  _identity: Optional[str] = PrivateAttr(default=None)
+
+  @field_validator("generate_content_config")
+  @classmethod
+  def _validate_config(cls, value: Optional[types.GenerateContentConfig]):
+    if value is None:
+      return value
+    if value.tools:
+      raise ValueError("Put tools in LlmAgent(tools=[...]), not in generate_content_config.tools.")
+    if value.system_instruction:
+      raise ValueError("Put the system instruction in LlmAgent(instruction=...), not in generate_content_config.")
+    if value.response_schema:
+      raise ValueError("Use LlmAgent(output_schema=...) instead of generate_content_config.response_schema.")
+    return value
+
+  def model_post_init(self, __context: Any) -> None:
+    super().model_post_init(__context)
+    owner = f"Agent {self.name!r}"
+    n = _callbacks.normalize
+    self._before_model_cbs = n("before_model_callback", self.before_model_callback, owner)
+    self._after_model_cbs = n("after_model_callback", self.after_model_callback, owner)
+    self._on_model_error_cbs = n("on_model_error_callback", self.on_model_error_callback, owner)
+    self._before_tool_cbs = n("before_tool_callback", self.before_tool_callback, owner)
+    self._after_tool_cbs = n("after_tool_callback", self.after_tool_callback, owner)
+    self._on_tool_error_cbs = n("on_tool_error_callback", self.on_tool_error_callback, owner)
+    for tool in self.tools:
+      if not (callable(tool) or isinstance(tool, BaseTool) or hasattr(tool, "get_tools")):
+        raise TypeError(f"{owner}: tool {tool!r} is neither a function, a BaseTool nor a toolset.")
+
+  # ---- resolved configuration ------------------------------------------------------------
+
+  @property
+  def canonical_model(self) -> BaseLlm:
+    """The model instance this agent calls (resolved by name, or inherited)."""
+    if self._resolved_model is not None:
+      return self._resolved_model
+    if isinstance(self.model, BaseLlm):
+      return self.model
+    if self.model:
+      self._resolved_model = LLMRegistry.new_llm(self.model)
+      return self._resolved_model
+    ancestor = self.parent_agent
+    while ancestor is not None:
+      if isinstance(ancestor, LlmAgent) and ancestor.model:
+        return ancestor.canonical_model
+      ancestor = ancestor.parent_agent
+    raise ValueError(
+        f"No model found for agent {self.name!r}: pass model='gemini-2.5-flash' (or a BaseLlm "
+        "such as adk_nb.models.ScriptedModel([...]) for offline runs), or set one on an ancestor."
+    )
+
+  async def canonical_instruction(self, ctx: ReadonlyContext) -> tuple[str, bool]:
+    """(instruction text, True when it came from a provider and must not be templated)."""
+    return await _resolve_instruction(self.instruction, ctx)
+
+  async def canonical_global_instruction(self, ctx) -> tuple[str, bool]:
+    if not isinstance(ctx, ReadonlyContext):
+      ctx = ReadonlyContext(ctx)
+    return await _resolve_instruction(self.global_instruction, ctx)
+
+  async def canonical_tools(self, ctx: Optional[Any] = None) -> list[BaseTool]:
+    """The tools as BaseTool instances (functions wrapped once; toolsets expanded per call)."""
+    if self._plain_tools is None:
+      self._plain_tools = [t if isinstance(t, BaseTool) else FunctionTool(t)
+                           for t in self.tools if not hasattr(t, "get_tools")]
+    toolsets = [t for t in self.tools if hasattr(t, "get_tools") and not isinstance(t, BaseTool)]
+    if not toolsets:
+      return self._plain_tools
+    out = list(self._plain_tools)
+    for toolset in toolsets:
+      readonly = ReadonlyContext(ctx) if isinstance(ctx, InvocationContext) else ctx
+      out.extend(await toolset.get_tools(readonly))
+    return out
+
+  @property
+  def _identity_instruction(self) -> str:
+    if self._identity is None:
+      text = f'You are an agent. Your internal name is "{self.name}".'
+      if self.description:
+        text += f' The description about you is "{self.description}".'
+      self._identity = text
+    return self._identity
+
+  # ---- running -------------------------------------------------------------------------------
+
+  async def _run_async_impl(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
+    from ..flows.llm_flow import run_flow
+
+    async for event in run_flow(self, ctx):
+      self._maybe_save_output(event)
+      yield event
+
+  def _maybe_save_output(self, event: Event) -> None:
+    if not self.output_key or event.author != self.name or event.partial or not event.is_final_response():
+      return
+    if not event.content or not event.content.parts or event.get_function_responses():
+      return
+    text = "".join(p.text for p in event.content.parts if p.text and not p.thought)
+    if not text and not any(p.text is not None for p in event.content.parts):
+      return
+    value: Any = text
+    if self.output_schema is not None:
+      try:
+        value = self.output_schema.model_validate_json(text).model_dump(exclude_none=True)
+      except ValidationError as exc:
+        event.error_code = "OUTPUT_SCHEMA_VALIDATION_ERROR"
+        event.error_message = (
+            f"Agent {self.name!r} answered text that does not match output_schema "
+            f"{self.output_schema.__name__}: {exc.errors()[0]['msg']}. Nothing was saved to "
+            f"state[{self.output_key!r}]."
+        )
+        return
+    event.actions.state_delta[self.output_key] = value
+
+
+async def _resolve_instruction(value, ctx: ReadonlyContext) -> tuple[str, bool]:
+  if isinstance(value, str):
+    return value, False
+  out = value(ctx)
+  if inspect.isawaitable(out):
+    out = await out
+  return str(out), True
+
+
+Agent = LlmAgent

@@ -1,0 +1,31 @@
+"""SequentialAgent: runs its sub-agents one after another."""
+
+from __future__ import annotations
+
+from typing import AsyncGenerator
+
+from ..events.event import Event
+from ._resumable import pause_checkpoint, restored_state
+from .base_agent import BaseAgent
+from .invocation_context import InvocationContext
+
+
+class SequentialAgent(BaseAgent):
+  """Runs each sub-agent in order, in the same invocation and branch.
+
+  If a sub-agent pauses (a pending confirmation or long-running call), the sequence stops
+  there; resuming the invocation continues with that sub-agent, never the next one.
+  (google-adk issue 3184: there, the next sub-agent runs before the answer.)
+  """
+
+  async def _run_async_impl(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
+    saved = restored_state(self, ctx)
+    start = saved.get("index", 0) if saved else 0
+    for index in range(start, len(self.sub_agents)):
+      async for event in self.sub_agents[index].run_async(ctx):
+        yield event
+      if ctx.paused:
+        yield pause_checkpoint(self, ctx, {"index": index})
+        return
+      if ctx.end_invocation:
+        return

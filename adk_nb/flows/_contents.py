@@ -1,0 +1,137 @@
+"""Assembles the conversation an LlmAgent sends to its model from the session's events.
+
+Rules (as ADK): events of other branches are invisible; partial events, empty events and
+the confirmation protocol's own calls/answers are left out; other agents' turns are
+presented as user-role context ("For context: [agent] said: ..."). The conversion of each
+event is cached per (session, agent, branch), so a turn in a long session converts only
+the events committed since the previous model call: the cost stays flat as history grows.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from typing import Optional
+
+from google.genai import types
+
+from ..events.event import Event
+
+REQUEST_CONFIRMATION = "adk_request_confirmation"
+REQUEST_CREDENTIAL = "adk_request_credential"
+_PROTOCOL_CALLS = frozenset({REQUEST_CONFIRMATION, REQUEST_CREDENTIAL})
+
+
+def belongs_to_branch(invocation_branch: Optional[str], event: Event) -> bool:
+  """True when an event is visible from `invocation_branch` (same branch or an ancestor's)."""
+  if not invocation_branch or not event.branch:
+    return True
+  return invocation_branch == event.branch or invocation_branch.startswith(event.branch + ".")
+
+
+def _visible_parts(event: Event) -> list[types.Part]:
+  """The event's parts minus protocol calls/answers and confirmation placeholders."""
+  parts = event.content.parts or []
+  pending = event.actions.requested_tool_confirmations
+  kept = []
+  for part in parts:
+    if part.text is not None and part.text == "" and not part.function_call and not part.function_response:
+      continue
+    fc = part.function_call
+    if fc is not None and fc.name in _PROTOCOL_CALLS:
+      continue
+    fr = part.function_response
+    if fr is not None and (fr.name in _PROTOCOL_CALLS or (pending and fr.id in pending)):
+      continue
+    if part.thought:
+      continue
+    kept.append(part)
+  return kept
+
+
+def _as_context(event: Event, parts: list[types.Part]) -> Optional[types.Content]:
+  """Another agent's turn, rewritten as user-role context."""
+  lines = ["For context:"]
+  for part in parts:
+    if part.text:
+      lines.append(f"[{event.author}] said: {part.text}")
+    elif part.function_call:
+      args = json.dumps(part.function_call.args or {}, default=str)
+      lines.append(f"[{event.author}] called tool `{part.function_call.name}` with parameters: {args}")
+    elif part.function_response:
+      resp = json.dumps(part.function_response.response, default=str)
+      lines.append(f"[{event.author}] `{part.function_response.name}` tool returned result: {resp}")
+  if len(lines) == 1:
+    return None
+  return types.Content(role="user", parts=[types.Part(text="\n".join(lines))])
+
+
+def event_to_content(event: Event, agent_name: str) -> Optional[types.Content]:
+  """The content an event contributes to `agent_name`'s conversation, or None."""
+  content = event.content
+  if event.partial or content is None or not content.parts:
+    return None
+  parts = _visible_parts(event)
+  if not parts:
+    return None
+  if event.author not in ("user", agent_name):
+    return _as_context(event, parts)
+  if len(parts) == len(content.parts) and content.role:
+    return content
+  return types.Content(role=content.role or ("user" if event.author == "user" else "model"), parts=parts)
+
+
+class _Entry:
+  __slots__ = ("consumed", "last_id", "contents")
+
+  def __init__(self) -> None:
+    self.consumed = 0
+    self.last_id: Optional[str] = None
+    self.contents: list[types.Content] = []
+
+
+_CACHE: "OrderedDict[tuple, _Entry]" = OrderedDict()
+_CACHE_SIZE = 512
+
+
+def build_contents(session_id: str, agent_name: str, branch: Optional[str],
+                   events: list[Event]) -> list[types.Content]:
+  """The full conversation for an agent (a new list; the Content objects are shared)."""
+  key = (session_id, agent_name, branch)
+  entry = _CACHE.get(key)
+  if (
+      entry is None
+      or entry.consumed > len(events)
+      or (entry.consumed and events[entry.consumed - 1].id != entry.last_id)
+  ):
+    entry = _Entry()
+  _CACHE[key] = entry
+  _CACHE.move_to_end(key)
+  if len(_CACHE) > _CACHE_SIZE:
+    _CACHE.popitem(last=False)
+  for event in events[entry.consumed:]:
+    if belongs_to_branch(branch, event):
+      content = event_to_content(event, agent_name)
+      if content is not None:
+        entry.contents.append(content)
+  if len(events) > entry.consumed:
+    entry.consumed = len(events)
+    entry.last_id = events[-1].id
+  return list(entry.contents)
+
+
+def build_current_turn(agent_name: str, branch: Optional[str], events: list[Event]) -> list[types.Content]:
+  """Only the current turn (for include_contents='none'): from the last user or other-agent message on."""
+  start = 0
+  for i in range(len(events) - 1, -1, -1):
+    event = events[i]
+    if event.author != agent_name and belongs_to_branch(branch, event) and event_to_content(event, agent_name):
+      start = i
+      break
+  out = []
+  for event in events[start:]:
+    if belongs_to_branch(branch, event):
+      content = event_to_content(event, agent_name)
+      if content is not None:
+        out.append(content)
+  return out

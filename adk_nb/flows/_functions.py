@@ -1,0 +1,226 @@
+"""Runs the function calls of a model turn and builds the function response event."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from typing import TYPE_CHECKING, Any, Optional
+
+from google.genai import types
+
+from ..agents import _callbacks
+from ..events.event import Event
+from ..events.event_actions import EventActions
+from ..tools.tool_confirmation import ToolConfirmation
+from ..tools.tool_context import ToolContext
+from ._contents import REQUEST_CONFIRMATION
+
+if TYPE_CHECKING:
+  from ..agents.invocation_context import InvocationContext
+  from ..agents.llm_agent import LlmAgent
+  from ..tools.base_tool import BaseTool
+
+MALFORMED_ARGUMENTS = "__adk_nb_malformed_arguments__"
+NEEDS_CONFIRMATION = {"error": "This tool call requires confirmation, please approve or reject."}
+REJECTED = {"error": "This tool call is rejected."}
+
+
+def new_function_call_id() -> str:
+  """An id for a function call the model sent without one ('adk-' + uuid, as ADK)."""
+  return "adk-" + str(uuid.uuid4())
+
+
+def populate_call_ids(event: Event) -> None:
+  """Gives every function call in a model event an id, so its answer can be matched."""
+  for call in event.get_function_calls():
+    if not call.id:
+      call.id = new_function_call_id()
+
+
+class _Outcome:
+  __slots__ = ("part", "actions", "paused")
+
+  def __init__(self, part: Optional[types.Part], actions: EventActions, paused: bool = False):
+    self.part = part
+    self.actions = actions
+    self.paused = paused
+
+
+def _response_part(call: types.FunctionCall, response: Any) -> types.Part:
+  if not isinstance(response, dict):
+    response = {"result": response}
+  return types.Part(function_response=types.FunctionResponse(id=call.id, name=call.name, response=response))
+
+
+async def _run_tool(agent: "LlmAgent", ctx: "InvocationContext", tool: "BaseTool",
+                    call: types.FunctionCall, tc: ToolContext) -> Any:
+  """before-tool callbacks, the tool itself (errors handled), after-tool callbacks."""
+  args = call.args or {}
+  pm = ctx.plugin_manager
+  result = None
+  if pm is not None and pm.has("before_tool_callback"):
+    result = await pm.run("before_tool_callback", tool=tool, tool_args=args, tool_context=tc)
+  if result is None and agent._before_tool_cbs:
+    result = await _chain(agent._before_tool_cbs, "before_tool_callback", tool=tool, args=args, tool_context=tc)
+  if result is None:
+    try:
+      result = await tool.run_async(args=args, tool_context=tc)
+    except Exception as exc:  # a failing tool becomes an answer the model can read
+      handled = None
+      if pm is not None and pm.has("on_tool_error_callback"):
+        handled = await pm.run("on_tool_error_callback", tool=tool, tool_args=args, tool_context=tc, error=exc)
+      if handled is None and agent._on_tool_error_cbs:
+        handled = await _chain(agent._on_tool_error_cbs, "on_tool_error_callback",
+                               tool=tool, args=args, tool_context=tc, error=exc)
+      result = handled if handled is not None else {
+          "error": f"Tool `{call.name}` raised {type(exc).__name__}: {exc}"
+      }
+  if tc.actions.requested_tool_confirmations:
+    return NEEDS_CONFIRMATION
+  if result is None and tool.is_long_running:
+    return None
+  altered = None
+  if pm is not None and pm.has("after_tool_callback"):
+    altered = await pm.run("after_tool_callback", tool=tool, tool_args=args, tool_context=tc, result=result)
+  if altered is None and agent._after_tool_cbs:
+    altered = await _chain(agent._after_tool_cbs, "after_tool_callback",
+                           tool=tool, args=args, tool_context=tc, tool_response=result)
+  return altered if altered is not None else result
+
+
+async def _chain(callbacks: tuple, kind: str, **kwargs: Any) -> Any:
+  for cb in callbacks:
+    try:
+      out = await _callbacks.call(cb, **kwargs)
+    except Exception as exc:
+      raise _callbacks.CallbackError(kind, cb, exc) from exc
+    if out is not None:
+      return out
+  return None
+
+
+async def _call_one(agent: "LlmAgent", ctx: "InvocationContext", call: types.FunctionCall,
+                    tools: dict[str, "BaseTool"], confirmation: Optional[ToolConfirmation]) -> _Outcome:
+  actions = EventActions()
+  tool = tools.get(call.name)
+  if tool is None:
+    names = ", ".join(sorted(tools)) or "none"
+    return _Outcome(_response_part(call, {
+        "error": f"Tool `{call.name}` is not available. Available tools: {names}. Call one of those."
+    }), actions)
+  args = call.args or {}
+  if MALFORMED_ARGUMENTS in args:
+    bad = args[MALFORMED_ARGUMENTS]
+    return _Outcome(_response_part(call, {
+        "error": f"The arguments for `{call.name}` were not valid JSON ({bad}). Call it again with a JSON object."
+    }), actions)
+  tc = ToolContext(ctx, function_call_id=call.id, event_actions=actions, tool_confirmation=confirmation)
+  needs = getattr(tool, "needs_confirmation", None)
+  if needs is not None and confirmation is None:
+    try:
+      required = await needs(args, tc)
+    except Exception as exc:  # bad arguments: let the tool's own validation answer
+      required = False
+      if not isinstance(exc, ValueError):
+        raise
+    if required:
+      tc.request_confirmation(
+          hint=f"Please approve or reject the tool call {tool.name}() by responding with a "
+          "FunctionResponse with an expected ToolConfirmation payload."
+      )
+      return _Outcome(_response_part(call, NEEDS_CONFIRMATION), actions, paused=True)
+  if confirmation is not None and not confirmation.confirmed:
+    return _Outcome(_response_part(call, REJECTED), actions)
+  result = await _run_tool(agent, ctx, tool, call, tc)
+  if result is None:
+    # A long-running tool left the call pending: the answer arrives in a later message.
+    return _Outcome(None, actions, paused=True)
+  return _Outcome(_response_part(call, result), actions, paused=bool(actions.requested_tool_confirmations))
+
+
+def merge_actions(into: EventActions, other: EventActions) -> None:
+  """Folds one call's actions into the response event's actions."""
+  if other.state_delta:
+    into.state_delta.update(other.state_delta)
+  if other.artifact_delta:
+    into.artifact_delta.update(other.artifact_delta)
+  if other.requested_tool_confirmations:
+    into.requested_tool_confirmations.update(other.requested_tool_confirmations)
+  if other.requested_auth_configs:
+    into.requested_auth_configs.update(other.requested_auth_configs)
+  if other.transfer_to_agent:
+    into.transfer_to_agent = other.transfer_to_agent
+    into.transfer_reason = other.transfer_reason
+  if other.escalate:
+    into.escalate = True
+  if other.skip_summarization:
+    into.skip_summarization = True
+
+
+async def handle_function_calls(
+    agent: "LlmAgent",
+    ctx: "InvocationContext",
+    calls: list[types.FunctionCall],
+    tools: dict[str, "BaseTool"],
+    confirmations: Optional[dict[str, ToolConfirmation]] = None,
+) -> tuple[Optional[Event], bool]:
+  """Runs the calls (concurrently when there are several); returns (response event, paused).
+
+  The event is None when every call is still pending (long-running tools).
+  """
+  confirmations = confirmations or {}
+  if len(calls) == 1:
+    outcomes = [await _call_one(agent, ctx, calls[0], tools, confirmations.get(calls[0].id))]
+  else:
+    outcomes = await asyncio.gather(
+        *(_call_one(agent, ctx, c, tools, confirmations.get(c.id)) for c in calls)
+    )
+  parts = [o.part for o in outcomes if o.part is not None]
+  paused = any(o.paused for o in outcomes)
+  if not parts and not any(o.actions.state_delta or o.actions.escalate for o in outcomes):
+    return None, paused
+  actions = EventActions()
+  for outcome in outcomes:
+    merge_actions(actions, outcome.actions)
+  event = Event(
+      invocation_id=ctx.invocation_id,
+      author=agent.name,
+      branch=ctx.branch,
+      content=types.Content(role="user", parts=parts) if parts else None,
+      actions=actions,
+  )
+  return event, paused
+
+
+def confirmation_request_event(ctx: "InvocationContext", agent_name: str, call_event: Event,
+                               response_event: Event) -> Optional[Event]:
+  """The long-running `adk_request_confirmation` calls that pause the invocation (ADK's wire format)."""
+  requested = response_event.actions.requested_tool_confirmations
+  if not requested:
+    return None
+  by_id = {c.id: c for c in call_event.get_function_calls()}
+  parts = []
+  ids = set()
+  for call_id, confirmation in requested.items():
+    original = by_id.get(call_id)
+    if original is None:
+      continue
+    request_id = new_function_call_id()
+    ids.add(request_id)
+    parts.append(types.Part(function_call=types.FunctionCall(
+        id=request_id,
+        name=REQUEST_CONFIRMATION,
+        args={
+            "originalFunctionCall": original.model_dump(exclude_none=True, by_alias=True),
+            "toolConfirmation": confirmation.model_dump(by_alias=True, exclude_none=True),
+        },
+    )))
+  if not parts:
+    return None
+  return Event(
+      invocation_id=ctx.invocation_id,
+      author=agent_name,
+      branch=ctx.branch,
+      content=types.Content(role="model", parts=parts),
+      long_running_tool_ids=ids,
+  )

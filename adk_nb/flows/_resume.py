@@ -1,0 +1,113 @@
+"""Resuming a paused LlmAgent: run the calls a person approved (at most once) or answer rejections."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, AsyncGenerator, Optional
+
+from google.genai import types
+
+from ..events.event import Event
+from ..tools.tool_confirmation import ToolConfirmation
+from . import _functions
+from ._contents import REQUEST_CONFIRMATION
+
+if TYPE_CHECKING:
+  from ..agents.invocation_context import InvocationContext
+  from ..agents.llm_agent import LlmAgent
+
+STARTED_KEY = "adk_nb_tool_started"
+"""custom_metadata key of the marker committed just before an approved tool runs."""
+
+
+def parse_confirmation(response: Optional[dict]) -> tuple[ToolConfirmation, Optional[str]]:
+  """A person's answer as a ToolConfirmation. Anything malformed is a rejection (fail closed)."""
+  try:
+    confirmation = ToolConfirmation.from_response_dict(response or {})
+  except Exception as exc:  # noqa: BLE001 - any malformed answer must reject, never approve
+    return ToolConfirmation(confirmed=False), f"Malformed confirmation answer ({exc}); treated as a rejection."
+  if not isinstance((response or {}).get("confirmed", confirmation.confirmed), bool):
+    return ToolConfirmation(confirmed=False), "The answer's 'confirmed' must be true or false; treated as a rejection."
+  return confirmation, None
+
+
+def _find_requests(agent: "LlmAgent", ctx: "InvocationContext") -> dict[str, types.FunctionCall]:
+  """Confirmation request id -> original function call, for this agent's pending requests."""
+  found: dict[str, types.FunctionCall] = {}
+  answers = ctx.resume_answers
+  for event in reversed(ctx.session.events):
+    if event.invocation_id != ctx.invocation_id:
+      break
+    if event.author != agent.name or not event.long_running_tool_ids:
+      continue
+    for call in event.get_function_calls():
+      if call.name == REQUEST_CONFIRMATION and call.id in answers:
+        original = (call.args or {}).get("originalFunctionCall") or {}
+        found[call.id] = types.FunctionCall.model_validate(original)
+  return found
+
+
+def _already_handled(ctx: "InvocationContext", call_id: str) -> Optional[str]:
+  """'done' when the call already has a real answer, 'started' when it began but never finished."""
+  state = None
+  for event in ctx.session.events:
+    meta = event.custom_metadata
+    if meta and meta.get(STARTED_KEY) == call_id:
+      state = "started"
+    pending = event.actions.requested_tool_confirmations
+    for response in event.get_function_responses():
+      if response.id == call_id and not (pending and call_id in pending):
+        return "done"
+  return state
+
+
+async def resume_confirmed_calls(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGenerator[Event, None]:
+  """Runs the originally requested calls whose confirmation answers arrived, then lets the loop continue.
+
+  Guarantee: an approved call runs at most once. Before the tool runs, a marker event is
+  committed; a retried resume that finds the call answered does nothing, and one that finds
+  only the marker (the process died while the tool ran) answers the model that the outcome
+  is unknown instead of running the tool a second time.
+  """
+  requests = _find_requests(agent, ctx)
+  if not requests:
+    return
+  tools = {t.name: t for t in await agent.canonical_tools(ctx)}
+  confirmations: dict[str, ToolConfirmation] = {}
+  calls: list[types.FunctionCall] = []
+  notes: list[types.Part] = []
+  for request_id, original in requests.items():
+    answer = ctx.resume_answers.pop(request_id)
+    confirmation, problem = parse_confirmation(answer.response)
+    status = _already_handled(ctx, original.id)
+    if status == "done":
+      continue
+    if status == "started":
+      notes.append(types.Part(function_response=types.FunctionResponse(
+          id=original.id, name=original.name,
+          response={"error": f"`{original.name}` was started before an interruption and may have "
+                             "run; it was not run again. Check its effect before retrying."})))
+      continue
+    if problem:
+      notes.append(types.Part(function_response=types.FunctionResponse(
+          id=original.id, name=original.name, response={"error": problem})))
+      continue
+    if confirmation.confirmed and isinstance(confirmation.payload, dict) and "arguments" in confirmation.payload:
+      original = original.model_copy(update={"args": confirmation.payload["arguments"]})
+    confirmations[original.id] = confirmation
+    calls.append(original)
+  if notes:
+    yield Event(invocation_id=ctx.invocation_id, author=agent.name, branch=ctx.branch,
+                content=types.Content(role="user", parts=notes))
+  if not calls:
+    return
+  approved = [c.id for c in calls if confirmations[c.id].confirmed]
+  if approved:
+    # Committed by the Runner before the tool runs: the at-most-once marker.
+    for call_id in approved:
+      yield Event(invocation_id=ctx.invocation_id, author=agent.name, branch=ctx.branch,
+                  custom_metadata={STARTED_KEY: call_id})
+  event, paused = await _functions.handle_function_calls(agent, ctx, calls, tools, confirmations)
+  if event is not None:
+    yield event
+  if paused:
+    ctx.pause()

@@ -1,0 +1,67 @@
+"""Agent transfer: who an LlmAgent may hand over to, the tool and instruction it gets, the handover."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, AsyncGenerator
+
+from ..events.event import Event
+from ..tools.transfer_to_agent_tool import TransferToAgentTool
+
+if TYPE_CHECKING:
+  from ..agents.invocation_context import InvocationContext
+  from ..agents.llm_agent import LlmAgent
+
+
+def targets(agent: "LlmAgent") -> dict[str, str]:
+  """Name -> description of the agents `agent` may transfer to (sub-agents, parent, peers)."""
+  from ..agents.llm_agent import LlmAgent
+
+  out: dict[str, str] = {}
+  for sub in agent.sub_agents:
+    out[sub.name] = sub.description
+  parent = agent.parent_agent
+  if isinstance(parent, LlmAgent):
+    if not agent.disallow_transfer_to_parent:
+      out[parent.name] = parent.description
+    if not agent.disallow_transfer_to_peers:
+      for peer in parent.sub_agents:
+        if peer is not agent:
+          out[peer.name] = peer.description
+  return out
+
+
+def instruction(agent: "LlmAgent", allowed: dict[str, str]) -> str:
+  """The system-instruction section that lists the transfer targets."""
+  lines = ["You can hand the conversation to one of these agents:", ""]
+  for name, description in allowed.items():
+    lines.append(f"Agent name: {name}")
+    lines.append(f"Agent description: {description}")
+    lines.append("")
+  lines.append(
+      "If your own description fits the question best, answer it yourself. If another agent "
+      "fits better, call `transfer_to_agent` with that agent's name and write no other text."
+  )
+  parent = agent.parent_agent
+  if parent is not None and parent.name in allowed:
+    lines.append(
+        f"If neither you nor the agents above fit, transfer back to your parent agent {parent.name}."
+    )
+  return "\n".join(lines)
+
+
+def tool_for(agent: "LlmAgent", allowed: dict[str, str]) -> TransferToAgentTool:
+  """The transfer tool for `agent` (cached per agent while its targets stay the same)."""
+  cached = agent._transfer_tool
+  if cached is None or cached.targets != allowed:
+    cached = TransferToAgentTool(allowed)
+    agent._transfer_tool = cached
+  return cached
+
+
+async def run_target(agent: "LlmAgent", ctx: "InvocationContext", name: str) -> AsyncGenerator[Event, None]:
+  """Runs the transfer target in the same invocation; it produces the reply."""
+  target = agent.root_agent.find_agent(name)
+  if target is None:  # the tool validated the name; the tree changed under us
+    raise ValueError(f"Agent {name!r} was not found in the agent tree of {agent.root_agent.name!r}.")
+  async for event in target.run_async(ctx):
+    yield event

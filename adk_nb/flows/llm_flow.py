@@ -1,0 +1,224 @@
+"""The loop of an LlmAgent: build request, call model, run tools, repeat until a final answer."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, AsyncGenerator, Optional
+
+from google.genai import types
+
+from ..agents import _callbacks
+from ..agents.callback_context import CallbackContext
+from ..agents.invocation_context import LlmCallsLimitExceededError
+from ..agents.run_config import StreamingMode
+from ..events.event import Event
+from ..events.event_actions import EventActions
+from ..models.llm_request import LlmRequest
+from ..models.llm_response import LlmResponse
+from ..tools.tool_context import ToolContext
+from . import _contents, _functions, _resume, _transfer
+from ._instructions import inject_session_state
+
+if TYPE_CHECKING:
+  from ..agents.invocation_context import InvocationContext
+  from ..agents.llm_agent import LlmAgent
+
+
+async def run_flow(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGenerator[Event, None]:
+  """Runs model steps until the agent gives a final answer, pauses, or transfers."""
+  if ctx.resume_answers:
+    async for event in _resume.resume_confirmed_calls(agent, ctx):
+      yield event
+    if ctx.paused or ctx.end_invocation:
+      return
+  while True:
+    last: Optional[Event] = None
+    transferred = False
+    async for event in _run_one_step(agent, ctx):
+      last = event
+      if event.actions.transfer_to_agent and event.author == agent.name and not event.partial:
+        transferred = True
+      yield event
+    if transferred or ctx.paused or ctx.end_invocation:
+      return
+    if last is None or last.is_final_response() or last.partial or last.error_code:
+      return
+
+
+async def build_request(agent: "LlmAgent", ctx: "InvocationContext") -> LlmRequest:
+  """The request for the next model call: instructions, tools, history, schema."""
+  llm = agent.canonical_model
+  config = agent.generate_content_config
+  config = config.model_copy() if config is not None else types.GenerateContentConfig()
+  request = LlmRequest.model_construct(model=llm.model, contents=[], config=config, tools_dict={})
+
+  instructions = [agent._identity_instruction]
+  root = agent.root_agent
+  if getattr(root, "global_instruction", None):
+    text, bypass = await root.canonical_global_instruction(ctx)
+    instructions.append(text if bypass else await inject_session_state(text, _readonly(ctx)))
+  if agent.static_instruction is not None:
+    instructions.append(_content_text(agent.static_instruction))
+  if agent.instruction:
+    text, bypass = await agent.canonical_instruction(_readonly(ctx))
+    instructions.append(text if bypass else await inject_session_state(text, _readonly(ctx)))
+  transfer_targets = _transfer.targets(agent)
+  if transfer_targets:
+    instructions.append(_transfer.instruction(agent, transfer_targets))
+  request.append_instructions(instructions)
+
+  tools = await agent.canonical_tools(ctx)
+  if transfer_targets:
+    tools = tools + [_transfer.tool_for(agent, transfer_targets)]
+  if tools:
+    tc = ToolContext(ctx)
+    for tool in tools:
+      await tool.process_llm_request(tool_context=tc, llm_request=request)
+
+  if agent.output_schema is not None and not tools:
+    request.set_output_schema(agent.output_schema)
+
+  events = ctx.session.events
+  if agent.include_contents == "none":
+    request.contents = _contents.build_current_turn(agent.name, ctx.branch, events)
+  else:
+    request.contents = _contents.build_contents(ctx.session.id, agent.name, ctx.branch, events)
+  return request
+
+
+def _readonly(ctx: "InvocationContext"):
+  from ..agents.readonly_context import ReadonlyContext
+
+  return ReadonlyContext(ctx)
+
+
+def _content_text(value) -> str:
+  if isinstance(value, str):
+    return value
+  if isinstance(value, types.Content):
+    return "".join(p.text or "" for p in value.parts or [])
+  if isinstance(value, types.Part):
+    return value.text or ""
+  return str(value)
+
+
+async def _before_model(agent, ctx, cc, request) -> Optional[LlmResponse]:
+  pm = ctx.plugin_manager
+  if pm is not None and pm.has("before_model_callback"):
+    out = await pm.run("before_model_callback", callback_context=cc, llm_request=request)
+    if out is not None:
+      return out
+  for cb in agent._before_model_cbs:
+    try:
+      out = await _callbacks.call(cb, callback_context=cc, llm_request=request)
+    except Exception as exc:
+      raise _callbacks.CallbackError("before_model_callback", cb, exc) from exc
+    if out is not None:
+      return out
+  return None
+
+
+async def _after_model(agent, ctx, cc, response) -> LlmResponse:
+  pm = ctx.plugin_manager
+  if pm is not None and pm.has("after_model_callback"):
+    out = await pm.run("after_model_callback", callback_context=cc, llm_response=response)
+    if out is not None:
+      return out
+  for cb in agent._after_model_cbs:
+    try:
+      out = await _callbacks.call(cb, callback_context=cc, llm_response=response)
+    except Exception as exc:
+      raise _callbacks.CallbackError("after_model_callback", cb, exc) from exc
+    if out is not None:
+      return out
+  return response
+
+
+async def _on_model_error(agent, ctx, cc, request, error) -> Optional[LlmResponse]:
+  pm = ctx.plugin_manager
+  if pm is not None and pm.has("on_model_error_callback"):
+    out = await pm.run("on_model_error_callback", callback_context=cc, llm_request=request, error=error)
+    if out is not None:
+      return out
+  for cb in agent._on_model_error_cbs:
+    try:
+      out = await _callbacks.call(cb, callback_context=cc, llm_request=request, error=error)
+    except Exception as exc:
+      raise _callbacks.CallbackError("on_model_error_callback", cb, exc) from exc
+    if out is not None:
+      return out
+  return None
+
+
+def _event_from_response(agent, ctx, response: LlmResponse, event_id: str, actions: EventActions) -> Event:
+  fields = {k: v for k, v in response.__dict__.items() if v is not None}
+  return Event(id=event_id, invocation_id=ctx.invocation_id, author=agent.name, branch=ctx.branch,
+               actions=actions, **fields)
+
+
+async def _call_model(agent, ctx, request, cc) -> AsyncGenerator[LlmResponse, None]:
+  """Model responses for one call, with callbacks and error handling applied."""
+  short = await _before_model(agent, ctx, cc, request)
+  if short is not None:
+    yield short
+    return
+  try:
+    ctx.increment_llm_call_count()
+  except LlmCallsLimitExceededError as exc:
+    ctx.end_invocation = True
+    yield LlmResponse(error_code="LLM_CALLS_LIMIT_EXCEEDED", error_message=str(exc))
+    return
+  stream = ctx.run_config.streaming_mode is StreamingMode.SSE
+  llm = agent.canonical_model
+  try:
+    async for response in llm.generate_content_async(request, stream=stream):
+      if response.partial:
+        yield response
+      else:
+        yield await _after_model(agent, ctx, cc, response)
+  except _callbacks.CallbackError:
+    raise
+  except Exception as exc:
+    handled = await _on_model_error(agent, ctx, cc, request, exc)
+    if handled is not None:
+      yield handled
+      return
+    yield LlmResponse(
+        error_code="MODEL_ERROR",
+        error_message=f"Model {llm.model!r} failed: {type(exc).__name__}: {exc}",
+    )
+
+
+async def _run_one_step(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGenerator[Event, None]:
+  request = await build_request(agent, ctx)
+  actions = EventActions()
+  cc = CallbackContext(ctx, event_actions=actions)
+  event_id = Event.new_id()
+  final: Optional[Event] = None
+  async for response in _call_model(agent, ctx, request, cc):
+    event = _event_from_response(agent, ctx, response, event_id, actions if not response.partial else EventActions())
+    if not response.partial:
+      _functions.populate_call_ids(event)
+      calls = event.get_function_calls()
+      if calls:
+        long_running = {c.id for c in calls if getattr(request.tools_dict.get(c.name), "is_long_running", False)}
+        if long_running:
+          event.long_running_tool_ids = long_running
+      final = event
+    yield event
+  if final is None or final.error_code:
+    return
+  calls = final.get_function_calls()
+  if not calls:
+    return
+  response_event, paused = await _functions.handle_function_calls(agent, ctx, calls, request.tools_dict)
+  if response_event is not None:
+    yield response_event
+    confirm = _functions.confirmation_request_event(ctx, agent.name, final, response_event)
+    if confirm is not None:
+      yield confirm
+  if paused:
+    ctx.pause()
+    return
+  if response_event is not None and response_event.actions.transfer_to_agent:
+    async for event in _transfer.run_target(agent, ctx, response_event.actions.transfer_to_agent):
+      yield event

@@ -1,0 +1,97 @@
+"""What a paused session is waiting for, and the answers that resume it.
+
+A pause is ADK's wire format: a long-running function call (a tool's own, or an
+`adk_request_confirmation` call wrapping a tool call that needs approval) with no answer
+yet. The functions here list those calls and build the FunctionResponse messages that
+answer them, so code and notebooks never have to hand-write the wire format.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Optional
+
+from google.genai import types
+
+from .events.event import Event
+from .flows._contents import REQUEST_CONFIRMATION
+
+
+@dataclass(frozen=True)
+class PendingItem:
+  """One call waiting for a person (confirmation) or for an external result (long-running)."""
+
+  call_id: str
+  """The id to answer (for a confirmation: the `adk_request_confirmation` call's id)."""
+  kind: str
+  """'confirmation' or 'long_running'."""
+  agent: str
+  """The agent that made the call."""
+  tool: str
+  """The tool the call is for (the original tool, for confirmations)."""
+  args: dict[str, Any] = field(default_factory=dict)
+  """The arguments the model gave the tool."""
+  hint: str = ""
+  """Why approval is needed (confirmations)."""
+  payload: Any = None
+  """The payload the tool attached to its confirmation request."""
+  invocation_id: str = ""
+  """The paused invocation; answering resumes it."""
+  original_call_id: Optional[str] = None
+  """For confirmations: the id of the tool call being approved."""
+  branch: Optional[str] = None
+
+
+def pending_items(events: Iterable[Event]) -> list[PendingItem]:
+  """The unanswered long-running calls in a session's events, oldest first."""
+  calls: dict[str, PendingItem] = {}
+  for event in events:
+    for response in event.get_function_responses():
+      calls.pop(response.id, None)
+    if not event.long_running_tool_ids:
+      continue
+    for call in event.get_function_calls():
+      if call.id not in event.long_running_tool_ids:
+        continue
+      args = dict(call.args or {})
+      if call.name == REQUEST_CONFIRMATION:
+        original = args.get("originalFunctionCall") or {}
+        confirmation = args.get("toolConfirmation") or {}
+        calls[call.id] = PendingItem(
+            call_id=call.id, kind="confirmation", agent=event.author,
+            tool=original.get("name", ""), args=dict(original.get("args") or {}),
+            hint=confirmation.get("hint", ""), payload=confirmation.get("payload"),
+            invocation_id=event.invocation_id, original_call_id=original.get("id"),
+            branch=event.branch,
+        )
+      else:
+        calls[call.id] = PendingItem(
+            call_id=call.id, kind="long_running", agent=event.author, tool=call.name, args=args,
+            invocation_id=event.invocation_id, branch=event.branch,
+        )
+  return list(calls.values())
+
+
+def confirmation_response(item: PendingItem, confirmed: bool, payload: Any = None) -> types.Part:
+  """The answer to a confirmation request (ADK's `adk_request_confirmation` FunctionResponse)."""
+  if item.kind != "confirmation":
+    raise ValueError(f"Call {item.call_id!r} ({item.tool}) is a long-running call, not a confirmation; use respond().")
+  response: dict[str, Any] = {"confirmed": bool(confirmed)}
+  if payload is not None:
+    response["payload"] = payload
+  return types.Part(function_response=types.FunctionResponse(id=item.call_id, name=REQUEST_CONFIRMATION,
+                                                             response=response))
+
+
+def tool_response(item: PendingItem, response: Any) -> types.Part:
+  """The result of a long-running call, delivered later."""
+  if item.kind != "long_running":
+    raise ValueError(f"Call {item.call_id!r} asks for confirmation; use approve() or reject().")
+  if not isinstance(response, dict):
+    response = {"result": response}
+  return types.Part(function_response=types.FunctionResponse(id=item.call_id, name=item.tool, response=response))
+
+
+def answer_message(parts: list[types.Part]) -> types.Content:
+  """A user message carrying answers."""
+  return types.Content(role="user", parts=parts)

@@ -1,0 +1,406 @@
+"""The Runner: drives an agent for one user turn and commits each event before the agent resumes."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import queue
+import threading
+from typing import Any, AsyncGenerator, Generator, Optional, Union
+
+from google.genai import types
+
+from .agents.base_agent import BaseAgent
+from .agents.invocation_context import InvocationContext, new_invocation_context_id
+from .agents.llm_agent import LlmAgent
+from .agents.run_config import RunConfig
+from .apps.app import App
+from .events.event import Event
+from .events.event_actions import EventActions
+from .flows._contents import REQUEST_CONFIRMATION
+from .plugins.base_plugin import BasePlugin
+from .plugins.plugin_manager import PluginManager
+from .sessions.base_session_service import BaseSessionService
+from .sessions.in_memory_session_service import InMemorySessionService
+from .sessions.session import Session
+
+logger = logging.getLogger("adk_nb.runners")
+
+
+class SessionNotFoundError(ValueError):
+  """The session asked for does not exist (and auto_create_session is off)."""
+
+
+class Runner:
+  """Runs an agent (or App) against a session store.
+
+  Each non-partial event the agent yields is appended to the session (state delta applied)
+  before the agent continues; partial (streamed) events are forwarded and never stored.
+  """
+
+  def __init__(
+      self,
+      *,
+      app: Optional[App] = None,
+      app_name: Optional[str] = None,
+      agent: Optional[BaseAgent] = None,
+      plugins: Optional[list[BasePlugin]] = None,
+      session_service: Optional[BaseSessionService] = None,
+      artifact_service: Optional[Any] = None,
+      memory_service: Optional[Any] = None,
+      credential_service: Optional[Any] = None,
+      auto_create_session: bool = False,
+  ):
+    if app is not None:
+      if agent is not None:
+        raise ValueError("Pass either app=... or agent=..., not both (the App already holds root_agent).")
+      if plugins:
+        raise ValueError("Register plugins on the App (App(plugins=[...])), not on the Runner, when passing app=.")
+      self.app = app
+      self.app_name = app_name or app.name
+      self.agent = app.root_agent
+      plugins = list(app.plugins)
+    else:
+      if agent is None:
+        raise ValueError("Runner needs agent=... (with app_name=...) or app=App(...).")
+      self.app = None
+      self.agent = agent
+      self.app_name = app_name or getattr(agent, "name", "app")
+    if session_service is None:
+      raise ValueError(
+          "Runner needs session_service=...: InMemorySessionService() for a scratch run, or "
+          "DatabaseSessionService('sqlite:///sessions.db') to keep sessions. InMemoryRunner sets one up."
+      )
+    self.session_service = session_service
+    self.artifact_service = artifact_service
+    self.memory_service = memory_service
+    self.credential_service = credential_service
+    self.plugin_manager = PluginManager(plugins)
+    self.auto_create_session = auto_create_session
+
+  # ---- the async API ------------------------------------------------------------------------
+
+  async def run_async(
+      self,
+      *,
+      user_id: str,
+      session_id: str,
+      invocation_id: Optional[str] = None,
+      new_message: Optional[types.Content] = None,
+      state_delta: Optional[dict[str, Any]] = None,
+      run_config: Optional[RunConfig] = None,
+  ) -> AsyncGenerator[Event, None]:
+    """Runs one turn and yields its events as they happen.
+
+    A message holding FunctionResponse parts that answer pending long-running calls (or
+    `adk_request_confirmation` requests) resumes the paused invocation instead of
+    starting a new one. Answering an unknown or already-answered call raises ValueError
+    and commits nothing.
+    """
+    session = await self._get_session(user_id, session_id)
+    run_config = run_config or RunConfig()
+    if new_message is not None and not isinstance(new_message, types.Content):
+      raise TypeError(
+          "new_message must be a google.genai.types.Content, e.g. "
+          "types.Content(role='user', parts=[types.Part(text='hi')])."
+      )
+    resume = self._match_answers(session, new_message) if new_message is not None else None
+    if resume is not None:
+      invocation_id, agent, answers = resume
+    else:
+      invocation_id = invocation_id or new_invocation_context_id()
+      agent = self._find_agent_to_run(session)
+      answers = {}
+    ctx = InvocationContext(
+        session_service=self.session_service,
+        artifact_service=self.artifact_service,
+        memory_service=self.memory_service,
+        credential_service=self.credential_service,
+        invocation_id=invocation_id,
+        agent=agent,
+        user_content=new_message,
+        session=session,
+        run_config=run_config,
+        plugin_manager=self.plugin_manager,
+        resume_answers=answers,
+        resumed=resume is not None,
+    )
+    pm = self.plugin_manager
+    try:
+      if new_message is not None:
+        if pm.has("on_user_message_callback"):
+          replaced = await pm.run("on_user_message_callback", invocation_context=ctx, user_message=new_message)
+          if replaced is not None:
+            new_message = replaced
+            ctx.user_content = replaced
+        user_event = Event(invocation_id=invocation_id, author="user", content=new_message,
+                           actions=EventActions(state_delta=dict(state_delta or {})))
+        await self.session_service.append_event(session, user_event)
+        yield user_event
+      elif state_delta:
+        event = Event(invocation_id=invocation_id, author="user",
+                      actions=EventActions(state_delta=dict(state_delta)))
+        await self.session_service.append_event(session, event)
+        yield event
+
+      if pm.has("before_run_callback"):
+        early = await pm.run("before_run_callback", invocation_context=ctx)
+        if early is not None:
+          event = Event(invocation_id=invocation_id, author=agent.name, content=early)
+          await self.session_service.append_event(session, event)
+          yield event
+          return
+
+      async for event in agent.run_async(ctx):
+        if pm.has("on_event_callback"):
+          replaced = await pm.run("on_event_callback", invocation_context=ctx, event=event)
+          if replaced is not None:
+            event = replaced
+        if not event.partial:
+          await self.session_service.append_event(session, event)
+        yield event
+    except Exception as exc:  # the session keeps everything committed before the failure
+      logger.warning("Run failed in invocation %s: %s", invocation_id, exc, exc_info=True)
+      yield Event(
+          invocation_id=invocation_id,
+          author=ctx.agent.name if ctx.agent else self.agent.name,
+          error_code=_error_code(exc),
+          error_message=f"{type(exc).__name__}: {exc}",
+      )
+    finally:
+      if pm.has("after_run_callback"):
+        await pm.run("after_run_callback", invocation_context=ctx)
+
+  async def _get_session(self, user_id: str, session_id: str) -> Session:
+    session = await self.session_service.get_session(app_name=self.app_name, user_id=user_id,
+                                                     session_id=session_id)
+    if session is None:
+      if not self.auto_create_session:
+        raise SessionNotFoundError(
+            f"Session not found: {session_id!r} (app {self.app_name!r}, user {user_id!r}). Create it "
+            "first with `await runner.session_service.create_session(app_name=..., user_id=..., "
+            "session_id=...)`, or pass auto_create_session=True to the Runner."
+        )
+      session = await self.session_service.create_session(app_name=self.app_name, user_id=user_id,
+                                                          session_id=session_id)
+    return session
+
+  # ---- which agent runs -----------------------------------------------------------------------
+
+  def _find_agent_to_run(self, session: Session) -> BaseAgent:
+    """The agent that answered last, if transfer back up the tree is allowed; else the root."""
+    root = self.agent
+    for event in reversed(session.events):
+      if event.author == "user" or not event.author:
+        continue
+      if event.author == root.name:
+        return root
+      agent = root.find_sub_agent(event.author)
+      if agent is None:
+        continue
+      if _transferable_across_tree(agent):
+        return agent
+      return root
+    return root
+
+  def _match_answers(self, session: Session, message: types.Content):
+    """(invocation id, agent to run, confirmation answers) when `message` answers pending calls."""
+    responses = [p.function_response for p in message.parts or [] if p.function_response is not None]
+    if not responses:
+      return None
+    from .pending import pending_items
+
+    pending = {item.call_id: item for item in pending_items(session.events)}
+    answered = {fr.id for e in session.events for fr in e.get_function_responses()}
+    items = []
+    for fr in responses:
+      if not fr.id:
+        raise ValueError(
+            f"The FunctionResponse for {fr.name!r} has no id; set id to the pending call's id "
+            "(see adk_nb.pending.pending_items(session.events))."
+        )
+      item = pending.get(fr.id)
+      if item is None:
+        if fr.id in answered:
+          raise ValueError(f"Call {fr.id!r} was already answered; nothing was changed.")
+        raise ValueError(
+            f"No pending call has id {fr.id!r} in session {session.id!r}; nothing was changed. "
+            f"Pending ids: {sorted(pending) or 'none'}."
+        )
+      if (item.kind == "confirmation") != (fr.name == REQUEST_CONFIRMATION):
+        raise ValueError(
+            f"Call {fr.id!r} is a {item.kind.replace('_', '-')} call for {item.tool!r}; answer it with "
+            + ("name='adk_request_confirmation'." if item.kind == "confirmation" else f"name={item.tool!r}.")
+        )
+      items.append((fr, item))
+    invocations = {item.invocation_id for _, item in items}
+    if len(invocations) > 1:
+      raise ValueError("One message answers calls of several paused invocations; answer each in its own message.")
+    invocation_id = invocations.pop()
+    pausing = self.agent.find_agent(items[0][1].agent) or self.agent
+    answers = {fr.id: fr for fr, item in items if item.kind == "confirmation"}
+    return invocation_id, _resume_entry(pausing), answers
+
+  # ---- sync and convenience APIs -------------------------------------------------------------
+
+  def run(
+      self,
+      *,
+      user_id: str,
+      session_id: str,
+      new_message: Optional[types.Content] = None,
+      state_delta: Optional[dict[str, Any]] = None,
+      run_config: Optional[RunConfig] = None,
+  ) -> Generator[Event, None, None]:
+    """The sync form of run_async, safe inside a running event loop (a notebook cell).
+
+    The run happens on a worker thread with its own event loop, as in ADK, so the
+    caller's loop is never patched or re-entered.
+    """
+    out: "queue.Queue[Any]" = queue.Queue()
+    done = object()
+
+    async def consume() -> None:
+      async for event in self.run_async(user_id=user_id, session_id=session_id, new_message=new_message,
+                                         state_delta=state_delta, run_config=run_config):
+        out.put(event)
+
+    def worker() -> None:
+      try:
+        asyncio.run(consume())
+      except BaseException as exc:  # surfaced in the caller's thread
+        out.put(exc)
+      finally:
+        out.put(done)
+
+    thread = threading.Thread(target=worker, name="adk_nb-runner", daemon=True)
+    thread.start()
+    while True:
+      item = out.get()
+      if item is done:
+        break
+      if isinstance(item, BaseException):
+        raise item
+      yield item
+    thread.join()
+
+  async def run_debug(
+      self,
+      user_messages: Union[str, list[str]],
+      *,
+      user_id: str = "debug_user_id",
+      session_id: str = "debug_session_id",
+      run_config: Optional[RunConfig] = None,
+      quiet: bool = False,
+      verbose: bool = False,
+  ) -> list[Event]:
+    """Quick trial: sends each message in one session (created if needed), prints replies, returns events."""
+    if isinstance(user_messages, str):
+      user_messages = [user_messages]
+    session = await self.session_service.get_session(app_name=self.app_name, user_id=user_id,
+                                                     session_id=session_id)
+    if session is None:
+      await self.session_service.create_session(app_name=self.app_name, user_id=user_id, session_id=session_id)
+    events: list[Event] = []
+    for message in user_messages:
+      if not quiet:
+        print(f"\nUser > {message}")
+      content = types.Content(role="user", parts=[types.Part(text=message)])
+      async for event in self.run_async(user_id=user_id, session_id=session_id, new_message=content,
+                                         run_config=run_config):
+        if event.author != "user":
+          events.append(event)
+        if quiet or event.partial or event.author == "user":
+          continue
+        if event.error_code:
+          print(f"{event.author} ! {event.error_code}: {event.error_message}")
+        if event.content and event.content.parts:
+          for part in event.content.parts:
+            if part.text and not part.thought:
+              print(f"{event.author} > {part.text}")
+            elif verbose and part.function_call:
+              print(f"{event.author} > [call] {part.function_call.name}({part.function_call.args})")
+            elif verbose and part.function_response:
+              print(f"{event.author} > [result] {part.function_response.name} -> {part.function_response.response}")
+    return events
+
+  async def close(self) -> None:
+    """Closes plugins and services."""
+    await self.plugin_manager.close()
+    close = getattr(self.session_service, "close", None)
+    if close is not None:
+      await close()
+
+
+def _transferable_across_tree(agent: BaseAgent) -> bool:
+  """True when `agent` and every ancestor below the root allow transfer back to the parent."""
+  node: Optional[BaseAgent] = agent
+  while node is not None and node.parent_agent is not None:
+    if not isinstance(node, LlmAgent) or node.disallow_transfer_to_parent:
+      return False
+    node = node.parent_agent
+  return True
+
+
+def _resume_entry(pausing: BaseAgent) -> BaseAgent:
+  """Where a resumed invocation starts: the highest workflow ancestor chain above the paused agent.
+
+  Workflow agents (anything but an LlmAgent) restore their checkpoints and walk back down
+  to the paused agent; an LlmAgent parent reached the paused agent by transfer, so the
+  paused agent itself continues.
+  """
+  node = pausing
+  while node.parent_agent is not None and not isinstance(node.parent_agent, LlmAgent):
+    node = node.parent_agent
+  return node
+
+
+def _error_code(exc: BaseException) -> str:
+  from .agents._callbacks import CallbackError
+  from .errors.stale_session_error import StaleSessionError
+  from .plugins.plugin_manager import PluginError
+
+  if isinstance(exc, CallbackError):
+    return "CALLBACK_ERROR"
+  if isinstance(exc, PluginError):
+    return "PLUGIN_ERROR"
+  if isinstance(exc, StaleSessionError):
+    return "STALE_SESSION"
+  return "AGENT_ERROR"
+
+
+class InMemoryRunner(Runner):
+  """A Runner with in-memory session, artifact and memory services, for quick trials and tests."""
+
+  def __init__(
+      self,
+      agent: Optional[BaseAgent] = None,
+      *,
+      app_name: Optional[str] = None,
+      plugins: Optional[list[BasePlugin]] = None,
+      app: Optional[App] = None,
+      auto_create_session: bool = False,
+  ):
+    artifact_service = memory_service = None
+    try:
+      from .artifacts import InMemoryArtifactService
+
+      artifact_service = InMemoryArtifactService()
+    except ImportError:
+      pass
+    try:
+      from .memory import InMemoryMemoryService
+
+      memory_service = InMemoryMemoryService()
+    except ImportError:
+      pass
+    super().__init__(
+        app=app,
+        app_name=app_name or (None if app else "InMemoryRunner"),
+        agent=agent,
+        plugins=plugins,
+        session_service=InMemorySessionService(),
+        artifact_service=artifact_service,
+        memory_service=memory_service,
+        auto_create_session=auto_create_session,
+    )

@@ -1,0 +1,71 @@
+"""transfer_to_agent: hands the conversation to another agent in the tree."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from google.genai import types
+
+from .base_tool import BaseTool
+from .tool_context import ToolContext
+
+
+def transfer_to_agent(agent_name: str, tool_context: ToolContext) -> None:
+  """Transfer the question to another agent.
+
+  Args:
+    agent_name: the agent name to transfer to.
+  """
+  tool_context.actions.transfer_to_agent = agent_name
+
+
+class TransferToAgentTool(BaseTool):
+  """The transfer tool offered to an LlmAgent, restricted to the agents it may transfer to.
+
+  A call naming an agent outside the allowed set is answered with an error the model can
+  recover from; nothing is transferred.
+  """
+
+  def __init__(self, targets: dict[str, str]):
+    super().__init__(name="transfer_to_agent", description="Transfer the question to another agent.")
+    self.targets = targets
+    self._declaration = types.FunctionDeclaration(
+        name=self.name,
+        description=(
+            "Transfer the question to another agent. Use it when another agent's description "
+            "fits the question better than yours."
+        ),
+        parameters_json_schema={
+            "type": "object",
+            "properties": {
+                "agent_name": {
+                    "type": "string",
+                    "description": "the agent name to transfer to.",
+                    "enum": sorted(targets),
+                }
+            },
+            "required": ["agent_name"],
+        },
+    )
+
+  def _get_declaration(self) -> Optional[types.FunctionDeclaration]:
+    return self._declaration
+
+  async def run_async(self, *, args: dict[str, Any], tool_context: ToolContext) -> Any:
+    name = args.get("agent_name")
+    if name not in self.targets:
+      allowed = ", ".join(sorted(self.targets)) or "none"
+      return {
+          "error": f"Cannot transfer to {name!r}: not an agent you can transfer to. "
+          f"Allowed agents: {allowed}. Answer yourself or transfer to one of those."
+      }
+    shared = tool_context.invocation_context._shared
+    limit = tool_context.invocation_context.run_config.max_transfers
+    if limit > 0 and shared.transfers >= limit:
+      return {
+          "error": f"Transfer limit reached ({limit} transfers in this turn); answer the user "
+          "yourself instead of transferring again."
+      }
+    shared.transfers += 1
+    tool_context.actions.transfer_to_agent = name
+    return {"result": f"Transferred to {name}."}
