@@ -10,6 +10,7 @@ import base64
 import json
 import logging
 import os
+import re
 from typing import Any, AsyncGenerator, Optional
 
 from google.genai import types
@@ -41,6 +42,8 @@ _FINISH_REASONS = {
     "length": types.FinishReason.MAX_TOKENS,
     "content_filter": types.FinishReason.SAFETY,
 }
+
+_MISSING_KEY = re.compile(r"missing credentials|api_key client option must be set|no api key", re.IGNORECASE)
 
 # Keys the adapter owns; passing them to LiteLlm(...) would fight the request it builds.
 _OWNED_ARGS = ("messages", "tools", "stream", "llm_client", "retry_options")
@@ -465,7 +468,8 @@ def _classify(error: BaseException) -> Optional[_retry.Failure]:
     return _retry.Failure(None, f"timed out: {_message(error)}", transient=True)
   if isinstance(error, exceptions.APIConnectionError):
     return _retry.Failure(None, _message(error), transient=True)
-  if isinstance(error, exceptions.AuthenticationError):
+  if isinstance(error, exceptions.AuthenticationError) or _MISSING_KEY.search(_message(error)):
+    # litellm reports a key the client never had as a 500 (the OpenAI client fails before sending).
     return _retry.Failure(401, _message(error))
   status = getattr(error, "status_code", None)
   if not isinstance(status, int) or not isinstance(error, Exception) or not type(error).__module__.startswith(
