@@ -333,9 +333,9 @@ class Runner:
 
 
 def _transferable_across_tree(agent: BaseAgent) -> bool:
-  """True when `agent` and every ancestor below the root allow transfer back to the parent."""
+  """True when `agent` and every ancestor up to the root are LlmAgents that allow transfer to the parent."""
   node: Optional[BaseAgent] = agent
-  while node is not None and node.parent_agent is not None:
+  while node is not None:
     if not isinstance(node, LlmAgent) or node.disallow_transfer_to_parent:
       return False
     node = node.parent_agent
