@@ -1,39 +1,32 @@
-"""Tools: functions and agents offered to a model."""
+"""Tools: functions and agents offered to a model.
 
-from .base_tool import BaseTool
-from .exit_loop_tool import exit_loop
-from .function_tool import FunctionTool
-from .long_running_tool import LongRunningFunctionTool
-from .tool_confirmation import ToolConfirmation
-from .tool_context import ToolContext
-from .transfer_to_agent_tool import TransferToAgentTool, transfer_to_agent
+Names are resolved lazily so that low-level modules (events) can import
+`adk_nb.tools.tool_confirmation` without pulling in the agent machinery.
+"""
 
-__all__ = [
-    "AgentTool",
-    "BaseTool",
-    "FunctionTool",
-    "LongRunningFunctionTool",
-    "ToolConfirmation",
-    "ToolContext",
-    "TransferToAgentTool",
-    "exit_loop",
-    "load_memory",
-    "preload_memory",
-    "transfer_to_agent",
-]
+import importlib
+
+_EXPORTS = {
+    "AgentTool": ".agent_tool",
+    "BaseTool": ".base_tool",
+    "FunctionTool": ".function_tool",
+    "LongRunningFunctionTool": ".long_running_tool",
+    "ToolConfirmation": ".tool_confirmation",
+    "ToolContext": ".tool_context",
+    "TransferToAgentTool": ".transfer_to_agent_tool",
+    "exit_loop": ".exit_loop_tool",
+    "load_memory": ".load_memory_tool",
+    "preload_memory": ".preload_memory_tool",
+    "transfer_to_agent": ".transfer_to_agent_tool",
+}
+
+__all__ = sorted(_EXPORTS)
 
 
 def __getattr__(name: str):
-  if name == "AgentTool":
-    from .agent_tool import AgentTool
-
-    return AgentTool
-  if name == "load_memory":
-    from .load_memory_tool import load_memory
-
-    return load_memory
-  if name == "preload_memory":
-    from .preload_memory_tool import preload_memory
-
-    return preload_memory
-  raise AttributeError(f"module 'adk_nb.tools' has no attribute {name!r}")
+  module = _EXPORTS.get(name)
+  if module is None:
+    raise AttributeError(f"module 'adk_nb.tools' has no attribute {name!r}")
+  value = getattr(importlib.import_module(module, __name__), name)
+  globals()[name] = value
+  return value

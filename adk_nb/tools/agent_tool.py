@@ -1,0 +1,123 @@
+"""AgentTool: another agent offered to a model as a tool, run in an isolated nested invocation."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, Optional
+
+from google.genai import types
+from pydantic import ValidationError
+
+from .base_tool import BaseTool
+from .tool_context import ToolContext
+
+if TYPE_CHECKING:
+  from ..agents.base_agent import BaseAgent
+
+
+class AgentTool(BaseTool):
+  """Offers `agent` as a tool. The model delegates a subtask as data and gets the answer back.
+
+  The wrapped agent runs in a nested invocation with its own session: it sees only the
+  tool's argument, never the caller's history. It starts from a copy of the caller's
+  state, and its state writes are merged back into the caller's state (recorded on the
+  function response event). Its final text (validated against `output_schema` when the
+  agent has one) is the function response. The agent gets no parent link, so one
+  instance can be a tool of several agents.
+
+  Args:
+    agent: the agent to wrap.
+    skip_summarization: end the caller's turn with the tool's answer instead of asking
+      the caller's model to summarise it.
+  """
+
+  def __init__(self, agent: "BaseAgent", skip_summarization: bool = False, **_: Any):
+    super().__init__(name=agent.name, description=agent.description)
+    self.agent = agent
+    self.skip_summarization = skip_summarization
+    self._declaration: Optional[types.FunctionDeclaration] = None
+
+  def _get_declaration(self) -> types.FunctionDeclaration:
+    if self._declaration is None:
+      input_schema = getattr(self.agent, "input_schema", None)
+      if input_schema is not None:
+        from ._function_schema import _strip_titles
+
+        schema = _strip_titles(input_schema.model_json_schema())
+        schema["type"] = "object"
+      else:
+        schema = {
+            "type": "object",
+            "properties": {"request": {"type": "string", "description": "What to ask the agent."}},
+            "required": ["request"],
+        }
+      self._declaration = types.FunctionDeclaration(
+          name=self.name, description=self.description, parameters_json_schema=schema
+      )
+    return self._declaration
+
+  def _message(self, args: dict[str, Any]) -> types.Content:
+    input_schema = getattr(self.agent, "input_schema", None)
+    if input_schema is not None:
+      try:
+        text = input_schema.model_validate(args).model_dump_json(exclude_none=True)
+      except ValidationError as exc:
+        raise ValueError(
+            f"Invalid arguments for agent tool `{self.name}`: {exc.errors()[0]['msg']} "
+            f"at {'.'.join(str(p) for p in exc.errors()[0]['loc'])}."
+        ) from None
+    else:
+      text = args.get("request")
+      if not isinstance(text, str):
+        text = json.dumps(args, default=str)
+    return types.Content(role="user", parts=[types.Part(text=text)])
+
+  async def run_async(self, *, args: dict[str, Any], tool_context: ToolContext) -> Any:
+    from ..runners import Runner
+    from ..sessions.in_memory_session_service import InMemorySessionService
+
+    if self.skip_summarization:
+      tool_context.actions.skip_summarization = True
+    try:
+      message = self._message(args)
+    except ValueError as exc:
+      return {"error": str(exc)}
+    parent = tool_context.invocation_context
+    runner = Runner(
+        app_name=self.agent.name,
+        agent=self.agent,
+        session_service=InMemorySessionService(),
+        artifact_service=parent.artifact_service,
+        memory_service=parent.memory_service,
+        plugins=list(parent.plugin_manager.plugins) if parent.plugin_manager else None,
+    )
+    state = {k: v for k, v in tool_context.state.to_dict().items() if not k.startswith("temp:")}
+    session = await runner.session_service.create_session(
+        app_name=self.agent.name, user_id=parent.user_id, state=state
+    )
+    last_text: Optional[str] = None
+    error: Optional[str] = None
+    async for event in runner.run_async(user_id=parent.user_id, session_id=session.id, new_message=message,
+                                        run_config=parent.run_config):
+      if event.author == "user" or event.partial:
+        continue
+      if event.actions.state_delta:
+        tool_context.state.update(event.actions.state_delta)
+      if event.error_code:
+        error = f"{event.error_code}: {event.error_message}"
+      if event.content and event.content.parts and not event.get_function_calls() and not event.get_function_responses():
+        text = "".join(p.text for p in event.content.parts if p.text and not p.thought)
+        if text:
+          last_text = text
+    if error and last_text is None:
+      return {"error": f"Agent `{self.name}` failed: {error}"}
+    if last_text is None:
+      return ""
+    output_schema = getattr(self.agent, "output_schema", None)
+    if output_schema is not None:
+      try:
+        return output_schema.model_validate_json(last_text).model_dump(exclude_none=True)
+      except ValidationError as exc:
+        return {"error": f"Agent `{self.name}` answered text that does not match "
+                         f"{output_schema.__name__}: {exc.errors()[0]['msg']}."}
+    return last_text

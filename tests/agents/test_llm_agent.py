@@ -1,0 +1,289 @@
+"""LlmAgent: model resolution, instructions, tools as the model sees them, output_key and schema."""
+
+import asyncio
+from enum import Enum
+from typing import Literal, Optional
+
+import pytest
+from google.genai import types
+from pydantic import BaseModel
+
+from adk_nb import Agent, InMemoryRunner
+from adk_nb.agents import RunConfig, SequentialAgent, StreamingMode
+from adk_nb.models import LlmResponse
+from adk_nb.testing import ScriptedModel, call, run_turn
+from adk_nb.tools import FunctionTool, ToolContext
+
+
+def texts(events):
+  return [e.text for e in events if e.text]
+
+
+async def test_tool_round_trip_commits_each_event_before_the_agent_resumes():
+  seen_by_tool = {}
+
+  def add(a: int, b: int, tool_context: ToolContext) -> int:
+    """Adds two numbers."""
+    # The model's function-call event is already in the session when the tool runs.
+    seen_by_tool["last_author"] = tool_context.session.events[-1].author
+    seen_by_tool["calls"] = len(tool_context.session.events[-1].get_function_calls())
+    tool_context.state["last_sum"] = a + b
+    return a + b
+
+  model = ScriptedModel([call("add", a=2, b=3), "The sum is 5."])
+  agent = Agent(name="calc", model=model, tools=[add])
+  runner = InMemoryRunner(agent, app_name="app")
+  events = await run_turn(runner, "2+3?")
+  assert [e.author for e in events] == ["user", "calc", "calc", "calc"]
+  assert events[2].get_function_responses()[0].response == {"result": 5}
+  assert events[2].actions.state_delta == {"last_sum": 5}
+  assert events[-1].is_final_response() and events[-1].text == "The sum is 5."
+  assert seen_by_tool == {"last_author": "calc", "calls": 1}
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  assert session.state["last_sum"] == 5 and len(session.events) == 4
+  # The second request carries the call and its answer.
+  sent = model.requests[1].contents
+  assert sent[1].parts[0].function_call.name == "add"
+  assert sent[2].parts[0].function_response.response == {"result": 5}
+  model.assert_complete()
+
+
+def test_schema_the_model_receives_is_derived_from_the_signature():
+  class Color(Enum):
+    RED = "red"
+    BLUE = "blue"
+
+  class Address(BaseModel):
+    city: str
+    zip: Optional[str] = None
+
+  def ship(item: str, qty: int, express: bool, weight: float, tags: list[str], meta: dict,
+           note: Optional[str] = None, size: Literal["s", "m"] = "m", color: Color = Color.RED,
+           address: Optional[Address] = None, tool_context: ToolContext = None) -> dict:
+    """Ships an item.
+
+    Args:
+      item: What to ship.
+      qty: How many.
+    """
+    return {}
+
+  decl = FunctionTool(ship)._get_declaration()
+  schema = decl.parameters_json_schema
+  props = schema["properties"]
+  assert decl.name == "ship" and decl.description.startswith("Ships an item.")
+  assert schema["required"] == ["item", "qty", "express", "weight", "tags", "meta"]
+  assert "tool_context" not in props
+  assert props["item"] == {"type": "string", "description": "What to ship."}
+  assert props["qty"]["type"] == "integer" and props["express"]["type"] == "boolean"
+  assert props["weight"]["type"] == "number" and props["tags"] == {"type": "array", "items": {"type": "string"}}
+  assert props["meta"]["type"] == "object"
+  assert props["size"]["enum"] == ["s", "m"]
+  assert "$defs" in schema and {"city"} <= set(schema["$defs"]["Address"]["properties"])
+
+
+async def test_tool_arguments_are_validated_and_converted():
+  class Point(BaseModel):
+    x: int
+    y: int
+
+  got = {}
+
+  async def move(p: Point, steps: int = 1) -> str:
+    got["p"], got["steps"] = p, steps
+    return "ok"
+
+  model = ScriptedModel([call("move", p={"x": 1, "y": 2}, steps="3"), call("move", p={"x": "bad"}), "done"])
+  runner = InMemoryRunner(Agent(name="a", model=model, tools=[move]), app_name="app")
+  events = await run_turn(runner, "go")
+  assert isinstance(got["p"], Point) and got["p"].y == 2 and got["steps"] == 3
+  error = events[4].get_function_responses()[0].response["error"]
+  assert "Invalid arguments for `move`" in error and "p.x" in error and "p.y" in error
+  assert events[-1].text == "done"
+
+
+async def test_unknown_tool_and_raising_tool_become_error_responses_the_model_reads():
+  def boom() -> str:
+    raise RuntimeError("disk on fire")
+
+  model = ScriptedModel([call("nope"), call("boom"), "recovered"])
+  runner = InMemoryRunner(Agent(name="a", model=model, tools=[boom]), app_name="app")
+  events = await run_turn(runner, "go")
+  first = events[2].get_function_responses()[0].response["error"]
+  assert "`nope` is not available" in first and "boom" in first
+  second = events[4].get_function_responses()[0].response["error"]
+  assert "RuntimeError: disk on fire" in second
+  assert events[-1].text == "recovered"
+
+
+async def test_model_error_is_an_error_event_and_the_session_keeps_what_was_committed():
+  model = ScriptedModel([call("t"), ConnectionError("provider down")])
+
+  def t() -> str:
+    return "x"
+
+  runner = InMemoryRunner(Agent(name="a", model=model, tools=[t]), app_name="app")
+  events = await run_turn(runner, "go")
+  assert events[-1].error_code == "MODEL_ERROR" and "provider down" in events[-1].error_message
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  assert [e.author for e in session.events][:3] == ["user", "a", "a"]
+
+
+async def test_several_calls_in_one_turn_run_concurrently_and_answer_in_one_event():
+  started = []
+  gate = asyncio.Event()
+
+  async def slow(name: str) -> str:
+    started.append(name)
+    if len(started) == 2:
+      gate.set()
+    await asyncio.wait_for(gate.wait(), 5)  # deadlocks unless both calls run at once
+    return name.upper()
+
+  model = ScriptedModel([[call("slow", name="a"), call("slow", name="b")], "both"])
+  runner = InMemoryRunner(Agent(name="p", model=model, tools=[slow]), app_name="app")
+  events = await run_turn(runner, "go")
+  responses = events[2].get_function_responses()
+  assert [r.response["result"] for r in responses] == ["A", "B"]
+  assert [r.id for r in responses] == [c.id for c in events[1].get_function_calls()]
+
+
+async def test_instruction_templating_from_state_and_providers():
+  model = ScriptedModel(["ok", "ok"])
+  agent = Agent(name="a", model=model,
+                instruction='Hi {user:name}, topic {topic}, opt [{missing?}], app {app:v}, json {"k": 1}, {not a key}')
+  runner = InMemoryRunner(agent, app_name="app")
+  await runner.session_service.create_session(app_name="app", user_id="user", session_id="session",
+                                              state={"user:name": "Ann", "topic": "tea", "app:v": 7})
+  await run_turn(runner, "hi")
+  si = model.requests[0].system_instruction_text
+  assert 'Hi Ann, topic tea, opt [], app 7, json {"k": 1}, {not a key}' in si
+  assert 'Your internal name is "a"' in si
+
+  def provider(ctx):
+    return "Provided {not_templated} for " + ctx.agent_name
+
+  agent2 = Agent(name="b", model=model, instruction=provider)
+  await run_turn(InMemoryRunner(agent2, app_name="app"), "hi")
+  assert "Provided {not_templated} for b" in model.requests[1].system_instruction_text
+
+
+async def test_missing_required_state_key_names_the_fix():
+  runner = InMemoryRunner(Agent(name="a", model=ScriptedModel(["x"]), instruction="Use {absent}."), app_name="app")
+  events = await run_turn(runner, "hi")
+  assert events[-1].error_code == "AGENT_ERROR"
+  assert "absent" in events[-1].error_message and "{absent?}" in events[-1].error_message
+
+
+async def test_global_instruction_and_model_inherited_from_ancestor():
+  model = ScriptedModel(["from child"])
+  child = Agent(name="child", instruction="Be the child.")
+  root = SequentialAgent(name="seq", sub_agents=[child])
+  outer = Agent(name="root", model=model, global_instruction="Always be polite.", sub_agents=[])
+  assert outer.canonical_model is model
+  with pytest.raises(ValueError, match="No model found for agent 'child'"):
+    _ = child.canonical_model
+  parent = Agent(name="parent", model=model, global_instruction="Always be polite.", sub_agents=[root])
+  events = await run_turn(InMemoryRunner(root, app_name="app"), "hi")
+  assert child.canonical_model is model
+  assert texts(events) == ["hi", "from child"]
+  assert parent.root_agent is parent and child.root_agent is parent
+  assert "Always be polite." in model.requests[0].system_instruction_text
+
+
+async def test_output_key_and_output_schema():
+  class Verdict(BaseModel):
+    ok: bool
+    reason: str
+
+  model = ScriptedModel(['{"ok": true, "reason": "fine"}', "not json"])
+  agent = Agent(name="judge", model=model, output_schema=Verdict, output_key="verdict")
+  runner = InMemoryRunner(agent, app_name="app")
+  await run_turn(runner, "judge")
+  assert model.requests[0].config.response_mime_type == "application/json"
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  assert session.state["verdict"] == {"ok": True, "reason": "fine"}
+  events = await run_turn(runner, "again")
+  assert events[-1].error_code == "OUTPUT_SCHEMA_VALIDATION_ERROR"
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  assert session.state["verdict"] == {"ok": True, "reason": "fine"}
+
+
+async def test_include_contents_none_sends_only_the_current_turn():
+  model = ScriptedModel(["one", "two"])
+  runner = InMemoryRunner(Agent(name="a", model=model, include_contents="none"), app_name="app")
+  await run_turn(runner, "first")
+  await run_turn(runner, "second")
+  assert [c.parts[0].text for c in model.requests[1].contents] == ["second"]
+
+
+async def test_history_is_sent_in_full_and_grows_by_turn():
+  model = ScriptedModel(["r1", "r2", "r3"])
+  runner = InMemoryRunner(Agent(name="a", model=model), app_name="app")
+  for msg in ("m1", "m2", "m3"):
+    await run_turn(runner, msg)
+  assert [c.parts[0].text for c in model.requests[2].contents] == ["m1", "r1", "m2", "r2", "m3"]
+  assert [c.role for c in model.requests[2].contents] == ["user", "model", "user", "model", "user"]
+
+
+async def test_streaming_yields_partials_then_one_final_event_and_stores_only_the_final():
+  model = ScriptedModel(["Hello streaming world"], chunk_size=5)
+  runner = InMemoryRunner(Agent(name="a", model=model), app_name="app")
+  events = await run_turn(runner, "hi", run_config=RunConfig(streaming_mode=StreamingMode.SSE),
+                          include_partial=True)
+  partial = [e for e in events if e.partial]
+  assert "".join(e.text for e in partial) == "Hello streaming world" and len(partial) == 5
+  assert events[-1].text == "Hello streaming world" and not events[-1].partial
+  assert {e.id for e in partial} == {events[-1].id}
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  assert [e.partial for e in session.events] == [None, None]
+
+
+async def test_max_llm_calls_stops_the_invocation_with_an_error_event():
+  def again() -> str:
+    return "again"
+
+  model = ScriptedModel(lambda req: call("again"))
+  runner = InMemoryRunner(Agent(name="a", model=model, tools=[again]), app_name="app")
+  events = await run_turn(runner, "loop", run_config=RunConfig(max_llm_calls=3))
+  assert len(model.requests) == 3
+  assert events[-1].error_code == "LLM_CALLS_LIMIT_EXCEEDED" and "max_llm_calls" in events[-1].error_message
+
+
+def test_configuration_mistakes_are_raised_at_construction():
+  with pytest.raises(ValueError, match="Invalid agent name 'my agent'.*'my_agent'"):
+    Agent(name="my agent")
+  with pytest.raises(ValueError, match="reserved"):
+    Agent(name="user")
+  child = Agent(name="child")
+  Agent(name="p1", sub_agents=[child])
+  with pytest.raises(ValueError, match="already has parent 'p1'.*AgentTool"):
+    Agent(name="p2", sub_agents=[child])
+  with pytest.raises(ValueError, match="tools=\\["):
+    Agent(name="x", generate_content_config=types.GenerateContentConfig(
+        tools=[types.Tool(function_declarations=[types.FunctionDeclaration(name="f")])]))
+
+
+def test_tree_navigation_and_clone():
+  leaf = Agent(name="leaf")
+  mid = SequentialAgent(name="mid", sub_agents=[leaf])
+  root = Agent(name="root", sub_agents=[mid])
+  assert root.find_agent("leaf") is leaf and leaf.root_agent is root and leaf.parent_agent is mid
+  assert root.find_agent("nope") is None
+  copy = mid.clone({"name": "mid2"})
+  assert copy.parent_agent is None and copy.name == "mid2"
+  assert copy.sub_agents[0] is not leaf and copy.sub_agents[0].parent_agent is copy
+  Agent(name="root2", sub_agents=[copy])  # a clone can join another tree
+
+
+async def test_before_model_callback_can_answer_without_calling_the_model():
+  model = ScriptedModel([])
+
+  def cached(callback_context, llm_request):
+    callback_context.state["cache_hit"] = True
+    return LlmResponse(content=types.Content(role="model", parts=[types.Part(text="cached")]))
+
+  runner = InMemoryRunner(Agent(name="a", model=model, before_model_callback=cached), app_name="app")
+  events = await run_turn(runner, "hi")
+  assert events[-1].text == "cached" and events[-1].actions.state_delta == {"cache_hit": True}
+  assert model.requests == []
