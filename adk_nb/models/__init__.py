@@ -9,11 +9,15 @@ from .scripted import ScriptedModel, ScriptExhausted, call
 
 __all__ = [
     "BaseLlm",
+    "Cassette",
+    "CassetteMismatch",
     "Gemini",
+    "LiteLlm",
     "LLMRegistry",
     "LlmRequest",
     "LlmResponse",
     "RealModelCallBlocked",
+    "RetryOptions",
     "ScriptExhausted",
     "ScriptedModel",
     "block_real_models",
@@ -22,10 +26,21 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
-  # google-genai's client machinery loads only when Gemini is asked for.
-  if name == "Gemini":
-    from .google_llm import Gemini
+_LAZY = {
+    "Gemini": ".google_llm",
+    "LiteLlm": ".lite_llm",
+    "Cassette": ".cassette",
+    "CassetteMismatch": ".cassette",
+    "RecordingModel": ".cassette",
+    "ReplayModel": ".cassette",
+    "RetryOptions": "._retry",
+}
 
-    return Gemini
+
+def __getattr__(name: str):
+  # Adapters load only when asked for; even then litellm itself is imported at the first call.
+  if name in _LAZY:
+    import importlib
+
+    return getattr(importlib.import_module(_LAZY[name], __name__), name)
   raise AttributeError(f"module 'adk_nb.models' has no attribute {name!r}")
