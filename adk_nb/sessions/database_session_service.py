@@ -611,7 +611,14 @@ class DatabaseSessionService(BaseSessionService):
       return event
     await self.prepare_tables()
     stored = self._storable(event)
-    data = stored.model_dump_json(by_alias=True, exclude_none=True)
+    try:
+      data = stored.model_dump_json(by_alias=True, exclude_none=True)
+    except pydantic_core.PydanticSerializationError as exc:
+      raise ValueError(
+          f"Event {event.id!r} is not JSON-serializable ({exc}); keep plain JSON values (str, "
+          "numbers, bools, None, lists, dicts) or pydantic models in state deltas and "
+          "function arguments. Nothing was written."
+      ) from None
     app_delta, user_delta, session_delta = split_delta(stored.actions.state_delta)
     keys = {"app": session.app_name, "user": session.user_id, "sid": session.id}
     # Strictly increasing, so every copy loaded before this append is detected as stale.

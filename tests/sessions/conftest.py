@@ -21,7 +21,6 @@ from typing import Iterator, Optional
 
 import pytest
 
-import adk_nb.tools  # noqa: F401  (import order: adk_nb.tools before adk_nb.events)
 
 _PG_SKIP_REASON = ""
 
