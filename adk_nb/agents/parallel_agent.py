@@ -11,6 +11,7 @@ from .base_agent import BaseAgent
 from .invocation_context import InvocationContext
 
 _DONE = object()
+_FAILED = object()
 
 
 class ParallelAgent(BaseAgent):
@@ -40,8 +41,10 @@ class ParallelAgent(BaseAgent):
           committed = loop.create_future()
           await queue.put((event, committed))
           await committed  # resume only after the Runner has committed the event
-      finally:
-        await queue.put((_DONE, None))
+      except Exception as exc:  # handed to the consumer, which cancels the siblings
+        await queue.put((_FAILED, exc))
+        return
+      await queue.put((_DONE, None))
 
     tasks = []
     for child in children:
@@ -58,6 +61,8 @@ class ParallelAgent(BaseAgent):
         if event is _DONE:
           remaining -= 1
           continue
+        if event is _FAILED:
+          raise committed
         for key in event.actions.state_delta:
           owner = writers.get(key)
           if owner is not None and owner != event.branch and not key.startswith("temp:"):
@@ -65,8 +70,6 @@ class ParallelAgent(BaseAgent):
           writers[key] = event.branch
         yield event
         committed.set_result(None)
-      for task in tasks:
-        task.result()  # re-raise a child's exception
     finally:
       for task in tasks:
         if not task.done():

@@ -1,6 +1,8 @@
 """Plugins: hooks that apply to every agent, model call and tool call of a Runner."""
 
 from .base_plugin import BasePlugin
+from .logging_plugin import LoggingPlugin
 from .plugin_manager import PluginManager
+from .tool_call_limit_plugin import ToolCallLimitPlugin
 
-__all__ = ["BasePlugin", "PluginManager"]
+__all__ = ["BasePlugin", "LoggingPlugin", "PluginManager", "ToolCallLimitPlugin"]

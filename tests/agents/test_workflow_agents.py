@@ -1,0 +1,111 @@
+"""Sequential, Parallel and Loop agents: order, concurrency, branches, escalation."""
+
+import asyncio
+import time
+
+from adk_nb import Agent, InMemoryRunner
+from adk_nb.agents import LoopAgent, ParallelAgent, SequentialAgent
+from adk_nb.testing import ScriptedModel, call, run_turn
+from adk_nb.tools import exit_loop
+
+
+async def test_sequential_pipeline_passes_output_keys_through_templating():
+  writer_model = ScriptedModel(["draft about tea"])
+  editor_model = ScriptedModel(["edited: draft about tea"])
+  seq = SequentialAgent(name="pipeline", sub_agents=[
+      Agent(name="writer", model=writer_model, output_key="draft"),
+      Agent(name="editor", model=editor_model, instruction="Edit this: {draft}", output_key="final"),
+  ])
+  runner = InMemoryRunner(seq, app_name="app")
+  events = await run_turn(runner, "write")
+  assert [e.author for e in events] == ["user", "writer", "editor"]
+  assert "Edit this: draft about tea" in editor_model.requests[0].system_instruction_text
+  # The editor sees the writer's turn as context, not as its own words.
+  context = editor_model.requests[0].contents[-1]
+  assert context.role == "user" and "[writer] said: draft about tea" in context.parts[0].text
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  assert session.state == {"draft": "draft about tea", "final": "edited: draft about tea"}
+
+
+async def test_parallel_children_run_concurrently_in_isolated_branches_with_shared_state():
+  models = {n: ScriptedModel([f"{n} done"], latency=0.2) for n in ("a", "b", "c")}
+  par = ParallelAgent(name="fan", sub_agents=[Agent(name=n, model=m, output_key=f"out_{n}") for n, m in models.items()])
+  runner = InMemoryRunner(par, app_name="app")
+  t0 = time.perf_counter()
+  events = await run_turn(runner, "go")
+  elapsed = time.perf_counter() - t0
+  assert elapsed < 0.55  # three 0.2 s model calls overlapped (a generous bound, not a benchmark)
+  assert sorted(e.author for e in events[1:]) == ["a", "b", "c"]
+  assert {e.branch for e in events[1:]} == {"fan.a", "fan.b", "fan.c"}
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  assert {session.state[f"out_{n}"] for n in "abc"} == {"a done", "b done", "c done"}
+  # Second turn: each branch sees the user turns but not its siblings' answers.
+  for m in models.values():
+    m._script.append("again")
+  await run_turn(runner, "more")
+  seen = [c.parts[0].text for c in models["a"].requests[1].contents]
+  assert seen == ["go", "a done", "more"]
+
+
+async def test_parallel_siblings_writing_one_key_are_reported_not_silently_lost():
+  par = ParallelAgent(name="fan", sub_agents=[
+      Agent(name="a", model=ScriptedModel(["A"]), output_key="result"),
+      Agent(name="b", model=ScriptedModel(["B"]), output_key="result"),
+  ])
+  events = await run_turn(InMemoryRunner(par, app_name="app"), "go")
+  conflict = events[-1]
+  assert conflict.author == "fan" and conflict.error_code == "STATE_WRITE_CONFLICT"
+  assert "'result'" in conflict.error_message and "fan.a" in conflict.error_message
+
+
+async def test_loop_stops_on_exit_loop_and_yields_the_escalating_event():
+  critic = ScriptedModel(["needs work", call("exit_loop")])
+  reviser = ScriptedModel(["v2"])
+  loop = LoopAgent(name="loop", max_iterations=5, sub_agents=[
+      Agent(name="critic", model=critic, tools=[exit_loop]),
+      Agent(name="reviser", model=reviser),
+  ])
+  events = await run_turn(InMemoryRunner(loop, app_name="app"), "improve")
+  authors = [e.author for e in events[1:]]
+  assert authors == ["critic", "reviser", "critic", "critic"]
+  assert events[-1].actions.escalate is True
+  critic.assert_complete()
+  reviser.assert_complete()
+
+
+async def test_loop_stops_at_max_iterations():
+  model = ScriptedModel(lambda req: "again")
+  loop = LoopAgent(name="loop", max_iterations=3, sub_agents=[Agent(name="a", model=model)])
+  events = await run_turn(InMemoryRunner(loop, app_name="app"), "go")
+  assert len(events) == 4 and len(model.requests) == 3
+
+
+async def test_custom_agent_yields_events_with_state():
+  from adk_nb.agents import BaseAgent
+  from adk_nb.events import Event, EventActions
+
+  class Counter(BaseAgent):
+    async def _run_async_impl(self, ctx):
+      count = ctx.session.state.get("count", 0) + 1
+      yield Event(invocation_id=ctx.invocation_id, author=self.name, actions=EventActions(state_delta={"count": count}))
+      # The Runner committed the previous event before we resumed.
+      assert ctx.session.state["count"] == count
+
+  runner = InMemoryRunner(Counter(name="counter"), app_name="app")
+  await run_turn(runner, "1")
+  await run_turn(runner, "2")
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  assert session.state["count"] == 2
+
+
+async def test_parallel_child_failure_cancels_siblings_and_reports_error():
+  async def hang() -> str:
+    await asyncio.sleep(30)
+    return "never"
+
+  par = ParallelAgent(name="fan", sub_agents=[
+      Agent(name="ok", model=ScriptedModel([call("hang")]), tools=[hang]),
+      Agent(name="bad", model=ScriptedModel([call("x")]), instruction="{missing_key}"),
+  ])
+  events = await run_turn(InMemoryRunner(par, app_name="app"), "go")
+  assert events[-1].error_code == "AGENT_ERROR" and "missing_key" in events[-1].error_message

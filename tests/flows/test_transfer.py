@@ -1,0 +1,79 @@
+"""Agent transfer: routing, stickiness, allowed targets, bad names, ping-pong cap."""
+
+from adk_nb import Agent, InMemoryRunner
+from adk_nb.agents import RunConfig
+from adk_nb.testing import ScriptedModel, call, run_turn
+
+
+def _tree(root_script, billing_script, shipping_script=(), **flags):
+  billing = Agent(name="billing", description="Handles invoices and refunds.",
+                  model=ScriptedModel(list(billing_script)), **flags)
+  shipping = Agent(name="shipping", description="Tracks parcels.", model=ScriptedModel(list(shipping_script)))
+  root = Agent(name="root", description="Front desk.", model=ScriptedModel(list(root_script)),
+               sub_agents=[billing, shipping])
+  return root, billing, shipping
+
+
+def _offered(model, i=0):
+  decl = model.requests[i].tools_dict.get("transfer_to_agent")
+  return set(decl._get_declaration().parameters_json_schema["properties"]["agent_name"]["enum"]) if decl else set()
+
+
+async def test_root_routes_to_child_which_replies_in_the_same_invocation():
+  root, billing, _ = _tree([call("transfer_to_agent", agent_name="billing")], ["Your invoice is paid."])
+  runner = InMemoryRunner(root, app_name="app")
+  events = await run_turn(runner, "Was my invoice paid?")
+  assert [e.author for e in events] == ["user", "root", "root", "billing"]
+  assert events[2].actions.transfer_to_agent == "billing"
+  assert len({e.invocation_id for e in events}) == 1
+  assert events[-1].text == "Your invoice is paid."
+  si = root.model.requests[0].system_instruction_text
+  assert "Agent name: billing" in si and "Handles invoices and refunds." in si
+  assert _offered(root.model) == {"billing", "shipping"}
+  # The child sees the user's question and the root's handover as context.
+  assert billing.model.requests[0].contents[0].parts[0].text == "Was my invoice paid?"
+
+
+async def test_transfer_is_sticky_for_the_next_turns():
+  root, billing, _ = _tree([call("transfer_to_agent", agent_name="billing")],
+                           ["Paid.", "Refund started.", "Anything else?"])
+  runner = InMemoryRunner(root, app_name="app")
+  await run_turn(runner, "invoice?")
+  second = await run_turn(runner, "refund it")
+  third = await run_turn(runner, "thanks")
+  assert [e.author for e in second[1:]] == ["billing"] and [e.author for e in third[1:]] == ["billing"]
+  assert len(root.model.requests) == 1
+  assert _offered(billing.model) == {"root", "shipping"}
+
+
+async def test_disallow_flags_change_offered_targets_and_stickiness():
+  root, billing, _ = _tree([call("transfer_to_agent", agent_name="billing"), "root again"], ["Paid."],
+                           disallow_transfer_to_parent=True, disallow_transfer_to_peers=True)
+  runner = InMemoryRunner(root, app_name="app")
+  await run_turn(runner, "invoice?")
+  assert "transfer_to_agent" not in billing.model.requests[0].tools_dict
+  # billing may not hand back to its parent, so the next turn starts at the root again.
+  events = await run_turn(runner, "next")
+  assert [e.author for e in events[1:]] == ["root"]
+
+
+async def test_transfer_to_unknown_or_disallowed_name_is_recoverable():
+  root, _, _ = _tree([call("transfer_to_agent", agent_name="legal"), "I'll answer myself."], [])
+  events = await run_turn(InMemoryRunner(root, app_name="app"), "sue them")
+  error = events[2].get_function_responses()[0].response["error"]
+  assert "'legal'" in error and "billing" in error and "shipping" in error
+  assert events[2].actions.transfer_to_agent is None
+  assert events[-1].author == "root" and events[-1].text == "I'll answer myself."
+
+
+async def test_ping_pong_transfers_are_capped():
+  a = Agent(name="a", model=ScriptedModel(lambda r: call("transfer_to_agent", agent_name="b")))
+  b = Agent(name="b", model=ScriptedModel(lambda r: call("transfer_to_agent", agent_name="a")))
+  root = Agent(name="root", model=ScriptedModel([call("transfer_to_agent", agent_name="a"), "stop"]),
+               sub_agents=[a, b])
+  runner = InMemoryRunner(root, app_name="app")
+  events = await run_turn(runner, "go", run_config=RunConfig(max_transfers=4))
+  transfers = [e for e in events if e.actions.transfer_to_agent]
+  assert len(transfers) == 4
+  errors = [r.response.get("error", "") for e in events for r in e.get_function_responses()]
+  assert any("Transfer limit reached" in err for err in errors)
