@@ -63,7 +63,7 @@ class Gemini(BaseLlm):
     model = llm_request.model or self.model
     api = self._api_client().aio.models
     check_real_call(model, self._effective_base_url())
-    contents = with_user_turn(llm_request.contents)
+    contents = _without_client_call_ids(with_user_turn(llm_request.contents))
     config = llm_request.config
     options = _retry.RetryOptions.coerce(self.retry_options)
     retrying = dict(options=options, classify=_classify, model=model, auth_fix=_AUTH_FIX)
@@ -157,6 +157,27 @@ def with_user_turn(contents: list[types.Content]) -> list[types.Content]:
     return [*contents, types.Content(role="user", parts=[types.Part(
         text="Continue with the task as instructed; if nothing is left to do, say so briefly.")])]
   return contents
+
+
+def _without_client_call_ids(contents: list[types.Content]) -> list[types.Content]:
+  """The contents with adk_nb's own 'adk-...' call ids removed: Gemini never issued them (as ADK does)."""
+
+  def has_client_id(part: types.Part) -> bool:
+    item = part.function_call or part.function_response
+    return item is not None and bool(item.id) and item.id.startswith("adk-")
+
+  out = []
+  for content in contents:
+    if any(has_client_id(p) for p in content.parts or []):
+      parts = []
+      for p in content.parts:
+        if has_client_id(p):
+          key = "function_call" if p.function_call is not None else "function_response"
+          p = p.model_copy(update={key: getattr(p, key).model_copy(update={"id": None})})
+        parts.append(p)
+      content = content.model_copy(update={"parts": parts})
+    out.append(content)
+  return out
 
 
 class StreamAggregator:
