@@ -173,7 +173,7 @@ async def call_with_retries(
     status = failure.status_code
     if status in (401, 403):
       raise ModelAuthError(
-          f"{model!r} rejected the credentials (HTTP {status}: {failure.message}). {auth_fix}",
+          f"{model!r} has no valid credentials (HTTP {status}: {failure.message}). {auth_fix}",
           model=model, status_code=status, attempts=tries,
       ) from error
     retryable = failure.transient or status in options.http_status_codes
@@ -216,7 +216,7 @@ def as_error(error: BaseException, *, classify: Callable[[BaseException], Option
   if failure is None:
     return error
   if failure.status_code in (401, 403):
-    return ModelAuthError(f"{model!r} rejected the credentials (HTTP {failure.status_code}: "
+    return ModelAuthError(f"{model!r} has no valid credentials (HTTP {failure.status_code}: "
                           f"{failure.message}). {auth_fix}", model=model, status_code=failure.status_code)
   label = f"HTTP {failure.status_code}" if failure.status_code is not None else "connection error"
   return ModelCallError(f"{model!r} failed mid-stream ({label}: {failure.message}); partial output was "

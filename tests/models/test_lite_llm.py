@@ -306,3 +306,11 @@ async def test_extra_kwargs_reach_litellm(server):
 async def test_real_endpoints_are_blocked_in_tests():
   with pytest.raises(RealModelCallBlocked):
     await collect(LiteLlm(model="openai/gpt-4o-mini", api_key="sk"), request(user("Hi")))
+
+
+async def test_timeout_is_reported(server):
+  from adk_nb.models._retry import ModelTimeoutError
+
+  server.hang()
+  with pytest.raises(ModelTimeoutError, match="did not answer within 0.2 s"):
+    await collect(model(server, retry=RetryOptions(attempts=1, timeout=0.2)), request(user("Hi")))
