@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import weakref
-import asyncio
 from typing import Any, AsyncGenerator, AsyncIterator, Optional, Union
 
 from google.genai import types
