@@ -1,0 +1,50 @@
+"""Evaluation: ADK eval sets and metrics, run concurrently, results as pandas frames and plotly charts.
+
+    results = await evaluate(agent, "tests/weather.evalset.json")
+    results.cases          # one row per case x run
+    results.compare(old)   # deltas and regressed / fixed labels
+    results.plot()         # plotly figure
+
+`AgentEvaluator.evaluate(...)` is ADK's pytest entry point; `adk-nb eval AGENT_DIR EVALSET...`
+is the command line.
+"""
+
+from __future__ import annotations
+
+from .eval_case import EvalCase, IntermediateData, Invocation, InvocationEvent, InvocationEvents, SessionInput
+from .eval_config import EvalConfig
+from .eval_metrics import (BaseCriterion, EvalMetric, EvalMetricResult, EvalStatus, JudgeModelOptions,
+                           LlmAsAJudgeCriterion, PrebuiltMetrics, ToolTrajectoryCriterion)
+from .eval_result import EvalCaseResult, EvalSetResult
+from .eval_set import EvalSet
+from .evaluator import EvaluationResult, PerInvocationResult
+from .formats import EvalFileError, load_eval_config, load_eval_set, save_eval_set
+
+__all__ = [
+    "AgentEvaluator", "BaseCriterion", "EvalCase", "EvalCaseResult", "EvalConfig", "EvalFileError", "EvalMetric",
+    "EvalMetricResult", "EvalResults", "EvalSet", "EvalSetResult", "EvalStatus", "EvaluationResult",
+    "IntermediateData", "Invocation", "InvocationEvent", "InvocationEvents", "JudgeModelOptions",
+    "LlmAsAJudgeCriterion", "PerInvocationResult", "PrebuiltMetrics", "SessionInput", "ToolTrajectoryCriterion",
+    "eval_case_from_session", "evaluate", "load_eval_config", "load_eval_set", "save_eval_set",
+]
+
+
+def __getattr__(name: str):
+  # Lazy: running and reporting pull in the runner and agents only when used.
+  if name == "evaluate":
+    from ._evaluate import evaluate
+
+    return evaluate
+  if name == "EvalResults":
+    from .results import EvalResults
+
+    return EvalResults
+  if name == "AgentEvaluator":
+    from .agent_evaluator import AgentEvaluator
+
+    return AgentEvaluator
+  if name == "eval_case_from_session":
+    from .from_session import eval_case_from_session
+
+    return eval_case_from_session
+  raise AttributeError(f"module 'adk_nb.evaluation' has no attribute {name!r}")

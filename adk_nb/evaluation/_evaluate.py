@@ -1,0 +1,106 @@
+"""`evaluate(agent, eval_set)`: run an eval set against an agent and get EvalResults back."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Optional, Union
+
+from ._progress import make_progress
+from ._run import CaseRunner, resolve_metrics, run_cases
+from .eval_config import EvalConfig
+from .eval_result import EvalSetResult
+from .eval_set import EvalSet
+from .formats import config_for, load_eval_config, load_eval_set
+from .results import EvalResults, new_result_id
+
+
+def _runner_for(agent: Any, app_name: Optional[str]):
+  from ..apps.app import App
+  from ..runners import Runner
+  from ..sessions.in_memory_session_service import InMemorySessionService
+
+  if isinstance(agent, Runner):
+    return agent
+  if isinstance(agent, App):
+    return Runner(app=agent, session_service=InMemorySessionService())
+  if not hasattr(agent, "run_async"):
+    raise TypeError(f"evaluate() needs an agent, an App or a Runner, got {type(agent).__name__}.")
+  return Runner(agent=agent, app_name=app_name or getattr(agent, "name", "eval_app"),
+                session_service=InMemorySessionService())
+
+
+async def evaluate(
+    agent: Any,
+    eval_set: Union[EvalSet, str, Path],
+    config: Union[EvalConfig, dict, str, Path, None] = None,
+    *,
+    num_runs: int = 1,
+    concurrency: int = 8,
+    timeout: Optional[float] = None,
+    metrics: Any = None,
+    judge_model: Any = None,
+    cases: Optional[list[str]] = None,
+    progress: Union[bool, str] = True,
+    keep_sessions: bool = False,
+    app_name: Optional[str] = None,
+) -> EvalResults:
+  """Runs every case of an eval set against an agent and scores it.
+
+  Each case runs in a fresh in-memory session seeded with its `session_input.state`,
+  turn by turn; a case that fails, raises or times out is recorded and the others go on.
+
+  Args:
+    agent: an agent, an App, or a Runner (its session service is used).
+    eval_set: an EvalSet or the path of an `*.evalset.json` / legacy `*.test.json` file.
+    config: an EvalConfig, a `{"criteria": ...}` dict, or a `test_config.json` path; by default
+      the `test_config.json` next to the eval set file, else ADK's defaults
+      (tool_trajectory_avg_score 1.0, response_match_score 0.8).
+    num_runs: how many times each case runs.
+    concurrency: at most this many cases run at once.
+    timeout: seconds allowed per case run (None: no limit).
+    metrics: user metrics, `{name: fn}` or `[fn, ...]`; `fn(actual, expected)` scores one turn.
+      A threshold for one comes from `config` criteria under the same name.
+    judge_model: the model for `final_response_match_v2` (a BaseLlm, e.g. ScriptedModel, or a name).
+    cases: only these eval ids.
+    progress: True (widget in notebooks, bar in terminals, lines in logs), False, 'widget', 'bar', 'text'.
+    keep_sessions: keep each case's full session in the results (`session_details`).
+    app_name: the app name sessions are created under (default: the agent's name).
+  """
+  path = None
+  if not isinstance(eval_set, EvalSet):
+    path = Path(eval_set)
+    eval_set = load_eval_set(path)
+  if config is None:
+    config = config_for(path) if path is not None else load_eval_config(None)
+  elif isinstance(config, dict):
+    config = EvalConfig.model_validate(config)
+  elif not isinstance(config, EvalConfig):
+    if not Path(config).exists():
+      raise FileNotFoundError(f"Config file {str(config)!r} not found; give the path of a test_config.json.")
+    config = load_eval_config(config)
+  selected = eval_set.eval_cases
+  if cases is not None:
+    known = {c.eval_id for c in selected}
+    missing = [c for c in cases if c not in known]
+    if missing:
+      raise ValueError(f"No case {missing[0]!r} in eval set {eval_set.eval_set_id!r}; cases: {sorted(known)}.")
+    selected = [c for c in selected if c.eval_id in set(cases)]
+  if not selected:
+    raise ValueError(f"Eval set {eval_set.eval_set_id!r} has no cases to run; add cases to 'eval_cases'.")
+  resolved = resolve_metrics(config, metrics)
+  runner = _runner_for(agent, app_name)
+  case_runner = CaseRunner(runner, resolved, eval_set_id=eval_set.eval_set_id, timeout=timeout,
+                           judge_model=judge_model, keep_sessions=keep_sessions)
+  bar = make_progress(len(selected) * num_runs, progress, label=eval_set.eval_set_id)
+  t0 = time.perf_counter()
+  try:
+    case_results = await run_cases(case_runner, selected, num_runs=num_runs, concurrency=concurrency, progress=bar)
+  finally:
+    bar.close()
+  wall = time.perf_counter() - t0
+  rid, name = new_result_id(eval_set.eval_set_id)
+  result = EvalSetResult(eval_set_result_id=rid, eval_set_result_name=name, eval_set_id=eval_set.eval_set_id,
+                         eval_case_results=case_results, creation_timestamp=time.time())
+  thresholds = {m.metric_name: (m.criterion.threshold if m.criterion else m.threshold) for m, _ in resolved}
+  return EvalResults(result, thresholds=thresholds, wall_time=wall)

@@ -1,0 +1,230 @@
+"""Runs eval cases against an agent: fresh session per case, turn by turn, bounded concurrency."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import logging
+import time
+import uuid
+from typing import Any, Callable, Iterable, Optional, Union
+
+from google.genai import types
+
+from .eval_case import EvalCase, Invocation, InvocationEvent, InvocationEvents
+from .eval_config import EvalConfig
+from .eval_metrics import EvalMetric, EvalMetricResult, EvalMetricResultDetails, EvalMetricResultPerInvocation, EvalStatus
+from .eval_result import EvalCaseResult
+from .eval_set import EvalSet
+from .evaluator import EvaluationResult
+from .metrics import BUILTIN_METRICS, UserMetric, import_function, run_metric
+
+logger = logging.getLogger("adk_nb.evaluation")
+
+DEFAULT_USER_ID = "test_user_id"
+
+
+class _CaseFailed(Exception):
+  """The agent reported an error event; the case stops there."""
+
+
+def _to_invocation(invocation_id: str, user_content: types.Content, events: list, started: float,
+                   duration: float) -> Invocation:
+  final, kept = None, []
+  for event in events:
+    content = event.content
+    if not content or not content.parts:
+      continue
+    if event.is_final_response():
+      final = content
+    if any(p.function_call or p.function_response or p.text or p.inline_data for p in content.parts):
+      kept.append(InvocationEvent(author=event.author, content=content, usage_metadata=event.usage_metadata,
+                                  model_version=event.model_version))
+  return Invocation(invocation_id=invocation_id, user_content=user_content, final_response=final,
+                    intermediate_data=InvocationEvents(invocation_events=kept), creation_timestamp=started,
+                    duration=duration)
+
+
+def resolve_metrics(config: EvalConfig, metrics: Any = None) -> list[tuple[EvalMetric, Callable[..., Any]]]:
+  """Pairs every metric to compute with its function: criteria from the config, plus user metrics.
+
+  `metrics` maps a name to a function (or is a list of functions, named after themselves); a
+  user metric without a criterion reports its score without passing or failing the case.
+  """
+  user: dict[str, UserMetric] = {}
+  if isinstance(metrics, dict):
+    user = dict(metrics)
+  elif metrics:
+    user = {fn.__name__: fn for fn in metrics}
+  out = []
+  for metric in config.eval_metrics():
+    name = metric.metric_name
+    if name in user:
+      fn = user.pop(name)
+    elif metric.custom_function_path:
+      fn = import_function(metric.custom_function_path)
+    elif name in BUILTIN_METRICS:
+      fn = BUILTIN_METRICS[name]
+    else:
+      raise ValueError(
+          f"Unknown metric {name!r} in the criteria. Built-in metrics: {', '.join(sorted(BUILTIN_METRICS))}; "
+          "for your own, pass metrics={name: function} or add custom_metrics to the config."
+      )
+    out.append((metric, fn))
+  for name, fn in user.items():
+    out.append((EvalMetric(metric_name=name), fn))
+  return out
+
+
+def _final_status(results: list[EvalMetricResult]) -> EvalStatus:
+  status = EvalStatus.NOT_EVALUATED
+  for result in results:
+    if result.eval_status == EvalStatus.FAILED:
+      return EvalStatus.FAILED
+    if result.eval_status == EvalStatus.PASSED:
+      status = EvalStatus.PASSED
+  return status
+
+
+async def score_case(case: EvalCase, actual: list[Invocation], metrics: list[tuple[EvalMetric, Callable[..., Any]]],
+                     *, judge_model: Any = None) -> tuple[list[EvalMetricResult], list[EvalMetricResultPerInvocation]]:
+  """Computes every metric for one run of a case; a metric that raises is NOT_EVALUATED, the others go on."""
+  expected = case.conversation
+  per_turn = [EvalMetricResultPerInvocation(actual_invocation=a,
+                                            expected_invocation=expected[i] if expected and i < len(expected) else None)
+              for i, a in enumerate(actual)]
+  overall = []
+  for metric, fn in metrics:
+    error = None
+    try:
+      result = await run_metric(metric, fn, actual, expected, judge_model=judge_model)
+    except Exception as exc:  # one broken metric never hides the others
+      logger.warning("Metric %s failed on case %s: %s", metric.metric_name, case.eval_id, exc, exc_info=True)
+      result, error = EvaluationResult(), f"{type(exc).__name__}: {exc}"
+    base = metric.model_dump()
+    details = EvalMetricResultDetails(error=error) if error else EvalMetricResultDetails()
+    overall.append(EvalMetricResult(**base, score=result.overall_score, eval_status=result.overall_eval_status,
+                                    details=details))
+    aligned = len(result.per_invocation_results) == len(per_turn)
+    for i, entry in enumerate(per_turn):
+      per = result.per_invocation_results[i] if aligned else None
+      entry.eval_metric_results.append(EvalMetricResult(
+          **base, score=per.score if per else None,
+          eval_status=per.eval_status if per else EvalStatus.NOT_EVALUATED,
+          details=EvalMetricResultDetails(**per.details) if per and per.details else EvalMetricResultDetails()))
+  return overall, per_turn
+
+
+class CaseRunner:
+  """Runs one case in a fresh session and scores it; never raises for a failing or erroring case."""
+
+  def __init__(self, runner: Any, metrics: list, *, eval_set_id: str, timeout: Optional[float] = None,
+               judge_model: Any = None, keep_sessions: bool = False):
+    self.runner, self.metrics, self.eval_set_id = runner, metrics, eval_set_id
+    self.timeout, self.judge_model, self.keep_sessions = timeout, judge_model, keep_sessions
+
+  async def _converse(self, case: EvalCase, user_id: str, session_id: str, turns: list[Invocation]) -> None:
+    service, app = self.runner.session_service, self.runner.app_name
+    state = copy.deepcopy(case.session_input.state) if case.session_input else {}
+    if await service.get_session(app_name=app, user_id=user_id, session_id=session_id) is None:
+      await service.create_session(app_name=app, user_id=user_id, state=state, session_id=session_id)
+    for expected in case.conversation or []:
+      started, t0 = time.time(), time.perf_counter()
+      events, invocation_id, error = [], "", None
+      async for event in self.runner.run_async(user_id=user_id, session_id=session_id,
+                                               new_message=expected.user_content):
+        if event.author == "user":
+          invocation_id = event.invocation_id
+          continue
+        if event.partial:
+          continue
+        events.append(event)
+        if event.error_code and not (event.content and event.content.parts):
+          error = f"{event.error_code}: {event.error_message}"
+      turns.append(_to_invocation(invocation_id, expected.user_content, events, started, time.perf_counter() - t0))
+      if error:
+        raise _CaseFailed(error)
+
+  async def run(self, case: EvalCase, run: int = 0) -> EvalCaseResult:
+    """One run of one case: replay its turns, then score them."""
+    si = case.session_input
+    user_id = (si.user_id if si and si.user_id else None) or DEFAULT_USER_ID
+    if si and si.session_id:
+      session_id = si.session_id if run == 0 else f"{si.session_id}-run{run}"
+    else:
+      session_id = f"eval-{uuid.uuid4().hex[:12]}"
+    turns: list[Invocation] = []
+    error_type = error_message = None
+    try:
+      if case.conversation is None:
+        raise NotImplementedError(
+            "conversation_scenario cases need a user simulator, which adk_nb does not have yet; give the turns "
+            "as 'conversation'.")
+      coro = self._converse(case, user_id, session_id, turns)
+      await (asyncio.wait_for(coro, self.timeout) if self.timeout else coro)
+    except asyncio.TimeoutError:
+      error_type, error_message = "timeout", f"the case took longer than timeout={self.timeout}s"
+    except _CaseFailed as exc:
+      error_type, error_message = "agent_error", str(exc)
+    except Exception as exc:  # one erroring case never stops the others
+      logger.warning("Eval case %s raised: %s", case.eval_id, exc, exc_info=True)
+      error_type, error_message = type(exc).__name__, str(exc)
+
+    overall: list[EvalMetricResult] = []
+    if error_type is None:
+      overall, per_turn = await score_case(case, turns, self.metrics, judge_model=self.judge_model)
+      status = _final_status(overall)
+    else:
+      expected = case.conversation or []
+      per_turn = [EvalMetricResultPerInvocation(actual_invocation=a,
+                                                expected_invocation=expected[i] if i < len(expected) else None)
+                  for i, a in enumerate(turns)]
+      status = EvalStatus.FAILED
+    session = await self._finish_session(user_id, session_id)
+    return EvalCaseResult(eval_set_file=self.eval_set_id, eval_set_id=self.eval_set_id, eval_id=case.eval_id,
+                          final_eval_status=status, overall_eval_metric_results=overall,
+                          eval_metric_result_per_invocation=per_turn, session_id=session_id, user_id=user_id,
+                          session_details=session, run=run, error_type=error_type, error_message=error_message)
+
+  async def _finish_session(self, user_id: str, session_id: str) -> Any:
+    service, app = self.runner.session_service, self.runner.app_name
+    try:
+      session = None
+      if self.keep_sessions:
+        session = await service.get_session(app_name=app, user_id=user_id, session_id=session_id)
+      # Dropping finished sessions keeps memory flat in the number of cases.
+      await service.delete_session(app_name=app, user_id=user_id, session_id=session_id)
+      return session
+    except Exception:  # cleanup trouble never fails a case
+      return None
+
+
+def case_status(result: EvalCaseResult) -> str:
+  """'passed', 'failed', 'error', 'timeout' or 'not_evaluated' for a case result."""
+  if result.error_type == "timeout":
+    return "timeout"
+  if result.error_type:
+    return "error"
+  return {EvalStatus.PASSED: "passed", EvalStatus.FAILED: "failed"}.get(result.final_eval_status, "not_evaluated")
+
+
+async def run_cases(case_runner: CaseRunner, cases: list[EvalCase], *, num_runs: int = 1, concurrency: int = 8,
+                    progress: Any = None) -> list[EvalCaseResult]:
+  """Runs every case `num_runs` times with at most `concurrency` at once; results ordered by run, then case."""
+  if num_runs < 1:
+    raise ValueError(f"num_runs must be at least 1, got {num_runs}.")
+  if concurrency < 1:
+    raise ValueError(f"concurrency must be at least 1, got {concurrency}.")
+  jobs = [(run, i, case) for run in range(num_runs) for i, case in enumerate(cases)]
+  results: list[Optional[EvalCaseResult]] = [None] * len(jobs)
+  next_job = iter(range(len(jobs)))
+
+  async def worker() -> None:
+    for k in next_job:  # a shared iterator: each job is taken by exactly one worker
+      run, _, case = jobs[k]
+      results[k] = await case_runner.run(case, run)
+      if progress is not None:
+        progress.advance(case_status(results[k]))
+
+  await asyncio.gather(*[worker() for _ in range(min(concurrency, len(jobs)) or 1)])
+  return [r for r in results if r is not None]
