@@ -81,6 +81,21 @@ def event_to_content(event: Event, agent_name: str) -> Optional[types.Content]:
   return types.Content(role=content.role or ("user" if event.author == "user" else "model"), parts=parts)
 
 
+def _responses_only(content: types.Content) -> bool:
+  return bool(content.parts) and all(p.function_response is not None for p in content.parts)
+
+
+def _append(contents: list[types.Content], content: types.Content) -> None:
+  """Appends, merging answers that arrived in separate events into the one turn they answer.
+
+  Providers expect all function responses to one model turn in a single user turn.
+  """
+  if contents and _responses_only(content) and _responses_only(contents[-1]) and contents[-1].role == content.role:
+    contents[-1] = types.Content(role=content.role, parts=list(contents[-1].parts) + list(content.parts))
+  else:
+    contents.append(content)
+
+
 class _Entry:
   __slots__ = ("consumed", "last_id", "contents")
 
@@ -113,7 +128,7 @@ def build_contents(session_id: str, agent_name: str, branch: Optional[str],
     if belongs_to_branch(branch, event):
       content = event_to_content(event, agent_name)
       if content is not None:
-        entry.contents.append(content)
+        _append(entry.contents, content)
   if len(events) > entry.consumed:
     entry.consumed = len(events)
     entry.last_id = events[-1].id
@@ -133,5 +148,5 @@ def build_current_turn(agent_name: str, branch: Optional[str], events: list[Even
     if belongs_to_branch(branch, event):
       content = event_to_content(event, agent_name)
       if content is not None:
-        out.append(content)
+        _append(out, content)
   return out

@@ -111,3 +111,13 @@ async def resume_confirmed_calls(agent: "LlmAgent", ctx: "InvocationContext") ->
     yield event
   if paused:
     ctx.pause()
+
+
+def still_waiting(agent: "LlmAgent", ctx: "InvocationContext") -> bool:
+  """True when this agent still has unanswered long-running or confirmation calls in this invocation."""
+  from ..pending import pending_items
+
+  return any(
+      item.invocation_id == ctx.invocation_id and item.agent == agent.name and item.branch == ctx.branch
+      for item in pending_items(ctx.session.events)
+  )

@@ -25,10 +25,15 @@ if TYPE_CHECKING:
 
 async def run_flow(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGenerator[Event, None]:
   """Runs model steps until the agent gives a final answer, pauses, or transfers."""
-  if ctx.resume_answers:
-    async for event in _resume.resume_confirmed_calls(agent, ctx):
-      yield event
+  if ctx.resumed:
+    if ctx.resume_answers:
+      async for event in _resume.resume_confirmed_calls(agent, ctx):
+        yield event
     if ctx.paused or ctx.end_invocation:
+      return
+    if _resume.still_waiting(agent, ctx):
+      # Other calls of this turn are still unanswered: the model continues once all are in.
+      ctx.pause()
       return
   while True:
     last: Optional[Event] = None

@@ -99,6 +99,8 @@ class FunctionTool(BaseTool):
       result = self.func(**values)
       if inspect.isawaitable(result):
         result = await result
+    if result is None and self.is_long_running:
+      return None  # the call stays pending; its answer arrives in a later message
     return _wrap_result(result)
 
   async def _call_live(self, **kwargs: Any) -> Any:  # pragma: no cover - live streaming not supported
