@@ -1,0 +1,206 @@
+"""adk_nb behaves like google-adk on the same scripted scenarios (differential test).
+
+tests/differential/scenarios.py runs every scenario once on google-adk (its own interpreter:
+$ADK_NB_DIFF_ADK_PYTHON, else bench/.venv-adk, else /work/scratch/adk-venv) and once on adk_nb,
+each in a subprocess, and prints a normalised trace: the events each turn yielded, what every
+model call was sent, the stored events and the final state. This file compares the two traces.
+
+Known, deliberate differences are normalised below, each with a comment saying why. Where adk_nb
+is simply different from ADK without a documented reason, the test expects ADK's behaviour and is
+marked xfail(strict=True) with the reason, so fixing adk_nb turns it into a failure to clean up.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS_PY = REPO_ROOT / "tests" / "differential" / "scenarios.py"
+SCENARIOS = ["single_text", "tool_round_trip", "parallel_calls", "sequential_output_key", "loop_exit",
+             "transfer_sticky", "agent_tool", "confirmation"]
+
+
+def _adk_python() -> str | None:
+  candidates = [os.environ.get("ADK_NB_DIFF_ADK_PYTHON"), str(REPO_ROOT / "bench" / ".venv-adk" / "bin" / "python"),
+                "/work/scratch/adk-venv/bin/python"]
+  for python in candidates:
+    if not python or not os.path.exists(python):
+      continue
+    done = subprocess.run([python, "-c", "import google.adk"], capture_output=True, timeout=120)
+    if done.returncode == 0:
+      return python
+  return None
+
+
+@pytest.fixture(scope="module")
+def traces() -> dict[str, dict]:
+  """Both frameworks' traces, {'google-adk': {...}, 'adk_nb': {...}}, run side by side."""
+  adk_python = _adk_python()
+  if adk_python is None:
+    pytest.skip("google-adk is not importable from $ADK_NB_DIFF_ADK_PYTHON, bench/.venv-adk or "
+                "/work/scratch/adk-venv; run `python bench/run.py` once to create bench/.venv-adk")
+  env = {**os.environ, "PYTHONWARNINGS": "ignore"}
+  procs = {
+      name: subprocess.Popen([python, str(SCENARIOS_PY), "--framework", name], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, cwd=REPO_ROOT, env=env)
+      for name, python in (("google-adk", adk_python), ("adk_nb", sys.executable))
+  }
+  out = {}
+  for name, proc in procs.items():
+    stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 0, f"{name} scenarios failed:\n{stderr[-4000:]}"
+    out[name] = json.loads(stdout)
+  return out
+
+
+def _pair(traces: dict, scenario: str) -> tuple[dict, dict]:
+  adk, ours = traces["google-adk"][scenario], traces["adk_nb"][scenario]
+  assert "crashed" not in adk, f"google-adk crashed in {scenario}: {adk.get('traceback')}"
+  if "skipped" in ours:
+    pytest.skip(ours["skipped"])
+  assert "crashed" not in ours, f"adk_nb crashed in {scenario}:\n{ours['traceback']}"
+  return adk, ours
+
+
+# ---- normalisation of deliberate differences ----------------------------------------------------
+
+
+def _events(events: list[dict]) -> list[dict]:
+  out = []
+  for event in events:
+    # adk_nb's Runner also yields the user's message event; ADK does not. Compared on its own
+    # in test_run_async_does_not_yield_the_user_message; dropped here so every other difference shows.
+    if event["author"] == "user" and "responses" not in event and event.get("text") is not None:
+      continue
+    if event["author"] == "user" and "responses" in event and "calls" not in event:
+      # The answer to adk_request_confirmation is likewise the user's own message.
+      continue
+    # adk_nb commits a marker before an approved tool runs (its at-most-once guarantee on a
+    # retried resume, adk_nb/flows/_resume.py); ADK has no such event.
+    if event.get("custom_metadata_keys") == ["adk_nb_tool_started"] and set(event) <= {
+        "author", "custom_metadata_keys", "final"}:
+      continue
+    event = dict(event)
+    event.pop("custom_metadata_keys", None)
+    out.append(_normalise_transfer_result(event))
+  return out
+
+
+def _normalise_transfer_result(event: dict) -> dict:
+  # ADK's transfer_to_agent returns None ({'result': None}); adk_nb's checks the target and says
+  # {'result': 'Transferred to child.'} (or an error naming the allowed agents). Deliberate.
+  responses = event.get("responses")
+  if not responses:
+    return event
+  event["responses"] = [
+      {**r, "value": {"result": "<transferred>"}} if r["response"] == "transfer_to_agent"
+      and "error" not in r["value"] else r for r in responses
+  ]
+  return event
+
+
+_CONTEXT_ITEM = re.compile(r"\[(\w+)\] (said|called tool `(\w+)`|`(\w+)` tool returned result)")
+
+
+def _context_items(text: str) -> list[str]:
+  items = []
+  for author, kind, called, returned in _CONTEXT_ITEM.findall(text):
+    items.append(f"{author} said" if kind == "said" else f"{author} called {called}" if called
+                 else f"{author} got {returned} result")
+  return items
+
+
+def _content(content: dict) -> dict:
+  texts = [p["text"] for p in content["parts"] if "text" in p]
+  others = [p for p in content["parts"] if "text" not in p]
+  if texts and texts[0].startswith("For context"):
+    # Other agents' turns, re-presented as user context. The wording is each framework's own
+    # (ADK 2.13 quotes them between <<<BEGIN_QUOTED_AGENT_CONTENT>>> markers, adk_nb does not);
+    # what must match is whose turns are shown, of which kind, in which order.
+    parts = [{"context": _context_items("\n".join(texts))}]
+  else:
+    parts = [{"text": t} for t in texts]
+  parts += [_normalise_transfer_result({"responses": [p]})["responses"][0] if "response" in p else p
+            for p in others]
+  return {"role": content["role"], "parts": parts}
+
+
+def _system_instruction(si: str) -> dict:
+  # Wording and paragraph order are each framework's own (ADK puts the agent's instruction first
+  # and its identity line after it; adk_nb the reverse; the transfer instructions are rephrased).
+  # What must match: the agent's own templated instruction (scenarios put the templated parts
+  # between << and >>), the identity line, and which agents are offered for transfer.
+  return {
+      "templated": re.findall(r"<<(.*?)>>", si),
+      "identity": re.findall(r'Your internal name is "(\w+)"', si),
+      "transfer_targets": re.findall(r"Agent name: (\w+)", si),
+  }
+
+
+def _requests(requests: list[dict]) -> list[dict]:
+  return [{"model": r["model"], "tools": r["tools"], "system_instruction": _system_instruction(r["system_instruction"]),
+           "contents": [_content(c) for c in r["contents"]]} for r in requests]
+
+
+# ---- the comparisons -----------------------------------------------------------------------------
+
+CONFIRMATION_ORDER = pytest.mark.xfail(strict=True, reason=(
+    "adk_nb yields the tool's 'requires confirmation' error response before the adk_request_confirmation "
+    "event; google-adk 2.13 yields the adk_request_confirmation event first and the error response last"))
+
+
+def _params(xfails: dict) -> list:
+  return [pytest.param(s, marks=xfails[s]) if s in xfails else s for s in SCENARIOS]
+
+
+@pytest.mark.parametrize("scenario", _params({"confirmation": CONFIRMATION_ORDER}))
+def test_yielded_events_match(traces, scenario):
+  adk, ours = _pair(traces, scenario)
+  assert [_events(t["events"]) for t in ours["turns"]] == [_events(t["events"]) for t in adk["turns"]]
+
+
+@pytest.mark.parametrize("scenario", _params({"confirmation": CONFIRMATION_ORDER}))
+def test_stored_events_match(traces, scenario):
+  adk, ours = _pair(traces, scenario)
+  assert _events(ours["stored"]) == _events(adk["stored"])
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_model_requests_match(traces, scenario):
+  adk, ours = _pair(traces, scenario)
+  assert _requests(ours["requests"]) == _requests(adk["requests"])
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS)
+def test_final_state_matches(traces, scenario):
+  adk, ours = _pair(traces, scenario)
+  assert ours["state"] == adk["state"]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "adk_nb's Runner.run_async yields the user's message as its first event; google-adk 2.13 stores it "
+    "but does not yield it, so code that prints every event sees one more on adk_nb"))
+def test_run_async_does_not_yield_the_user_message(traces):
+  ours = traces["adk_nb"]["single_text"]
+  assert not any(turn["user_message_yielded"] for turn in traces["google-adk"]["single_text"]["turns"])
+  assert not any(turn["user_message_yielded"] for turn in ours["turns"])
+
+
+def test_confirmation_events_match_apart_from_order(traces):
+  # The rest of the pause/resume round trip, with the ordering difference above set aside: the
+  # same events (call, error response, adk_request_confirmation; then the tool's result and the
+  # answer) and the same answer to the resume.
+  adk, ours = _pair(traces, "confirmation")
+
+  def unordered(events):
+    return sorted(json.dumps({k: v for k, v in e.items() if k != "final"}, sort_keys=True)
+                  for e in _events(events))
+
+  assert [unordered(t["events"]) for t in ours["turns"]] == [unordered(t["events"]) for t in adk["turns"]]
