@@ -1,0 +1,46 @@
+"""The benchmark's adk_nb side runs every workload to the end in --quick mode (timings are never asserted)."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+WORKLOADS_PY = REPO_ROOT / "bench" / "workloads.py"
+
+
+def _run(workload: str, n: int) -> dict:
+  done = subprocess.run(
+      [sys.executable, str(WORKLOADS_PY), "--framework", "adk_nb", "--workload", workload, "--n", str(n), "--quick"],
+      capture_output=True, text=True, cwd=REPO_ROOT, timeout=120,
+  )
+  assert done.returncode == 0, done.stderr[-4000:]
+  return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _is_time(value) -> bool:
+  return isinstance(value, float) and math.isfinite(value) and value > 0
+
+
+@pytest.mark.parametrize("workload, events_per_run", [("tool_turns", 3), ("sequential_runs", 3)])
+def test_history_workloads_report_each_checkpoint(workload, events_per_run):
+  result = _run(workload, 20)
+  assert result["runs"] == 20
+  assert set(result["ms_at"]) == {"5", "10", "20"}
+  assert all(_is_time(ms) for ms in result["ms_at"].values())
+  # The agents did the work: call, tool response, answer / three answers (plus, on adk_nb,
+  # the user's message, which its Runner yields too).
+  assert result["events_per_run"] in (events_per_run, events_per_run + 1)
+  assert result["peak_rss_mb"] >= result["rss_after_import_mb"] > 0
+
+
+def test_parallel_workload_reports_a_median():
+  result = _run("parallel_runs", 2)
+  assert result["runs"] == 2
+  assert _is_time(result["median_ms"])
+  assert result["events_per_run"] in (8, 9)  # one answer per child (+ the user's message on adk_nb)
