@@ -1,0 +1,41 @@
+"""The `adk-nb` command: a small dispatcher; each subcommand lives with the feature it drives."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Callable, Optional
+
+# name -> (module path, help). Each module provides add_arguments(parser) and run(args) -> exit code.
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "eval": ("adk_nb.evaluation._cli", "run eval sets against an agent and print a summary"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+  """The argument parser with every subcommand registered."""
+  import importlib
+
+  parser = argparse.ArgumentParser(prog="adk-nb", description="adk_nb command line.")
+  sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+  for name, (module_path, help_text) in SUBCOMMANDS.items():
+    module = importlib.import_module(module_path)
+    p = sub.add_parser(name, help=help_text, description=(module.__doc__ or help_text).strip().splitlines()[0])
+    module.add_arguments(p)
+    p.set_defaults(_run=module.run)
+  return parser
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+  """Entry point of `adk-nb`; returns the process exit code."""
+  parser = build_parser()
+  args = parser.parse_args(argv)
+  run: Optional[Callable[[argparse.Namespace], int]] = getattr(args, "_run", None)
+  if run is None:
+    parser.print_help()
+    return 2
+  return run(args)
+
+
+if __name__ == "__main__":
+  sys.exit(main())
