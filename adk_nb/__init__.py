@@ -20,3 +20,17 @@ def __getattr__(name: str):
 
     return Workflow
   raise AttributeError(f"module 'adk_nb' has no attribute {name!r}")
+
+
+def load_ipython_extension(ipython) -> None:
+  """`%load_ext adk_nb`: registers the %%agent / %agent magics (IPython is imported only now)."""
+  from .notebook import load_ipython_extension as load
+
+  load(ipython)
+
+
+def unload_ipython_extension(ipython) -> None:
+  """`%unload_ext adk_nb`: removes the magics and the cell transformer."""
+  from .notebook import unload_ipython_extension as unload
+
+  unload(ipython)

@@ -1,0 +1,27 @@
+"""adk_nb in Jupyter: `%%agent` cells, LiveRun handles, and the live RunView.
+
+`%load_ext adk_nb` registers the magics. Without magics: `adk_nb.notebook.run(agent,
+"message")` or `await adk_nb.notebook.arun(agent, "message")`.
+"""
+
+from ._policy import ENV_VAR as APPROVE_ENV_VAR
+from .api import arun, run
+from .live_run import LiveRun
+from .magics import AgentMagics, load_ipython_extension, unload_ipython_extension
+from .trajectory import trajectory_frame
+from .views import ConfirmationPanel, EventTree, RunView, StateView
+
+__all__ = [
+    "APPROVE_ENV_VAR",
+    "AgentMagics",
+    "ConfirmationPanel",
+    "EventTree",
+    "LiveRun",
+    "RunView",
+    "StateView",
+    "arun",
+    "load_ipython_extension",
+    "run",
+    "trajectory_frame",
+    "unload_ipython_extension",
+]

@@ -1,0 +1,261 @@
+"""`%%agent` and `%agent`: run agents from cells, awaiting (top-level await, no loop patching)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import sys
+from typing import Any, Optional
+
+from IPython.core.error import UsageError
+from IPython.core.magic import Magics, line_cell_magic, magics_class
+from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+
+from ._loop import run_sync, running_loop
+from ._sessions import registry
+from .api import start
+from .live_run import LiveRun
+
+_CELL = re.compile(r"^%%agent(\s|$)")
+_LINE = re.compile(r"^%agent(\s|$)")
+_NAME = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\}(?!\})")
+_SUBCOMMANDS = ("sessions", "state", "pending", "reset")
+
+
+def transform_agent_cells(lines: list[str]) -> list[str]:
+  """Input transformer: a `%%agent` cell, or a `%agent` line, becomes an awaited call.
+
+  The cell then awaits its run inside the kernel's loop (IPython's top-level await), so
+  Run All sees cells finish in order and clicks reach the kernel while a run awaits.
+  """
+  if not lines:
+    return lines
+  if _CELL.match(lines[0]):
+    line = lines[0].rstrip("\n")[len("%%agent"):].strip()
+    body = "".join(lines[1:])
+    return [f"await __import__('adk_nb.notebook.magics', fromlist=['_']).agent_cell({line!r}, {body!r})\n"]
+  if not any(_LINE.match(line) for line in lines):
+    return lines
+  out = []
+  for line in lines:
+    if _LINE.match(line):
+      arg = line.rstrip("\n")[len("%agent"):].strip()
+      line = f"await __import__('adk_nb.notebook.magics', fromlist=['_']).agent_line({arg!r})\n"
+    out.append(line)
+  return out
+
+
+def _shell():
+  from IPython import get_ipython
+
+  shell = get_ipython()
+  if shell is None:
+    raise UsageError("%%agent needs IPython; outside a notebook use adk_nb.notebook.run(agent, 'message').")
+  return shell
+
+
+def _lookup(shell: Any, name: str) -> Any:
+  head, *rest = name.split(".")
+  if head not in shell.user_ns:
+    raise UsageError(f"No variable named {head!r} in the notebook; define it first "
+                     f"(e.g. {head} = Agent(name=..., model=...)).")
+  value = shell.user_ns[head]
+  for attr in rest:
+    value = getattr(value, attr)
+  return value
+
+
+def interpolate(text: str, namespace: dict[str, Any]) -> str:
+  """Replaces `{name}` (and `{obj.attr}`) with values from `namespace`; other braces (JSON, `{{x}}`) stay."""
+  def replace(match: "re.Match[str]") -> str:
+    head, *rest = match.group(1).split(".")
+    if head not in namespace:
+      return match.group(0)
+    value = namespace[head]
+    try:
+      for attr in rest:
+        value = getattr(value, attr)
+    except AttributeError:
+      return match.group(0)
+    return str(value)
+
+  return _NAME.sub(replace, text)
+
+
+def _state_delta(items: Optional[list[str]]) -> Optional[dict[str, Any]]:
+  if not items:
+    return None
+  delta: dict[str, Any] = {}
+  for item in items:
+    key, sep, raw = item.partition("=")
+    if not sep or not key:
+      raise UsageError(f"--state expects key=value (got {item!r}), e.g. --state user:tier=gold limit=100")
+    try:
+      delta[key] = json.loads(raw)
+    except ValueError:
+      delta[key] = raw
+  return delta
+
+
+@magics_class
+class AgentMagics(Magics):
+  """The `%%agent` cell magic and the `%agent` line magic."""
+
+  @magic_arguments()
+  @argument("target", metavar="AGENT", nargs="?", default=None,
+            help="Notebook variable holding an agent, an App or a Runner. In line mode: "
+                 "sessions | state | pending | reset [AGENT].")
+  @argument("--session", default=None, help="Session to run in (default: this agent's current notebook "
+                                            "session, created on first use).")
+  @argument("--new", action="store_true", help="Start a new session.")
+  @argument("--user", default=None, help="User id (default: 'user').")
+  @argument("--state", nargs="+", default=None, metavar="KEY=VALUE",
+            help="State delta for this turn; values are JSON or plain text.")
+  @argument("--store", default=None, help="Where sessions live: 'memory://' or a database URL "
+                                          "(default: SQLite under .adk_nb/ in the working folder).")
+  @argument("--approve", choices=("ask", "auto", "deny"), default=None,
+            help="Who answers tool confirmations: ask (pause for a click or run.approve()), auto, deny. "
+                 "Default: $ADK_NB_APPROVE, else ask.")
+  @argument("--background", action="store_true", help="Return at once; `await run` in a later cell.")
+  @argument("--out", default=None, metavar="NAME", help="Also store the LiveRun in this variable.")
+  @argument("--quiet", action="store_true", help="Show only the final text, no live view.")
+  @argument("-i", "--interpolate", action="store_true",
+            help="Replace {name} in the message with notebook variables (other braces stay).")
+  @line_cell_magic
+  def agent(self, line: str, cell: Optional[str] = None):
+    """Runs an agent on the cell's text, showing its live event tree, state and approvals.
+
+    Cell: `%%agent AGENT [options]` then the user's message. The cell awaits the run and
+    ends when it finishes or pauses for an approval; its value is the LiveRun.
+    Line: `%agent sessions|state|pending|reset [AGENT]`.
+    """
+    if cell is None:
+      return _sync(agent_line(line))
+    live = _start_cell(line, cell)
+    return live
+
+
+def _parse(line: str):
+  return parse_argstring(AgentMagics.agent, line)
+
+
+def _start_cell(line: str, cell: str) -> LiveRun:
+  shell = _shell()
+  args = _parse(line)
+  if args.target is None:
+    raise UsageError("usage: %%agent AGENT [--session NAME] [--new] [--user ID] [--state k=v ...] [--store URI] "
+                     "[--approve ask|auto|deny] [--background] [--out NAME] [--quiet] [-i]")
+  target = _lookup(shell, args.target)
+  message = cell.strip("\n")
+  if args.interpolate:
+    message = interpolate(message, shell.user_ns)
+  if not message.strip():
+    raise UsageError("The cell is empty: write the user's message under the %%agent line.")
+  try:
+    live = start(target, message, session=args.session, new=args.new, user=args.user,
+                 state=_state_delta(args.state), store=args.store, approve=args.approve, view=not args.quiet)
+  except (ValueError, TypeError) as exc:
+    raise UsageError(str(exc)) from None
+  if args.out:
+    shell.user_ns[args.out] = live
+  if not args.quiet:
+    from IPython.display import display
+
+    live._display = display(live.view, display_id=True)
+    live._shown_in = shell.execution_count
+  live._quiet = args.quiet
+  live._background = args.background
+  return live
+
+
+async def agent_cell(line: str, cell: str) -> LiveRun:
+  """What a transformed `%%agent` cell awaits: starts the run and waits for its end or pause."""
+  live = _start_cell(line, cell)
+  if getattr(live, "_background", False):
+    return live
+  await live
+  if getattr(live, "_quiet", False):
+    _print_quiet(live)
+    live._shown_in = _shell().execution_count
+  return live
+
+
+def _print_quiet(live: LiveRun) -> None:
+  if live.status == "error":
+    print(f"error: {live.error}", file=sys.stderr)
+  elif live.status == "paused":
+    print(repr(live))
+  else:
+    print(live.final_text)
+
+
+async def agent_line(line: str) -> Any:
+  """`%agent sessions|state|pending|reset [AGENT]`."""
+  words = shlex.split(line)
+  if not words or words[0] not in _SUBCOMMANDS:
+    raise UsageError("usage: %agent sessions|state|pending|reset [AGENT]")
+  command, names = words[0], words[1:]
+  if len(names) > 1:
+    raise UsageError(f"usage: %agent {command} [AGENT]")
+  if names:
+    entry = registry.get(_lookup(_shell(), names[0]))
+  elif registry.last is not None:
+    entry = registry.last
+  else:
+    raise UsageError(f"No agent has run in this notebook yet; name one: %agent {command} AGENT")
+  runner = entry.runner
+  if command == "reset":
+    entry.session_id = None
+    print(f"The next %%agent {entry.name} cell starts a new session.")
+    return None
+  if command == "sessions":
+    import pandas as pd
+
+    listed = await runner.session_service.list_sessions(app_name=runner.app_name)
+    rows = [{"session": s.id, "user": s.user_id, "current": s.id == entry.session_id,
+             "last_update": pd.to_datetime(s.last_update_time, unit="s") if s.last_update_time else None}
+            for s in listed.sessions]
+    return pd.DataFrame(rows, columns=["session", "user", "current", "last_update"])
+  if entry.session_id is None:
+    return {} if command == "state" else []
+  session = await runner.session_service.get_session(app_name=runner.app_name, user_id=entry.user_id,
+                                                     session_id=entry.session_id)
+  if session is None:
+    return {} if command == "state" else []
+  if command == "state":
+    return dict(session.state)
+  from ..pending import pending_items
+
+  return pending_items(session.events)
+
+
+def _sync(coro: Any) -> Any:
+  """Runs a line-magic coroutine from sync code (IPython's run_line_magic)."""
+  if running_loop() is None:
+    return run_sync(coro)
+  try:
+    coro.send(None)
+  except StopIteration as done:
+    return done.value
+  coro.close()
+  raise UsageError("Put %agent at the start of a line so the cell can await it (its store is asynchronous).")
+
+
+def load_ipython_extension(shell: Any) -> None:
+  """`%load_ext adk_nb`: registers %%agent / %agent and the transformer that makes %%agent cells await."""
+  shell.register_magics(AgentMagics)
+  cleanup = shell.input_transformers_cleanup
+  if transform_agent_cells not in cleanup:
+    cleanup.append(transform_agent_cells)
+
+
+def unload_ipython_extension(shell: Any) -> None:
+  """`%unload_ext adk_nb`: removes the magics and the transformer."""
+  cleanup = shell.input_transformers_cleanup
+  while transform_agent_cells in cleanup:
+    cleanup.remove(transform_agent_cells)
+  magics = shell.magics_manager.magics
+  for kind in ("line", "cell"):
+    magics[kind].pop("agent", None)
+  shell.magics_manager.registry.pop("AgentMagics", None)

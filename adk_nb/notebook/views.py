@@ -1,0 +1,320 @@
+"""The views a run shows: event tree, state scopes and confirmation panel, composed into RunView."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import time
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+import anywidget
+import ipywidgets as widgets
+import traitlets
+
+from ._loop import running_loop
+from ._static import run_view_html, state_html, tree_html
+from ._tree import jsonable, to_json_text
+
+if TYPE_CHECKING:
+  from .live_run import LiveRun
+
+WIDGETS_DIR = pathlib.Path(__file__).parent / "_widgets"
+"""The browser side (ES modules and CSS): top-level `widgets/`, shipped inside the wheel."""
+
+MAX_UPDATES_PER_SECOND = 15
+"""Widget updates are coalesced to at most this many per second, whatever the event rate."""
+
+
+def _asset(name: str) -> pathlib.Path:
+  path = WIDGETS_DIR / name
+  if not path.is_file():
+    raise FileNotFoundError(f"adk_nb's widget file {path} is missing; reinstall adk_nb (pip install -e .).")
+  return path
+
+
+class EventTree(anywidget.AnyWidget):
+  """The live event tree: invocations, agents, model turns, tool calls and results, pauses and errors.
+
+  New nodes travel as small append-only messages; `nodes` holds the full snapshot (set when
+  a run step ends) so a reloaded notebook shows the whole tree.
+  """
+
+  _esm = _asset("event_tree.js")
+  _css = _asset("event_tree.css")
+  nodes = traitlets.List().tag(sync=True)
+  """Snapshot of every node (see TreeBuilder)."""
+  seq = traitlets.Int(0).tag(sync=True)
+  """Number of update batches the snapshot includes."""
+  status = traitlets.Unicode("").tag(sync=True)
+  """The run's status shown in the header."""
+  title = traitlets.Unicode("").tag(sync=True)
+
+  def __init__(self, source: Optional[Callable[[], list]] = None, **kwargs: Any):
+    super().__init__(**kwargs)
+    self._source = source or (lambda: list(self.nodes))
+    self._sent_seq = 0
+    self.messages_sent = 0
+    """Custom messages sent to the browser (for tests and the benchmark)."""
+    self.on_msg(self._on_browser_msg)
+
+  def send_ops(self, ops: list) -> None:
+    """Sends one batch of tree operations to every open view."""
+    self._sent_seq += 1
+    self.messages_sent += 1
+    self.send({"type": "ops", "seq": self._sent_seq, "ops": ops})
+
+  def snapshot(self) -> None:
+    """Stores the full tree in the widget state (what a reloaded notebook shows)."""
+    self.nodes = [dict(n) for n in self._source()]
+    self.seq = self._sent_seq
+
+  def _on_browser_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+    if isinstance(content, dict) and content.get("type") == "hello":
+      # A view rendered mid-run: send it everything so far.
+      self.messages_sent += 1
+      self.send({"type": "reset", "seq": self._sent_seq, "nodes": [dict(n) for n in self._source()]})
+
+  def _repr_mimebundle_(self, **kwargs: Any):
+    bundle = super()._repr_mimebundle_(**kwargs) or {}
+    bundle["text/html"] = tree_html(self._source(), self.status)
+    return bundle
+
+
+class StateView(anywidget.AnyWidget):
+  """The state scopes side by side (app, user, session, temp); edits between turns become state-delta events."""
+
+  _esm = _asset("state_view.js")
+  _css = _asset("state_view.css")
+  scopes = traitlets.Dict().tag(sync=True)
+  """{'app': {...}, 'user': {...}, 'session': {...}, 'temp': {...}}."""
+  changed = traitlets.List().tag(sync=True)
+  """Keys changed by the latest event that changed state (highlighted)."""
+  editable = traitlets.Bool(False).tag(sync=True)
+  """True between turns: values can be edited."""
+  error = traitlets.Unicode("").tag(sync=True)
+  """The last edit's problem, shown under the table."""
+
+  def __init__(self, on_edit: Optional[Callable[[str, Any], None]] = None, **kwargs: Any):
+    super().__init__(**kwargs)
+    self._on_edit = on_edit
+    self.on_msg(self._on_browser_msg)
+
+  def _on_browser_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+    if not isinstance(content, dict) or content.get("type") != "edit":
+      return
+    key, text = str(content.get("key", "")), content.get("value", "")
+    try:
+      value = json.loads(text) if isinstance(text, str) else text
+    except ValueError:
+      self.error = f"{key}: not valid JSON (strings need quotes, e.g. \"text\"). Nothing was changed."
+      return
+    self.error = ""
+    if self._on_edit is not None:
+      self._on_edit(key, value)
+
+  def _repr_mimebundle_(self, **kwargs: Any):
+    bundle = super()._repr_mimebundle_(**kwargs) or {}
+    bundle["text/html"] = f"<div class='adknb-static'>{state_html(self.scopes)}</div>"
+    return bundle
+
+
+class ConfirmationPanel(widgets.VBox):
+  """Each pending call with Approve, Reject (with a reason) and Edit arguments; or a result box for long-running calls."""
+
+  def __init__(self, run: "LiveRun", **kwargs: Any):
+    super().__init__(**kwargs)
+    self._run = run
+    self._rows: dict[str, dict[str, Any]] = {}
+    self._shown: tuple = ()
+
+  def refresh(self) -> None:
+    """Shows the run's pending items; answered ones disappear."""
+    key = tuple(p.call_id for p in self._run.pending)
+    if key == self._shown:
+      return
+    self._shown = key
+    self._rows = {}
+    self.children = [self._row(item) for item in self._run.pending]
+
+  def show_error(self, call_id: str, message: str) -> None:
+    row = self._rows.get(call_id)
+    if row is None:
+      return
+    row["error"].value = message
+    for button in row["buttons"]:
+      button.disabled = False
+
+  def _row(self, item) -> widgets.Widget:
+    title = widgets.Label(value=f"{item.agent} wants to run {item.tool}" if item.kind == "confirmation"
+                          else f"{item.agent} waits for the result of {item.tool}")
+    hint = widgets.Label(value=item.hint or "")
+    args = widgets.Textarea(value=to_json_text(item.args, indent=2), layout=widgets.Layout(width="100%"))
+    error = widgets.Label(value="")
+    buttons: list[widgets.Button] = []
+
+    def clicked(action: str, value: Callable[[], Any] = lambda: None):
+      def handler(_button: Any) -> None:
+        try:
+          answer = value()
+        except ValueError as exc:
+          error.value = str(exc)
+          return
+        for b in buttons:
+          b.disabled = True
+        error.value = ""
+        self._run._click(action, item, answer)
+      return handler
+
+    def parsed_args() -> Any:
+      try:
+        return json.loads(args.value)
+      except ValueError as exc:
+        raise ValueError(f"The arguments are not valid JSON ({exc}); fix them and click again.") from None
+
+    if item.kind == "confirmation":
+      reason = widgets.Text(placeholder="reason (optional)")
+      approve = widgets.Button(description="Approve", button_style="success")
+      reject = widgets.Button(description="Reject", button_style="danger")
+      edit = widgets.Button(description="Approve edited arguments")
+      approve.on_click(clicked("approve"))
+      reject.on_click(clicked("reject", lambda: reason.value))
+      edit.on_click(clicked("edit", parsed_args))
+      buttons += [approve, reject, edit]
+      controls = widgets.HBox([approve, reject, reason, edit])
+    else:
+      result = widgets.Textarea(placeholder='result as JSON, e.g. {"status": "approved"}')
+      send = widgets.Button(description="Send result", button_style="primary")
+
+      def parsed_result() -> Any:
+        try:
+          return json.loads(result.value)
+        except ValueError:
+          return result.value
+
+      send.on_click(clicked("respond", parsed_result))
+      buttons.append(send)
+      controls = widgets.HBox([result, send])
+    self._rows[item.call_id] = {"buttons": buttons, "error": error, "args": args}
+    row = widgets.VBox([title, hint, args, controls, error])
+    row.add_class("adknb-pending")
+    return row
+
+
+class RunView(widgets.VBox):
+  """What a `%%agent` cell shows: the live event tree, the state scopes and the confirmation panel."""
+
+  def __init__(self, run: "LiveRun", **kwargs: Any):
+    self.run = run
+    self.tree = EventTree(source=lambda: run.tree.nodes, title=run.label)
+    self.state = StateView(on_edit=self._edit_state)
+    self.panel = ConfirmationPanel(run)
+    super().__init__(children=[self.tree, self.state, self.panel], **kwargs)
+    self.add_class("adknb-runview")
+    self._handle = None
+    self._last_flush = 0.0
+    self._state_key: Any = None
+
+  # ---- coalesced updates ---------------------------------------------------------------------
+
+  def changed(self, final: bool = False) -> None:
+    """Called for every event: schedules one flush (at most MAX_UPDATES_PER_SECOND), or flushes now when final."""
+    if final:
+      self.flush()
+      return
+    if self._handle is not None:
+      return
+    loop = running_loop()
+    if loop is None:
+      return  # no loop: flushed when the step ends
+    delay = max(0.0, self._last_flush + 1.0 / MAX_UPDATES_PER_SECOND - time.monotonic())
+    self._handle = loop.call_later(delay, self.flush)
+
+  def flush(self) -> None:
+    """Sends the tree operations and state changes gathered since the last flush, as one batch."""
+    if self._handle is not None:
+      self._handle.cancel()
+      self._handle = None
+    self._last_flush = time.monotonic()
+    run = self.run
+    ops = run.tree.take_ops()
+    scopes = None
+    state_key = (len(run.events), run.status, tuple(run.changed_keys))
+    if state_key != self._state_key:
+      self._state_key = state_key
+      scopes = jsonable({**_split(run.state), "temp": run.temp_state})
+    with self.tree.hold_sync(), self.state.hold_sync():
+      if ops:
+        self.tree.send_ops(ops)
+      if self.tree.status != run.status:
+        self.tree.status = run.status
+      if scopes is not None and scopes != self.state.scopes:
+        self.state.scopes = scopes
+        self.state.changed = list(run.changed_keys)
+      editable = run.status != "running"
+      if self.state.editable != editable:
+        self.state.editable = editable
+
+  def finish(self) -> None:
+    """Ends a run step: last flush, full snapshot in the widget state, panel refreshed."""
+    self.flush()
+    self.tree.snapshot()
+    self.panel.refresh()
+
+  # ---- state edits ---------------------------------------------------------------------------
+
+  def _edit_state(self, key: str, value: Any) -> None:
+    run = self.run
+    if run.status == "running":
+      self.state.error = "The run is running; edit state between turns."
+      return
+    if key.startswith("temp:"):
+      self.state.error = f"{key}: temp: keys live for one invocation and are never stored; nothing was changed."
+      return
+    from ._loop import spawn
+
+    async def record() -> None:
+      try:
+        await record_state_edit(run, {key: value})
+      except Exception as exc:  # noqa: BLE001 - shown in the view
+        self.state.error = f"Could not save {key}: {exc}"
+        return
+      self.state.error = ""
+      self.flush()
+
+    loop = running_loop()
+    if loop is None:
+      from ._loop import run_sync
+
+      run_sync(record())
+    else:
+      spawn(loop, record(), f"State edit of {key}")
+
+  def _repr_mimebundle_(self, **kwargs: Any):
+    bundle = super()._repr_mimebundle_(**kwargs) or {}
+    run = self.run
+    bundle["text/html"] = run_view_html(run.tree.nodes, {**_split(run.state), "temp": run.temp_state},
+                                        run.pending, run.status)
+    return bundle
+
+
+def _split(state: dict[str, Any]) -> dict[str, dict[str, Any]]:
+  from .live_run import split_scopes
+
+  scopes = split_scopes(state)
+  scopes.pop("temp", None)
+  return scopes
+
+
+async def record_state_edit(run: "LiveRun", delta: dict[str, Any]) -> None:
+  """Records a state change as a user event with a state delta, so nothing changes behind the session's back."""
+  from ..events.event import Event
+  from ..events.event_actions import EventActions
+
+  service = run.runner.session_service
+  session = await service.get_session(app_name=run.runner.app_name, user_id=run.user_id,
+                                      session_id=run.session_id)
+  if session is None:
+    raise ValueError(f"Session {run.session_id!r} no longer exists.")
+  event = Event(invocation_id=run.invocation_id or "", author="user", actions=EventActions(state_delta=delta))
+  await service.append_event(session, event)
+  run._on_event(event)

@@ -1,0 +1,125 @@
+// adk_nb event tree: draws nodes sent by the kernel. Every model, tool and state text is
+// inserted with textContent, never as HTML. Updates arrive as append-only batches
+// ({type: "ops", seq, ops}); the `nodes` trait holds the full snapshot for reloads.
+
+const ICONS = {
+  invocation: "▶", agent: "◆", user: "👤", text: "💬", call: "🔧", pause: "⏸",
+  transfer: "↪", escalate: "⤴", error: "⚠", state: "≡", decision: "✔",
+};
+
+function el(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+
+function render({ model, el: root }) {
+  root.classList.add("adknb-tree");
+  const header = el("div", "adknb-header");
+  const title = el("span", "adknb-title");
+  const status = el("span", "adknb-status");
+  const count = el("span", "adknb-count");
+  header.append(title, status, count);
+  const body = el("div", "adknb-body");
+  root.append(header, body);
+
+  let byId = new Map();
+  let seq = 0;
+  let waiting = false;
+
+  function setStatus() {
+    const value = model.get("status") || "";
+    status.textContent = value;
+    status.dataset.status = value;
+    root.dataset.status = value;
+    title.textContent = model.get("title") || "adk_nb run";
+  }
+
+  function paint(entry) {
+    const n = entry.data;
+    entry.title.textContent = n.title || "";
+    entry.kind.textContent = ICONS[n.kind] || "•";
+    entry.status.textContent = n.status || "";
+    entry.status.dataset.status = n.status || "";
+    entry.ms.textContent = n.ms !== undefined && n.ms !== null ? `${n.ms} ms` : "";
+    entry.text.textContent = n.text || "";
+    entry.text.hidden = !n.text;
+    entry.result.textContent = n.result ? `→ ${n.result}` : "";
+    entry.result.hidden = !n.result;
+    entry.root.dataset.kind = n.kind;
+    entry.root.dataset.status = n.status || "";
+  }
+
+  function add(n) {
+    if (byId.has(n.id)) { Object.assign(byId.get(n.id).data, n); paint(byId.get(n.id)); return; }
+    const nodeRoot = el("details", "adknb-node");
+    // Tool calls with results start folded; everything else is open.
+    nodeRoot.open = n.kind !== "state";
+    const summary = el("summary");
+    const entry = {
+      data: { ...n }, root: nodeRoot,
+      kind: el("span", "adknb-kind"), title: el("span", "adknb-node-title"),
+      status: el("span", "adknb-node-status"), ms: el("span", "adknb-ms"),
+      text: el("pre", "adknb-text"), result: el("pre", "adknb-result"),
+      children: el("div", "adknb-children"),
+    };
+    summary.append(entry.kind, entry.title, entry.status, entry.ms);
+    nodeRoot.append(summary, entry.text, entry.result, entry.children);
+    paint(entry);
+    const parent = n.parent !== null && n.parent !== undefined ? byId.get(n.parent) : undefined;
+    (parent ? parent.children : body).appendChild(nodeRoot);
+    byId.set(n.id, entry);
+  }
+
+  function apply(op) {
+    const [kind, a, b] = op;
+    if (kind === "add") { add(a); return; }
+    const entry = byId.get(a);
+    if (!entry) return;
+    if (kind === "set") { Object.assign(entry.data, b); paint(entry); }
+    else if (kind === "text") { entry.data.text = (entry.data.text || "") + b; paint(entry); }
+  }
+
+  function rebuild(nodes, newSeq) {
+    body.textContent = "";
+    byId = new Map();
+    for (const n of nodes || []) add(n);
+    seq = newSeq || 0;
+    count.textContent = `${byId.size} nodes`;
+  }
+
+  function onMsg(msg) {
+    if (!msg || typeof msg !== "object") return;
+    if (msg.type === "reset") { waiting = false; rebuild(msg.nodes, msg.seq); return; }
+    if (msg.type !== "ops") return;
+    if (msg.seq <= seq) return;            // already in the snapshot
+    if (msg.seq !== seq + 1) {             // a gap: ask for everything once
+      if (!waiting) { waiting = true; model.send({ type: "hello" }); }
+      return;
+    }
+    for (const op of msg.ops) apply(op);
+    seq = msg.seq;
+    count.textContent = `${byId.size} nodes`;
+  }
+
+  function onSnapshot() {
+    if ((model.get("seq") || 0) >= seq) rebuild(model.get("nodes"), model.get("seq"));
+  }
+
+  rebuild(model.get("nodes"), model.get("seq"));
+  setStatus();
+  model.on("msg:custom", onMsg);
+  model.on("change:status", setStatus);
+  model.on("change:title", setStatus);
+  model.on("change:nodes", onSnapshot);
+  model.send({ type: "hello" });
+  return () => {
+    model.off("msg:custom", onMsg);
+    model.off("change:status", setStatus);
+    model.off("change:title", setStatus);
+    model.off("change:nodes", onSnapshot);
+  };
+}
+
+export default { render };
