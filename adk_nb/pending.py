@@ -40,6 +40,8 @@ class PendingItem:
   original_call_id: Optional[str] = None
   """For confirmations: the id of the tool call being approved."""
   branch: Optional[str] = None
+  nested: bool = False
+  """True when the call belongs to an agent run through AgentTool (raised to this session)."""
 
 
 def pending_items(events: Iterable[Event]) -> list[PendingItem]:
@@ -50,6 +52,7 @@ def pending_items(events: Iterable[Event]) -> list[PendingItem]:
       calls.pop(response.id, None)
     if not event.long_running_tool_ids:
       continue
+    nested = bool(event.custom_metadata and "adk_nb_nested" in event.custom_metadata)
     for call in event.get_function_calls():
       if call.id not in event.long_running_tool_ids:
         continue
@@ -62,12 +65,12 @@ def pending_items(events: Iterable[Event]) -> list[PendingItem]:
             tool=original.get("name", ""), args=dict(original.get("args") or {}),
             hint=confirmation.get("hint", ""), payload=confirmation.get("payload"),
             invocation_id=event.invocation_id, original_call_id=original.get("id"),
-            branch=event.branch,
+            branch=event.branch, nested=nested,
         )
       else:
         calls[call.id] = PendingItem(
             call_id=call.id, kind="long_running", agent=event.author, tool=call.name, args=args,
-            invocation_id=event.invocation_id, branch=event.branch,
+            invocation_id=event.invocation_id, branch=event.branch, nested=nested,
         )
   return list(calls.values())
 

@@ -17,7 +17,7 @@ from .agents.run_config import RunConfig
 from .apps.app import App
 from .events.event import Event
 from .events.event_actions import EventActions
-from .flows._contents import REQUEST_CONFIRMATION
+from .flows._contents import NESTED_ANSWER_KEY, REQUEST_CONFIRMATION
 from .plugins.base_plugin import BasePlugin
 from .plugins.plugin_manager import PluginManager
 from .sessions.base_session_service import BaseSessionService
@@ -105,8 +105,9 @@ class Runner:
           "types.Content(role='user', parts=[types.Part(text='hi')])."
       )
     resume = self._match_answers(session, new_message) if new_message is not None else None
+    nested_answers: list[str] = []
     if resume is not None:
-      invocation_id, agent, answers = resume
+      invocation_id, agent, answers, nested_answers = resume
     else:
       invocation_id = invocation_id or new_invocation_context_id()
       agent = self._find_agent_to_run(session)
@@ -134,7 +135,8 @@ class Runner:
             new_message = replaced
             ctx.user_content = replaced
         user_event = Event(invocation_id=invocation_id, author="user", content=new_message,
-                           actions=EventActions(state_delta=dict(state_delta or {})))
+                           actions=EventActions(state_delta=dict(state_delta or {})),
+                           custom_metadata={NESTED_ANSWER_KEY: nested_answers} if nested_answers else None)
         await self.session_service.append_event(session, user_event)
         yield user_event
       elif state_delta:
@@ -238,8 +240,9 @@ class Runner:
       raise ValueError("One message answers calls of several paused invocations; answer each in its own message.")
     invocation_id = invocations.pop()
     pausing = self.agent.find_agent(items[0][1].agent) or self.agent
-    answers = {fr.id: fr for fr, item in items if item.kind == "confirmation"}
-    return invocation_id, _resume_entry(pausing), answers
+    answers = {fr.id: fr for fr, _ in items}
+    nested = [fr.id for fr, item in items if item.nested]
+    return invocation_id, _resume_entry(pausing), answers, nested
 
   # ---- sync and convenience APIs -------------------------------------------------------------
 

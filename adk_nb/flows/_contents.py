@@ -29,10 +29,20 @@ def belongs_to_branch(invocation_branch: Optional[str], event: Event) -> bool:
   return invocation_branch == event.branch or invocation_branch.startswith(event.branch + ".")
 
 
+NESTED_KEY = "adk_nb_nested"
+NESTED_ANSWER_KEY = "adk_nb_nested_answer"
+
+
 def _visible_parts(event: Event) -> list[types.Part]:
-  """The event's parts minus protocol calls/answers and confirmation placeholders."""
+  """The event's parts minus protocol calls/answers, confirmation placeholders and nested calls."""
   parts = event.content.parts or []
   pending = event.actions.requested_tool_confirmations
+  meta = event.custom_metadata
+  nested_answers = ()
+  if meta:
+    if NESTED_KEY in meta:
+      return []  # an AgentTool's pending calls, raised for the client: not this model's turn
+    nested_answers = meta.get(NESTED_ANSWER_KEY) or ()
   kept = []
   for part in parts:
     if part.text is not None and part.text == "" and not part.function_call and not part.function_response:
@@ -41,7 +51,7 @@ def _visible_parts(event: Event) -> list[types.Part]:
     if fc is not None and fc.name in _PROTOCOL_CALLS:
       continue
     fr = part.function_response
-    if fr is not None and (fr.name in _PROTOCOL_CALLS or (pending and fr.id in pending)):
+    if fr is not None and (fr.name in _PROTOCOL_CALLS or (pending and fr.id in pending) or fr.id in nested_answers):
       continue
     if part.thought:
       continue

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, NamedTuple, Optional
 
 from google.genai import types
 
 from ..agents import _callbacks
 from ..events.event import Event
 from ..events.event_actions import EventActions
+from ..tools.agent_tool import NESTED_KEY, NestedPause
 from ..tools.tool_confirmation import ToolConfirmation
 from ..tools.tool_context import ToolContext
 from ._contents import REQUEST_CONFIRMATION
@@ -38,12 +39,25 @@ def populate_call_ids(event: Event) -> None:
 
 
 class _Outcome:
-  __slots__ = ("part", "actions", "paused")
+  __slots__ = ("part", "actions", "paused", "nested")
 
-  def __init__(self, part: Optional[types.Part], actions: EventActions, paused: bool = False):
+  def __init__(self, part: Optional[types.Part], actions: EventActions, paused: bool = False,
+               nested: Optional[NestedPause] = None):
     self.part = part
     self.actions = actions
     self.paused = paused
+    self.nested = nested
+
+
+class CallResults(NamedTuple):
+  """What running a turn's function calls produced."""
+
+  event: Optional[Event]
+  """The function response event (None when every call is still pending)."""
+  paused: bool
+  """True when some call waits for a person or an external answer."""
+  surfaced: list[Event]
+  """Pending calls of agents run through AgentTool, raised to this invocation."""
 
 
 def _response_part(call: types.FunctionCall, response: Any) -> types.Part:
@@ -77,6 +91,8 @@ async def _run_tool(agent: "LlmAgent", ctx: "InvocationContext", tool: "BaseTool
       }
   if tc.actions.requested_tool_confirmations:
     return NEEDS_CONFIRMATION
+  if isinstance(result, NestedPause):
+    return result
   if result is None and tool.is_long_running:
     return None
   altered = None
@@ -132,6 +148,8 @@ async def _call_one(agent: "LlmAgent", ctx: "InvocationContext", call: types.Fun
   if confirmation is not None and not confirmation.confirmed:
     return _Outcome(_response_part(call, REJECTED), actions)
   result = await _run_tool(agent, ctx, tool, call, tc)
+  if isinstance(result, NestedPause):
+    return _Outcome(None, actions, paused=True, nested=result)
   if result is None:
     # A long-running tool left the call pending: the answer arrives in a later message.
     return _Outcome(None, actions, paused=True)
@@ -163,13 +181,16 @@ async def handle_function_calls(
     calls: list[types.FunctionCall],
     tools: dict[str, "BaseTool"],
     confirmations: Optional[dict[str, ToolConfirmation]] = None,
-) -> tuple[Optional[Event], bool]:
-  """Runs the calls (concurrently when there are several); returns (response event, paused).
+    outcomes: Optional[list] = None,
+) -> CallResults:
+  """Runs the calls (concurrently when there are several) and gathers their answers.
 
-  The event is None when every call is still pending (long-running tools).
+  `outcomes` may pass precomputed results (resumed AgentTool calls) instead of running calls.
   """
   confirmations = confirmations or {}
-  if len(calls) == 1:
+  if outcomes is not None:
+    pass
+  elif len(calls) == 1:
     outcomes = [await _call_one(agent, ctx, calls[0], tools, confirmations.get(calls[0].id))]
   else:
     outcomes = await asyncio.gather(
@@ -177,8 +198,9 @@ async def handle_function_calls(
     )
   parts = [o.part for o in outcomes if o.part is not None]
   paused = any(o.paused for o in outcomes)
+  surfaced = [surface_nested_pause(ctx, agent.name, o.nested) for o in outcomes if o.nested is not None]
   if not parts and not any(o.actions.state_delta or o.actions.escalate for o in outcomes):
-    return None, paused
+    return CallResults(None, paused, surfaced)
   actions = EventActions()
   for outcome in outcomes:
     merge_actions(actions, outcome.actions)
@@ -189,7 +211,25 @@ async def handle_function_calls(
       content=types.Content(role="user", parts=parts) if parts else None,
       actions=actions,
   )
-  return event, paused
+  return CallResults(event, paused, surfaced)
+
+
+def surface_nested_pause(ctx: "InvocationContext", agent_name: str, nested: NestedPause) -> Event:
+  """Raises the pending calls of an agent run through AgentTool to this invocation.
+
+  The event repeats the nested calls (same ids, names, arguments) as long-running calls of
+  this agent, so clients answer them like any other pending call; its metadata keeps the
+  nested session so the AgentTool can continue it when the answers arrive, even in another
+  process. The model of this agent never sees these calls.
+  """
+  return Event(
+      invocation_id=ctx.invocation_id,
+      author=agent_name,
+      branch=ctx.branch,
+      content=types.Content(role="model", parts=[types.Part(function_call=c) for c in nested.calls]),
+      long_running_tool_ids={c.id for c in nested.calls},
+      custom_metadata={NESTED_KEY: nested.to_metadata()},
+  )
 
 
 def confirmation_request_event(ctx: "InvocationContext", agent_name: str, call_event: Event,

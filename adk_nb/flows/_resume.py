@@ -7,7 +7,10 @@ from typing import TYPE_CHECKING, AsyncGenerator, Optional
 from google.genai import types
 
 from ..events.event import Event
+from ..events.event_actions import EventActions
+from ..tools.agent_tool import NESTED_KEY, NestedPause
 from ..tools.tool_confirmation import ToolConfirmation
+from ..tools.tool_context import ToolContext
 from . import _functions
 from ._contents import REQUEST_CONFIRMATION
 
@@ -39,6 +42,8 @@ def _find_requests(agent: "LlmAgent", ctx: "InvocationContext") -> dict[str, typ
       break
     if event.author != agent.name or not event.long_running_tool_ids:
       continue
+    if event.custom_metadata and NESTED_KEY in event.custom_metadata:
+      continue  # raised from an AgentTool: resumed by resume_nested_calls
     for call in event.get_function_calls():
       if call.name == REQUEST_CONFIRMATION and call.id in answers:
         original = (call.args or {}).get("originalFunctionCall") or {}
@@ -106,10 +111,53 @@ async def resume_confirmed_calls(agent: "LlmAgent", ctx: "InvocationContext") ->
     for call_id in approved:
       yield Event(invocation_id=ctx.invocation_id, author=agent.name, branch=ctx.branch,
                   custom_metadata={STARTED_KEY: call_id})
-  event, paused = await _functions.handle_function_calls(agent, ctx, calls, tools, confirmations)
-  if event is not None:
+  results = await _functions.handle_function_calls(agent, ctx, calls, tools, confirmations)
+  if results.event is not None:
+    yield results.event
+  for event in results.surfaced:
     yield event
-  if paused:
+  if results.paused:
+    ctx.pause()
+
+
+async def resume_nested_calls(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGenerator[Event, None]:
+  """Hands answers for calls raised from an AgentTool back to that tool, which continues its agent."""
+  answers = ctx.resume_answers
+  if not answers:
+    return
+  tools = {t.name: t for t in await agent.canonical_tools(ctx)}
+  calls: list[types.FunctionCall] = []
+  outcomes = []
+  for event in reversed(ctx.session.events):
+    if event.invocation_id != ctx.invocation_id:
+      break
+    meta = event.custom_metadata
+    if event.author != agent.name or not meta or NESTED_KEY not in meta:
+      continue
+    mine = [answers.pop(i) for i in sorted(event.long_running_tool_ids or ()) if i in answers]
+    if not mine:
+      continue
+    nested = meta[NESTED_KEY]
+    tool_call = types.FunctionCall.model_validate(nested["tool_call"])
+    tool = tools.get(tool_call.name)
+    if tool is None or not hasattr(tool, "resume"):
+      raise ValueError(f"Agent {agent.name!r} no longer has the agent tool {tool_call.name!r} that paused.")
+    actions = EventActions()
+    tc = ToolContext(ctx, function_call_id=tool_call.id, event_actions=actions)
+    result = await tool.resume(nested, mine, tc)
+    if isinstance(result, NestedPause):
+      outcomes.append(_functions._Outcome(None, actions, paused=True, nested=result))
+    else:
+      outcomes.append(_functions._Outcome(_functions._response_part(tool_call, result), actions))
+    calls.append(tool_call)
+  if not outcomes:
+    return
+  results = await _functions.handle_function_calls(agent, ctx, calls, tools, outcomes=outcomes)
+  if results.event is not None:
+    yield results.event
+  for event in results.surfaced:
+    yield event
+  if results.paused:
     ctx.pause()
 
 

@@ -29,6 +29,9 @@ async def run_flow(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGenerato
     if ctx.resume_answers:
       async for event in _resume.resume_confirmed_calls(agent, ctx):
         yield event
+    if ctx.resume_answers:
+      async for event in _resume.resume_nested_calls(agent, ctx):
+        yield event
     if ctx.paused or ctx.end_invocation:
       return
     if _resume.still_waiting(agent, ctx):
@@ -215,12 +218,15 @@ async def _run_one_step(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGen
   calls = final.get_function_calls()
   if not calls:
     return
-  response_event, paused = await _functions.handle_function_calls(agent, ctx, calls, request.tools_dict)
+  results = await _functions.handle_function_calls(agent, ctx, calls, request.tools_dict)
+  response_event, paused = results.event, results.paused
   if response_event is not None:
     yield response_event
     confirm = _functions.confirmation_request_event(ctx, agent.name, final, response_event)
     if confirm is not None:
       yield confirm
+  for event in results.surfaced:
+    yield event
   if paused:
     ctx.pause()
     return

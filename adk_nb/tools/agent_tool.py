@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional
 
 from google.genai import types
@@ -13,6 +14,29 @@ from .tool_context import ToolContext
 
 if TYPE_CHECKING:
   from ..agents.base_agent import BaseAgent
+
+
+NESTED_KEY = "adk_nb_nested"
+"""custom_metadata key of an event that raises an AgentTool's pending calls to the caller."""
+NESTED_ANSWER_KEY = "adk_nb_nested_answer"
+"""custom_metadata key listing the answers in a user message that belong to nested calls."""
+
+
+@dataclass
+class NestedPause:
+  """An AgentTool call whose agent paused: the calls it waits on and how to continue it."""
+
+  tool_call: dict[str, Any]
+  """The caller's call of the AgentTool (id, name, args); answered once the agent finishes."""
+  calls: list[types.FunctionCall]
+  """The nested agent's pending calls (confirmation requests or long-running calls)."""
+  state: dict[str, Any]
+  """The state the nested session started from."""
+  events: list[dict[str, Any]]
+  """The nested session's events, as JSON."""
+
+  def to_metadata(self) -> dict[str, Any]:
+    return {"tool_call": self.tool_call, "state": self.state, "events": self.events}
 
 
 class AgentTool(BaseTool):
@@ -72,18 +96,12 @@ class AgentTool(BaseTool):
         text = json.dumps(args, default=str)
     return types.Content(role="user", parts=[types.Part(text=text)])
 
-  async def run_async(self, *, args: dict[str, Any], tool_context: ToolContext) -> Any:
+  def _runner(self, tool_context: ToolContext):
     from ..runners import Runner
     from ..sessions.in_memory_session_service import InMemorySessionService
 
-    if self.skip_summarization:
-      tool_context.actions.skip_summarization = True
-    try:
-      message = self._message(args)
-    except ValueError as exc:
-      return {"error": str(exc)}
     parent = tool_context.invocation_context
-    runner = Runner(
+    return Runner(
         app_name=self.agent.name,
         agent=self.agent,
         session_service=InMemorySessionService(),
@@ -91,13 +109,47 @@ class AgentTool(BaseTool):
         memory_service=parent.memory_service,
         plugins=list(parent.plugin_manager.plugins) if parent.plugin_manager else None,
     )
+
+  async def run_async(self, *, args: dict[str, Any], tool_context: ToolContext) -> Any:
+    if self.skip_summarization:
+      tool_context.actions.skip_summarization = True
+    try:
+      message = self._message(args)
+    except ValueError as exc:
+      return {"error": str(exc)}
+    runner = self._runner(tool_context)
     state = {k: v for k, v in tool_context.state.to_dict().items() if not k.startswith("temp:")}
     session = await runner.session_service.create_session(
-        app_name=self.agent.name, user_id=parent.user_id, state=state
+        app_name=self.agent.name, user_id=tool_context.invocation_context.user_id, state=state
     )
+    call = {"id": tool_context.function_call_id, "name": self.name, "args": args}
+    return await self._drive(runner, session.id, message, tool_context, state, call)
+
+  async def resume(self, nested: dict[str, Any], answers: list[types.FunctionResponse],
+                   tool_context: ToolContext) -> Any:
+    """Continues a paused nested run with the answers to its pending calls."""
+    from ..events.event import Event
+
+    if self.skip_summarization:
+      tool_context.actions.skip_summarization = True
+    runner = self._runner(tool_context)
+    user_id = tool_context.invocation_context.user_id
+    session = await runner.session_service.create_session(
+        app_name=self.agent.name, user_id=user_id, state=dict(nested["state"])
+    )
+    for raw in nested["events"]:
+      await runner.session_service.append_event(session, Event.model_validate(raw))
+    message = types.Content(role="user", parts=[types.Part(function_response=a) for a in answers])
+    return await self._drive(runner, session.id, message, tool_context, nested["state"], nested["tool_call"])
+
+  async def _drive(self, runner, session_id: str, message: types.Content, tool_context: ToolContext,
+                   initial_state: dict[str, Any], call: dict[str, Any]) -> Any:
+    from ..pending import pending_items
+
+    parent = tool_context.invocation_context
     last_text: Optional[str] = None
     error: Optional[str] = None
-    async for event in runner.run_async(user_id=parent.user_id, session_id=session.id, new_message=message,
+    async for event in runner.run_async(user_id=parent.user_id, session_id=session_id, new_message=message,
                                         run_config=parent.run_config):
       if event.author == "user" or event.partial:
         continue
@@ -109,6 +161,18 @@ class AgentTool(BaseTool):
         text = "".join(p.text for p in event.content.parts if p.text and not p.thought)
         if text:
           last_text = text
+    session = await runner.session_service.get_session(app_name=self.agent.name, user_id=parent.user_id,
+                                                       session_id=session_id)
+    waiting = pending_items(session.events)
+    if waiting:
+      ids = {item.call_id for item in waiting}
+      calls = [c for e in session.events for c in e.get_function_calls() if c.id in ids]
+      return NestedPause(
+          tool_call=call,
+          calls=calls,
+          state=initial_state,
+          events=[e.model_dump(mode="json", by_alias=True, exclude_none=True) for e in session.events],
+      )
     if error and last_text is None:
       return {"error": f"Agent `{self.name}` failed: {error}"}
     if last_text is None:

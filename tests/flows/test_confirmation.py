@@ -310,3 +310,57 @@ async def test_pending_confirmation_survives_a_new_runner_and_a_new_session_serv
   [item] = await pending(runner2)
   events = await answer(runner2, [confirmation_response(item, True)])
   assert log == [("A", 1.0)] and events[-1].text == "done"
+
+
+async def test_pause_inside_agent_tool_surfaces_to_the_top_and_resumes_the_nested_agent():
+  log = []
+  child_model = ScriptedModel([call("refund", order_id="N1", amount=300.0), "child: refunded"])
+  child = Agent(name="refunder", description="Issues refunds.", model=child_model,
+                tools=[FunctionTool(make_refund(log), require_confirmation=True)])
+  from adk_nb.tools import AgentTool
+  parent_model = ScriptedModel([call("refunder", request="refund N1"), "parent: all done"])
+  parent = Agent(name="desk", model=parent_model, tools=[AgentTool(child)])
+  runner = InMemoryRunner(parent, app_name="app")
+  first = await run_turn(runner, "please refund N1")
+  # The pause is not swallowed (google-adk issue 7245): the top-level session is waiting.
+  assert log == [] and len(parent_model.requests) == 1
+  [item] = await pending(runner)
+  assert item.kind == "confirmation" and item.tool == "refund" and item.nested
+  assert item.args == {"order_id": "N1", "amount": 300.0}
+  # Survives a new Runner and store built from the serialised events (another process).
+  dumped = [e.model_dump_json(by_alias=True) for e in (await session_of(runner)).events]
+  svc = InMemorySessionService()
+  s = await svc.create_session(app_name="app", user_id="user", session_id="session")
+  for raw in dumped:
+    await svc.append_event(s, Event.model_validate(json.loads(raw)))
+  from adk_nb import Runner
+  runner2 = Runner(app_name="app", agent=parent, session_service=svc)
+  events = await answer(runner2, [confirmation_response(item, True)])
+  assert log == [("N1", 300.0)]
+  assert {e.invocation_id for e in events} == {first[0].invocation_id}
+  response = [e for e in events if e.author == "desk" and e.get_function_responses()][0]
+  assert response.get_function_responses()[0].response == {"result": "child: refunded"}
+  assert events[-1].text == "parent: all done"
+  # The parent's model saw its own call and the tool's answer, not the nested protocol.
+  names = [p.function_call.name if p.function_call else p.function_response.name
+           for c in parent_model.requests[1].contents for p in c.parts if p.function_call or p.function_response]
+  assert names == ["refunder", "refunder"]
+  assert await pending(runner2) == []
+
+
+async def test_long_running_call_inside_agent_tool_is_answered_from_the_top():
+  def start_job(name: str):
+    """Starts a job."""
+    return None
+
+  child_model = ScriptedModel([call("start_job", name="x"), "child: job finished with 7"])
+  child = Agent(name="worker", model=child_model, tools=[LongRunningFunctionTool(start_job)])
+  from adk_nb.tools import AgentTool
+  parent_model = ScriptedModel([call("worker", request="run x"), "parent: 7"])
+  runner = InMemoryRunner(Agent(name="boss", model=parent_model, tools=[AgentTool(child)]), app_name="app")
+  await run_turn(runner, "go")
+  [item] = await pending(runner)
+  assert item.kind == "long_running" and item.tool == "start_job" and item.nested
+  events = await answer(runner, [tool_response(item, {"value": 7})])
+  assert events[-1].text == "parent: 7"
+  assert child_model.requests[1].contents[-1].parts[0].function_response.response == {"value": 7}
