@@ -149,7 +149,13 @@ class LiveRun:
 
   async def _wait(self) -> "LiveRun":
     while self._task is not None and not self._task.done():
-      await self._task
+      task = self._task
+      try:
+        await task
+      except asyncio.CancelledError:
+        me = asyncio.current_task()
+        if not task.cancelled() or (me is not None and getattr(me, "cancelling", lambda: 0)()):
+          raise  # the awaiting cell was interrupted (and the run with it)
     if self._task is not None and not self._task.cancelled() and self._task.exception() is not None:
       raise self._task.exception()
     return self

@@ -25,6 +25,14 @@ MAX_UPDATES_PER_SECOND = 15
 """Widget updates are coalesced to at most this many per second, whatever the event rate."""
 
 
+def _with_html(bundle: Any, html: str) -> Any:
+  """Adds the static HTML form to a widget's MIME bundle (a dict, or a (data, metadata) pair)."""
+  if isinstance(bundle, tuple):
+    data, metadata = bundle
+    return {**(data or {}), "text/html": html}, metadata
+  return {**(bundle or {}), "text/html": html}
+
+
 def _asset(name: str) -> pathlib.Path:
   path = WIDGETS_DIR / name
   if not path.is_file():
@@ -75,9 +83,7 @@ class EventTree(anywidget.AnyWidget):
       self.send({"type": "reset", "seq": self._sent_seq, "nodes": [dict(n) for n in self._source()]})
 
   def _repr_mimebundle_(self, **kwargs: Any):
-    bundle = super()._repr_mimebundle_(**kwargs) or {}
-    bundle["text/html"] = tree_html(self._source(), self.status)
-    return bundle
+    return _with_html(super()._repr_mimebundle_(**kwargs), tree_html(self._source(), self.status))
 
 
 class StateView(anywidget.AnyWidget):
@@ -113,9 +119,7 @@ class StateView(anywidget.AnyWidget):
       self._on_edit(key, value)
 
   def _repr_mimebundle_(self, **kwargs: Any):
-    bundle = super()._repr_mimebundle_(**kwargs) or {}
-    bundle["text/html"] = f"<div class='adknb-static'>{state_html(self.scopes)}</div>"
-    return bundle
+    return _with_html(super()._repr_mimebundle_(**kwargs), f"<div class='adknb-static'>{state_html(self.scopes)}</div>")
 
 
 class ConfirmationPanel(widgets.VBox):
@@ -290,11 +294,9 @@ class RunView(widgets.VBox):
       spawn(loop, record(), f"State edit of {key}")
 
   def _repr_mimebundle_(self, **kwargs: Any):
-    bundle = super()._repr_mimebundle_(**kwargs) or {}
     run = self.run
-    bundle["text/html"] = run_view_html(run.tree.nodes, {**_split(run.state), "temp": run.temp_state},
-                                        run.pending, run.status)
-    return bundle
+    html = run_view_html(run.tree.nodes, {**_split(run.state), "temp": run.temp_state}, run.pending, run.status)
+    return _with_html(super()._repr_mimebundle_(**kwargs), html)
 
 
 def _split(state: dict[str, Any]) -> dict[str, dict[str, Any]]:

@@ -1,0 +1,146 @@
+"""LiveRun without magics: pause, approve / reject / edit / respond, policies, trajectory."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from adk_nb.models import call
+import adk_nb.notebook as nb
+
+
+def test_run_pauses_then_approve_runs_the_tool_once(make_refund_agent):
+  agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Refunded 250."])
+  run = nb.run(agent, "Refund order A1", store="memory://")
+  assert run.status == "paused"
+  assert refunds == []
+  (item,) = run.pending
+  assert (item.kind, item.tool, item.args) == ("confirmation", "refund", {"order_id": "A1", "amount": 250.0})
+  invocation = run.invocation_id
+  run.approve()
+  assert run.status == "done"
+  assert refunds == [("A1", 250.0)]
+  assert run.final_text == "Refunded 250."
+  assert run.invocation_id == invocation  # the same invocation resumed
+  assert run.decisions[0]["decision"] == "approved" and run.decisions[0]["by"] == "code"
+  with pytest.raises(ValueError, match="No confirmation is pending"):
+    run.approve()
+
+
+def test_reject_tells_the_model_and_records_the_reason(make_refund_agent):
+  agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "OK, not refunded."])
+  run = nb.run(agent, "Refund A1", store="memory://")
+  run.reject("too large")
+  assert run.status == "done" and refunds == []
+  last_request = agent.model.requests[-1]
+  responses = [p.function_response for c in last_request.contents for p in c.parts if p.function_response]
+  assert responses[-1].response == {"error": "This tool call is rejected."}
+  assert run.decisions[0]["reason"] == "too large"
+
+
+def test_edit_and_approve_validates_then_runs_with_new_arguments(make_refund_agent):
+  agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Refunded 120."])
+  run = nb.run(agent, "Refund A1", store="memory://")
+  with pytest.raises(ValueError, match="Edited arguments rejected for refund"):
+    run.edit_and_approve({"order_id": "A1", "amount": "lots"})
+  assert run.status == "paused" and refunds == []
+  run.edit_and_approve({"order_id": "A1", "amount": 120.0})
+  assert refunds == [("A1", 120.0)]
+  assert run.status == "done"
+
+
+def test_long_running_call_answered_later_with_respond(make_refund_agent):
+  agent, _ = make_refund_agent([call("check_status", ticket="T9"), "The warehouse says: shipped."])
+  run = nb.run(agent, "Where is T9?", store="memory://")
+  assert run.status == "paused"
+  assert run.pending[0].kind == "long_running"
+  with pytest.raises(ValueError, match="use respond"):
+    run.approve()
+  run.respond({"status": "shipped"})
+  assert run.status == "done" and run.final_text == "The warehouse says: shipped."
+  sent = agent.model.requests[-1].contents[-1].parts[0].function_response
+  assert sent.name == "check_status" and sent.response == {"status": "shipped"}
+
+
+def test_auto_policy_approves_and_says_so(make_refund_agent, monkeypatch, caplog):
+  monkeypatch.setenv("ADK_NB_APPROVE", "auto")
+  agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Refunded."])
+  with caplog.at_level(logging.WARNING, logger="adk_nb.notebook"):
+    run = nb.run(agent, "Refund A1", store="memory://")
+  assert run.status == "done" and refunds == [("A1", 250.0)]
+  assert run.decisions[0]["by"] == "policy:auto"
+  assert "approved by policy:auto: refund" in caplog.text
+  assert any(n["kind"] == "decision" and "policy:auto" in n["title"] for n in run.tree.nodes)
+  assert "decision" in set(run.trajectory()["kind"])
+
+
+def test_deny_policy_rejects_and_explicit_option_beats_environment(make_refund_agent, monkeypatch):
+  monkeypatch.setenv("ADK_NB_APPROVE", "auto")
+  agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Not refunded."])
+  run = nb.run(agent, "Refund A1", store="memory://", approve="deny")
+  assert run.status == "done" and refunds == []
+  assert run.decisions[0]["by"] == "policy:deny"
+
+
+def test_bad_policy_in_environment_names_the_fix(make_refund_agent, monkeypatch):
+  monkeypatch.setenv("ADK_NB_APPROVE", "yes")
+  agent, _ = make_refund_agent(["hi"])
+  with pytest.raises(ValueError, match="use one of: ask, auto, deny"):
+    nb.run(agent, "hi", store="memory://")
+
+
+def test_small_refund_needs_no_approval_and_trajectory_has_one_row_per_step(make_refund_agent):
+  agent, refunds = make_refund_agent([call("refund", order_id="B2", amount=20.0), "Done."])
+  run = nb.run(agent, "Refund B2", store="memory://", state={"user:tier": "gold"})
+  assert run.status == "done" and refunds == [("B2", 20.0)]
+  frame = run.trajectory()
+  assert list(frame["kind"]) == ["user", "tool_call", "model"]
+  call_row = frame.iloc[1]
+  assert call_row["tool"] == "refund" and call_row["arguments"] == {"order_id": "B2", "amount": 20.0}
+  assert call_row["result"]["status"] == "refunded" and call_row["latency"] >= 0
+  assert frame.iloc[0]["state_delta"] == {"user:tier": "gold"}
+  assert run.state["user:tier"] == "gold"
+
+
+def test_model_error_ends_in_error_status(make_refund_agent):
+  agent, _ = make_refund_agent([RuntimeError("model down")])
+  run = nb.run(agent, "hi", store="memory://")
+  assert run.status == "error" and "model down" in run.error
+
+
+def test_sessions_continue_by_default_and_survive_a_new_registry_in_sqlite(make_refund_agent, tmp_path):
+  from adk_nb.notebook._sessions import registry
+
+  agent, _ = make_refund_agent(["one", "two", "three"])
+  first = nb.run(agent, "a")
+  second = nb.run(agent, "b")
+  assert first.session_id == second.session_id
+  assert (tmp_path / ".adk_nb" / "sessions.db").exists()
+  registry.clear()  # as after a kernel restart: same file, named session
+  third = nb.run(agent, "c", session=first.session_id)
+  assert [e.text for e in third.events if e.author == "user"] == ["c"]
+  assert third.status == "done" and third.final_text == "three"
+
+
+async def test_arun_awaits_inside_a_running_loop(make_refund_agent):
+  agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Refunded."])
+  run = await nb.arun(agent, "Refund A1", store="memory://")
+  assert run.status == "paused"
+  await run.approve()
+  assert run.status == "done" and refunds == [("A1", 250.0)]
+
+
+async def test_cancel_stops_a_background_run(make_refund_agent):
+  import asyncio
+
+  from adk_nb import Agent
+  from adk_nb.models import ScriptedModel
+
+  agent = Agent(name="slow", model=ScriptedModel(["never"], latency=30))
+  run = nb.run(agent, "hi", store="memory://")
+  assert run.status == "running"
+  await asyncio.sleep(0)  # let the task start
+  run.cancel()
+  await run
+  assert run.status == "error" and "Cancelled" in run.error
