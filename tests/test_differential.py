@@ -72,15 +72,13 @@ def _pair(traces: dict, scenario: str) -> tuple[dict, dict]:
 # ---- normalisation of deliberate differences ----------------------------------------------------
 
 
-def _events(events: list[dict]) -> list[dict]:
+def _events(events: list[dict], yielded: bool = True) -> list[dict]:
   out = []
   for event in events:
-    # adk_nb's Runner also yields the user's message event; ADK does not. Compared on its own
-    # in test_run_async_does_not_yield_the_user_message; dropped here so every other difference shows.
-    if event["author"] == "user" and "responses" not in event and event.get("text") is not None:
-      continue
-    if event["author"] == "user" and "responses" in event and "calls" not in event:
-      # The answer to adk_request_confirmation is likewise the user's own message.
+    # adk_nb's Runner also yields the user's message (text, or the answer to an
+    # adk_request_confirmation); ADK stores it without yielding it. Compared on its own in
+    # test_run_async_does_not_yield_the_user_message; dropped here so every other difference shows.
+    if yielded and event["author"] == "user":
       continue
     # adk_nb commits a marker before an approved tool runs (its at-most-once guarantee on a
     # retried resume, adk_nb/flows/_resume.py); ADK has no such event.
@@ -89,6 +87,9 @@ def _events(events: list[dict]) -> list[dict]:
       continue
     event = dict(event)
     event.pop("custom_metadata_keys", None)
+    if yielded and "state_delta" in event:
+      # temp: keys in the yielded event: compared on their own in test_yielded_events_carry_no_temp_keys.
+      event["state_delta"] = {k: v for k, v in event["state_delta"].items() if not k.startswith("temp:")}
     out.append(_normalise_transfer_result(event))
   return out
 
@@ -169,7 +170,7 @@ def test_yielded_events_match(traces, scenario):
 @pytest.mark.parametrize("scenario", _params({"confirmation": CONFIRMATION_ORDER}))
 def test_stored_events_match(traces, scenario):
   adk, ours = _pair(traces, scenario)
-  assert _events(ours["stored"]) == _events(adk["stored"])
+  assert _events(ours["stored"], yielded=False) == _events(adk["stored"], yielded=False)
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
@@ -204,3 +205,14 @@ def test_confirmation_events_match_apart_from_order(traces):
                   for e in _events(events))
 
   assert [unordered(t["events"]) for t in ours["turns"]] == [unordered(t["events"]) for t in adk["turns"]]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "adk_nb yields the tool's function response event with its temp: state writes in "
+    "actions.state_delta (only the stored copy drops them); google-adk 2.13 drops them from the "
+    "event it yields too"))
+def test_yielded_events_carry_no_temp_keys(traces):
+  for framework in ("google-adk", "adk_nb"):
+    deltas = [e.get("state_delta", {}) for t in traces[framework]["tool_round_trip"]["turns"] for e in t["events"]]
+    assert {"last_sum": 5, "user:additions": 1} in deltas, framework
+    assert not any(k.startswith("temp:") for d in deltas for k in d), framework

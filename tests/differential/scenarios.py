@@ -160,11 +160,6 @@ def _event(event) -> dict:
 # ---- scenarios -----------------------------------------------------------------------------------
 
 
-def add(a: int, b: int) -> dict:
-  """Adds two numbers."""
-  return {"sum": a + b}
-
-
 def get_weather(city: str) -> dict:
   """Returns the weather in a city."""
   return {"city": city, "forecast": "sunny" if city == "Paris" else "rain"}
@@ -182,6 +177,16 @@ def single_text(fw: Framework):
 
 
 def tool_round_trip(fw: Framework):
+  ToolContext = fw.tools.ToolContext
+
+  def add(a: int, b: int, tool_context: ToolContext) -> dict:
+    """Adds two numbers."""
+    # One write per state scope: session, user:, and temp: (never stored).
+    tool_context.state["last_sum"] = a + b
+    tool_context.state["user:additions"] = tool_context.state.get("user:additions", 0) + 1
+    tool_context.state["temp:scratch"] = "gone after the invocation"
+    return {"sum": a + b}
+
   agent = fw.LlmAgent(name="calculator", instruction="Use the tool.", tools=[add],
                       model=fw.model("calculator", [("call", "add", {"a": 2, "b": 3}), "2 + 3 = 5"]))
   return agent, ["What is 2 + 3?"]
