@@ -31,8 +31,8 @@ RESULTS = os.path.join(BENCH_DIR, "results", "latest.json")
 PLAN = [("tool_turns", 1000, 20), ("sequential_runs", 1000, 20), ("parallel_runs", 10, 3)]
 BUDGET_MS = {"tool_turns": 1.0, "sequential_runs": 1.5, "parallel_runs": 55.0}
 LABELS = {
-    "tool_turns": "(a) one tool turn (call, tool, answer), ms per turn",
-    "sequential_runs": "(b) 3-agent SequentialAgent with output_key, ms per run",
+    "tool_turns": "(a) one tool turn (call, tool, answer), ms per turn at turn N",
+    "sequential_runs": "(b) 3-agent SequentialAgent with output_key, ms per run at run N",
     "parallel_runs": "(c) ParallelAgent, 8 children x 50 ms model, wall ms per run (median)",
 }
 
@@ -126,6 +126,14 @@ def table(results: dict[str, dict[str, dict[str, Any]]], quick: bool = False) ->
   return "\n".join(rows)
 
 
+def _window(results) -> int:
+  for per_framework in results.values():
+    for result in per_framework.values():
+      if "window" in result:
+        return result["window"]
+  return 0
+
+
 def _verdict(ms: Optional[float], workload: str, quick: bool) -> str:
   if ms is None or quick:  # small-N figures say nothing about the budget
     return ""
@@ -169,7 +177,7 @@ def main(argv=None) -> int:
     json.dump(report, f, indent=2)
   versions = ", ".join(f"{name} {v}" for name, v in report["versions"].items())
   print(f"\nScripted model, no network; {versions}; Python {platform.python_version()}, "
-        f"{os.cpu_count()} CPUs.{' QUICK MODE: small N, figures not meaningful.' if args.quick else ''}\n")
+        f"{os.cpu_count()} CPUs. (a), (b): median of the {_window(results)} turns/runs up to N, one session.{' QUICK MODE: small N, figures not meaningful.' if args.quick else ''}\n")
   print(table(results, quick=args.quick))
   print(f"\n(raw figures: {os.path.relpath(RESULTS, REPO_ROOT)})")
   return 0
