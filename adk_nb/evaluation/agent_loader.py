@@ -21,6 +21,7 @@ def _import_target(target: str):
       parent = str(path.parent)
       if parent not in sys.path:
         sys.path.insert(0, parent)
+      _forget_other(path.name, path)
       module = importlib.import_module(path.name)
       if not hasattr(module, "root_agent") and not hasattr(module, "agent") and (path / "agent.py").exists():
         module = importlib.import_module(f"{path.name}.agent")
@@ -31,6 +32,16 @@ def _import_target(target: str):
         f"{target!r} has neither __init__.py nor agent.py; an agent folder holds agent.py defining root_agent "
         "(and __init__.py with `from . import agent`).")
   return importlib.import_module(target)
+
+
+def _forget_other(package: str, path: Path) -> None:
+  """Drops an already-imported package of the same name from another folder, so this folder's agent loads."""
+  cached = sys.modules.get(package)
+  origin = getattr(cached, "__file__", None)
+  if cached is None or (origin and Path(origin).resolve().parent == path):
+    return
+  for name in [n for n in sys.modules if n == package or n.startswith(package + ".")]:
+    del sys.modules[name]
 
 
 def _load_file(path: Path, name: str):
