@@ -1,0 +1,116 @@
+"""A real kernel (jupyter_client): a %%agent cell pauses, the kernel goes idle, a click comm_msg resumes it."""
+
+from __future__ import annotations
+
+import os
+import queue
+import sys
+import time
+
+import pytest
+
+jupyter_client = pytest.importorskip("jupyter_client")
+
+SETUP = '''
+%load_ext adk_nb
+from adk_nb import Agent
+from adk_nb.models import ScriptedModel, call
+from adk_nb.tools import FunctionTool
+refunds = []
+def refund(order_id: str, amount: float) -> dict:
+  """Refunds an order."""
+  refunds.append((order_id, amount))
+  return {"status": "refunded"}
+agent = Agent(name="support", model=ScriptedModel([call("refund", order_id="A1", amount=250.0), "Refunded A1."]),
+              tools=[FunctionTool(refund, require_confirmation=lambda amount: amount > 100)])
+'''
+
+
+class Kernel:
+  """A kernel client that runs code and keeps every iopub message."""
+
+  def __init__(self, client):
+    self.kc = client
+    self.iopub: list[dict] = []
+
+  def execute(self, code: str, timeout: float = 60) -> dict:
+    msg_id = self.kc.execute(code)
+    reply = self.kc.get_shell_msg(timeout=timeout)
+    while reply["parent_header"].get("msg_id") != msg_id:
+      reply = self.kc.get_shell_msg(timeout=timeout)
+    self.drain_until_idle(msg_id, timeout)
+    assert reply["content"]["status"] == "ok", reply["content"]
+    return reply
+
+  def drain_until_idle(self, msg_id: str, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+      try:
+        msg = self.kc.get_iopub_msg(timeout=1)
+      except queue.Empty:
+        continue
+      self.iopub.append(msg)
+      if (msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle"
+          and msg["parent_header"].get("msg_id") == msg_id):
+        return
+    raise AssertionError(f"kernel did not finish {msg_id} within {timeout} s")
+
+  def value(self, expr: str) -> str:
+    self.execute(f"print(repr({expr}))")
+    for msg in reversed(self.iopub):
+      if msg["msg_type"] == "stream":
+        return msg["content"]["text"].strip()
+    raise AssertionError("no output")
+
+  def widgets(self, model_name: str) -> dict[str, dict]:
+    out = {}
+    for msg in self.iopub:
+      if msg["msg_type"] == "comm_open" and msg["content"].get("target_name") == "jupyter.widget":
+        state = msg["content"]["data"]["state"]
+        if state.get("_model_name") == model_name:
+          out[msg["content"]["comm_id"]] = state
+    return out
+
+
+@pytest.fixture
+def kernel(tmp_path):
+  env = {k: v for k, v in os.environ.items() if k != "ADK_NB_APPROVE"}
+  km = jupyter_client.KernelManager(kernel_name="python3")
+  km.kernel_cmd = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+  km.start_kernel(cwd=str(tmp_path), env=env)
+  kc = km.client()
+  kc.start_channels()
+  try:
+    kc.wait_for_ready(timeout=60)
+    yield Kernel(kc)
+  finally:
+    kc.stop_channels()
+    km.shutdown_kernel(now=True)
+
+
+def test_click_comm_msg_after_a_pause_resumes_the_run_in_the_same_view(kernel):
+  kernel.execute(SETUP)
+  kernel.execute("%%agent agent --store memory:// --out run\nPlease refund order A1")
+  assert kernel.value("(run.status, refunds)") == "('paused', [])"
+  approve = [cid for cid, state in kernel.widgets("ButtonModel").items() if state.get("description") == "Approve"]
+  assert len(approve) == 1
+  seen = len(kernel.iopub)
+  # The kernel is idle: a click arrives as a comm_msg, exactly as JupyterLab sends it.
+  click = kernel.kc.session.msg("comm_msg", {"comm_id": approve[0],
+                                             "data": {"method": "custom", "content": {"event": "click"}}})
+  kernel.kc.shell_channel.send(click)
+  deadline = time.monotonic() + 30
+  status = ""
+  while time.monotonic() < deadline:  # wait on the condition, not on time
+    status = kernel.value("run.status")
+    if status == "'done'":
+      break
+  assert status == "'done'"
+  assert kernel.value("refunds") == "[('A1', 250.0)]"
+  assert kernel.value("run.final_text") == "'Refunded A1.'"
+  # The same tree widget received the resumed steps as incremental custom messages.
+  tree = next(cid for cid, state in kernel.widgets("AnyModel").items() if "nodes" in state)
+  ops = [m for m in kernel.iopub[seen:] if m["msg_type"] == "comm_msg" and m["content"]["comm_id"] == tree
+         and m["content"]["data"].get("method") == "custom"]
+  texts = [op[1].get("text") for m in ops for op in m["content"]["data"]["content"].get("ops", []) if op[0] == "add"]
+  assert "Refunded A1." in texts

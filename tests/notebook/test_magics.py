@@ -1,0 +1,119 @@
+"""%%agent and %agent through IPython's InteractiveShell."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from IPython.core.error import UsageError
+
+from adk_nb.models import call
+
+
+def _run(shell, code):
+  result = shell.run_cell(code, store_history=True)
+  return result
+
+
+def test_agent_cell_awaits_the_run_and_its_value_is_the_live_run(shell, make_refund_agent):
+  agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Refunded."])
+  shell.user_ns.update(agent=agent, refunds=refunds)
+  result = _run(shell, "%%agent agent --store memory://\nPlease refund order A1")
+  assert result.error_in_exec is None, result.error_in_exec
+  run = result.result
+  assert run.status == "paused" and refunds == []
+  assert agent.model.requests[0].contents[-1].parts[0].text == "Please refund order A1"
+  assert _run(shell, "_.approve()").error_in_exec is None
+  assert _run(shell, "await _").result.status == "done"
+  assert refunds == [("A1", 250.0)]
+
+
+async def test_agent_cell_runs_with_run_cell_async(shell, make_refund_agent):
+  agent, _ = make_refund_agent(["Hello!"])
+  shell.user_ns["agent"] = agent
+  result = await shell.run_cell_async("%%agent agent --store memory:// --out r\nhi", store_history=True)
+  assert result.error_in_exec is None, result.error_in_exec
+  assert shell.user_ns["r"] is result.result and result.result.final_text == "Hello!"
+
+
+def test_bad_options_give_a_one_line_usage_error(shell, make_refund_agent, capsys):
+  agent, _ = make_refund_agent([])
+  shell.user_ns["agent"] = agent
+  result = _run(shell, "%%agent agent --bogus\nhi")
+  assert isinstance(result.error_in_exec, UsageError)
+  assert "unrecognized arguments: --bogus" in str(result.error_in_exec)
+  result = _run(shell, "%%agent nobody\nhi")
+  assert "No variable named 'nobody'" in str(result.error_in_exec)
+  result = _run(shell, "%%agent agent --approve maybe\nhi")
+  assert isinstance(result.error_in_exec, UsageError)
+  result = _run(shell, "%%agent agent --store memory://\n")
+  assert "The cell is empty" in str(result.error_in_exec)
+  result = _run(shell, "%%agent agent --state novalue\nhi")
+  assert "--state expects key=value" in str(result.error_in_exec)
+  err = capsys.readouterr().err + capsys.readouterr().out
+  assert "Traceback" not in err
+
+
+def test_interpolation_fills_names_and_leaves_json_alone(shell, make_refund_agent):
+  agent, _ = make_refund_agent(["ok"])
+  shell.user_ns.update(agent=agent, order="A7")
+  body = 'Refund {order} with {"priority": 1} and {missing} and {{order}}'
+  assert _run(shell, f"%%agent agent --store memory:// -i\n{body}").error_in_exec is None
+  sent = agent.model.requests[0].contents[-1].parts[0].text
+  assert sent == 'Refund A7 with {"priority": 1} and {missing} and {{order}}'
+
+
+def test_state_session_new_and_quiet(shell, make_refund_agent, capsys):
+  agent, _ = make_refund_agent(["one", "two", "three"])
+  shell.user_ns["agent"] = agent
+  first = _run(shell, "%%agent agent --store memory:// --state user:tier=gold limit=100 --session s1\nhi").result
+  assert first.session_id == "s1"
+  assert first.state["user:tier"] == "gold" and first.state["limit"] == 100
+  second = _run(shell, "%%agent agent --store memory:// --quiet\nagain").result
+  assert second.session_id == "s1"
+  assert "two" in capsys.readouterr().out
+  third = _run(shell, "%%agent agent --store memory:// --new\nfresh").result
+  assert third.session_id != "s1"
+
+
+def test_line_magic_sessions_state_pending_reset(shell, make_refund_agent, capsys):
+  agent, _ = make_refund_agent([call("refund", order_id="A1", amount=250.0)])
+  shell.user_ns["agent"] = agent
+  run = _run(shell, "%%agent agent --store memory:// --state note=hi\nRefund A1").result
+  sessions = _run(shell, "%agent sessions").result
+  assert list(sessions["session"]) == [run.session_id] and bool(sessions["current"].iloc[0])
+  assert _run(shell, "%agent state").result == {"note": "hi"}
+  (item,) = _run(shell, "%agent pending").result
+  assert item.tool == "refund"
+  _run(shell, "%agent reset")
+  assert "starts a new session" in capsys.readouterr().out
+  assert _run(shell, "%agent state").result == {}
+  assert isinstance(_run(shell, "%agent frobnicate").error_in_exec, UsageError)
+
+
+def test_help_and_unload(shell, capsys):
+  _run(shell, "%%agent?")
+  assert "Runs an agent on the cell's text" in capsys.readouterr().out
+  from adk_nb.notebook.magics import transform_agent_cells
+
+  shell.run_cell("%unload_ext adk_nb", store_history=False)
+  assert transform_agent_cells not in shell.input_transformers_cleanup
+  assert "agent" not in shell.magics_manager.magics["cell"]
+  shell.run_cell("%load_ext adk_nb", store_history=False)
+  assert "agent" in shell.magics_manager.magics["cell"]
+
+
+def test_run_cell_magic_called_directly_runs_to_the_end(shell, make_refund_agent):
+  agent, _ = make_refund_agent(["Hi."])
+  shell.user_ns["agent"] = agent
+  run = shell.run_cell_magic("agent", "agent --store memory://", "hello")
+  assert run.status == "done" and run.final_text == "Hi."
+
+
+def test_import_adk_nb_stays_light():
+  code = ("import sys, adk_nb; heavy = [m for m in ('IPython', 'ipywidgets', 'pandas', 'anywidget') "
+          "if m in sys.modules]; print(heavy)")
+  out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+  assert out.strip() == "[]"
+  assert callable(__import__("adk_nb").load_ipython_extension)
