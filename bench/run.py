@@ -76,9 +76,10 @@ def run_workload(python: str, framework: str, workload: str, n: int, quick: bool
   cmd = [python, WORKLOADS_PY, "--framework", framework, "--workload", workload, "--n", str(n)]
   if quick:
     cmd.append("--quick")
-  done = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO_ROOT)
+  # stderr (progress, tracebacks) goes straight to the terminal.
+  done = subprocess.run(cmd, stdout=subprocess.PIPE, text=True, cwd=REPO_ROOT)
   if done.returncode != 0:
-    raise RuntimeError(f"{framework} {workload} failed:\n{done.stderr[-4000:]}")
+    raise RuntimeError(f"{framework} {workload} failed (exit {done.returncode}); its error is above.")
   return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -102,6 +103,8 @@ def table(results: dict[str, dict[str, dict[str, Any]]], quick: bool = False) ->
   ours = results.get("adk_nb", {})
   for workload, _, _ in PLAN:
     a, o = adk.get(workload), ours.get(workload)
+    if a is None and o is None:
+      continue
     budget = f"< {BUDGET_MS[workload]:g} ms"
     if workload == "parallel_runs":
       av = a and a["median_ms"]

@@ -47,6 +47,9 @@ class Framework:
     self.name = name
     self.events_per_run = 0
     """Events the last run yielded: the same on both frameworks, or they did different work."""
+    self.cpu_ms: list[float] = []
+    self.floor_ms: list[float] = []
+    """CPU time of each run (process_time): unlike wall time, barely moved by other processes."""
     self.LlmAgent = agents.LlmAgent
     self.SequentialAgent = agents.SequentialAgent
     self.ParallelAgent = agents.ParallelAgent
@@ -116,9 +119,12 @@ async def _timed_runs(fw: Framework, runner, n: int, texts: Callable[[int], str]
   times = []
   for i in range(n):
     message = fw.user(texts(i))
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     fw.events_per_run = await _drain(runner, session.id, message)
     times.append((time.perf_counter() - start) * 1000)
+    fw.cpu_ms.append((time.process_time() - cpu_start) * 1000)
+    if (i + 1) % 100 == 0:  # long google-adk runs take minutes: show they move
+      print(f"  {fw.name}: {i + 1}/{n}, last run {times[-1]:.2f} ms", file=sys.stderr, flush=True)
   return times
 
 
@@ -170,11 +176,21 @@ async def parallel_runs(fw: Framework, n: int) -> list[float]:
   await _warm_up(fw, runner)
   times = []
   for i in range(n):
+    fw.floor_ms.append(await _sleep_floor())  # measured next to each run: the load changes
     session = await runner.session_service.create_session(app_name="bench", user_id="u")
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     fw.events_per_run = await _drain(runner, session.id, fw.user(f"Job {i}"))
     times.append((time.perf_counter() - start) * 1000)
+    fw.cpu_ms.append((time.process_time() - cpu_start) * 1000)
   return times
+
+
+async def _sleep_floor() -> float:
+  # What 8 concurrent 50 ms sleeps take on this machine with no framework at all: the floor
+  # under (c). A loaded machine wakes sleepers late and raises it by several ms.
+  start = time.perf_counter()
+  await asyncio.gather(*(asyncio.sleep(PARALLEL_LATENCY_S) for _ in range(PARALLEL_CHILDREN)))
+  return (time.perf_counter() - start) * 1000
 
 
 WORKLOADS = {"tool_turns": tool_turns, "sequential_runs": sequential_runs, "parallel_runs": parallel_runs}
@@ -186,20 +202,24 @@ def _rss_mb() -> float:
   return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
 
 
-def summarise(workload: str, times: list[float], quick: bool) -> dict[str, Any]:
+def summarise(workload: str, times: list[float], cpu_ms: list[float], floors: list[float],
+              quick: bool) -> dict[str, Any]:
   """Turns per-run times into the figures the table shows."""
   if workload == "parallel_runs":
-    return {"median_ms": statistics.median(times), "runs": len(times)}
+    return {"median_ms": statistics.median(times), "cpu_median_ms": statistics.median(cpu_ms),
+            "floor_ms": statistics.median(floors),
+            "overhead_ms": statistics.median(t - f for t, f in zip(times, floors)), "runs": len(times)}
   checkpoints = QUICK_CHECKPOINTS if quick else CHECKPOINTS
   window = QUICK_WINDOW if quick else WINDOW
   # The median of the window is the headline figure: the machines this runs on are shared, and
   # one preempted turn should not move it. The mean (which includes GC pauses) is kept too.
-  medians, means = {}, {}
+  medians, means, cpu = {}, {}, {}
   for n in checkpoints:
     if n <= len(times):
       medians[str(n)] = statistics.median(times[n - window:n])
       means[str(n)] = statistics.fmean(times[n - window:n])
-  return {"ms_at": medians, "mean_ms_at": means, "window": window, "runs": len(times)}
+      cpu[str(n)] = statistics.median(cpu_ms[n - window:n])
+  return {"ms_at": medians, "mean_ms_at": means, "cpu_ms_at": cpu, "window": window, "runs": len(times)}
 
 
 def run(framework: str, workload: str, n: int, quick: bool = False) -> dict[str, Any]:
@@ -214,7 +234,7 @@ def run(framework: str, workload: str, n: int, quick: bool = False) -> dict[str,
   start = time.perf_counter()
   times = asyncio.run(WORKLOADS[workload](fw, n))
   total_s = time.perf_counter() - start
-  result = summarise(workload, times, quick)
+  result = summarise(workload, times, fw.cpu_ms, fw.floor_ms, quick)
   result.update(framework=framework, workload=workload, n=n, events_per_run=fw.events_per_run,
                 total_s=total_s, import_ms=import_ms,
                 rss_after_import_mb=rss_before, peak_rss_mb=_rss_mb())
