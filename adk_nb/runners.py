@@ -137,13 +137,12 @@ class Runner:
         user_event = Event(invocation_id=invocation_id, author="user", content=new_message,
                            actions=EventActions(state_delta=dict(state_delta or {})),
                            custom_metadata={NESTED_ANSWER_KEY: nested_answers} if nested_answers else None)
+        # Committed, not yielded: as in ADK, the stream holds what the agents produced.
         await self.session_service.append_event(session, user_event)
-        yield user_event
       elif state_delta:
         event = Event(invocation_id=invocation_id, author="user",
                       actions=EventActions(state_delta=dict(state_delta)))
         await self.session_service.append_event(session, event)
-        yield event
 
       if pm.has("before_run_callback"):
         early = await pm.run("before_run_callback", invocation_context=ctx)

@@ -31,10 +31,16 @@ async def run_turn(
     run_config: Any = None,
     include_partial: bool = False,
 ) -> list[Event]:
-  """Runs one turn (creating the session on first use) and returns its events, the user's first."""
+  """Runs one turn (creating the session on first use) and returns its events.
+
+  The list starts with the user's message as committed to the session (the Runner stores
+  it but, as in ADK, does not yield it), followed by everything the run yielded.
+  """
   service = runner.session_service
-  if await service.get_session(app_name=runner.app_name, user_id=user_id, session_id=session_id) is None:
-    await service.create_session(app_name=runner.app_name, user_id=user_id, session_id=session_id)
+  session = await service.get_session(app_name=runner.app_name, user_id=user_id, session_id=session_id)
+  if session is None:
+    session = await service.create_session(app_name=runner.app_name, user_id=user_id, session_id=session_id)
+  before = len(session.events)
   events = []
   async for event in runner.run_async(
       user_id=user_id, session_id=session_id,
@@ -43,4 +49,8 @@ async def run_turn(
   ):
     if include_partial or not event.partial:
       events.append(event)
+  if message is not None or state_delta:
+    after = await service.get_session(app_name=runner.app_name, user_id=user_id, session_id=session_id)
+    if len(after.events) > before and after.events[before].author == "user":
+      events.insert(0, after.events[before])
   return events

@@ -221,10 +221,11 @@ async def _run_one_step(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGen
   results = await _functions.handle_function_calls(agent, ctx, calls, request.tools_dict)
   response_event, paused = results.event, results.paused
   if response_event is not None:
-    yield response_event
+    # ADK's order: the confirmation request first, then the placeholder answer.
     confirm = _functions.confirmation_request_event(ctx, agent.name, final, response_event)
     if confirm is not None:
       yield confirm
+    yield response_event
   for event in results.surfaced:
     yield event
   if paused:

@@ -74,7 +74,7 @@ class BaseSessionService(abc.ABC):
 
     Partial (streaming) events are returned unchanged and never stored. `temp:` keys
     are applied to the live session object for the rest of the invocation but are not
-    part of the stored event.
+    part of the event once committed (as in ADK).
     """
     if event.partial:
       return event
@@ -85,6 +85,10 @@ class BaseSessionService(abc.ABC):
     delta = event.actions.state_delta
     if delta:
       session.state.update(delta)
+      if any(k.startswith(State.TEMP_PREFIX) for k in delta):
+        # As in ADK: temp: values stay readable for the rest of the invocation through
+        # session.state, but the committed event (as yielded and as stored) carries none.
+        event.actions.state_delta = {k: v for k, v in delta.items() if not k.startswith(State.TEMP_PREFIX)}
     session.events.append(event)
     session.last_update_time = max(event.timestamp, session.last_update_time)
 

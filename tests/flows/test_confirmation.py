@@ -41,7 +41,7 @@ async def test_confirmation_pauses_with_adk_wire_format_then_approval_runs_the_t
   runner = InMemoryRunner(Agent(name="support", model=model, tools=[tool]), app_name="app")
   events = await run_turn(runner, "refund A1")
   assert log == []
-  call_ev, placeholder, request = events[1], events[2], events[3]
+  call_ev, request, placeholder = events[1], events[2], events[3]
   original_id = call_ev.get_function_calls()[0].id
   assert placeholder.get_function_responses()[0].response == {
       "error": "This tool call requires confirmation, please approve or reject."}
