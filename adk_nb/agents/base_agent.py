@@ -6,7 +6,7 @@ import re
 from typing import Any, AsyncGenerator, Callable, ClassVar, Optional
 
 from google.genai import types
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..events.event import Event
 from ..events.event_actions import EventActions
@@ -15,6 +15,7 @@ from .callback_context import CallbackContext
 from .invocation_context import InvocationContext
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_set = object.__setattr__
 
 
 class BaseAgent(BaseModel):
@@ -35,8 +36,6 @@ class BaseAgent(BaseModel):
   after_agent_callback: _callbacks.CallbackOrList = None
   """`(callback_context) -> Content | None`; returning Content adds a reply after the agent's."""
 
-  _before_cbs: tuple = PrivateAttr(default=())
-  _after_cbs: tuple = PrivateAttr(default=())
 
   config_type: ClassVar[Optional[type]] = None
 
@@ -54,8 +53,10 @@ class BaseAgent(BaseModel):
 
   def model_post_init(self, __context: Any) -> None:
     owner = f"Agent {self.name!r}"
-    self._before_cbs = _callbacks.normalize("before_agent_callback", self.before_agent_callback, owner)
-    self._after_cbs = _callbacks.normalize("after_agent_callback", self.after_agent_callback, owner)
+    # Runtime caches live in the instance __dict__, not pydantic PrivateAttrs: pydantic's
+    # private-attribute lookup costs microseconds per read, and these are read every step.
+    _set(self, "_before_cbs", _callbacks.normalize("before_agent_callback", self.before_agent_callback, owner))
+    _set(self, "_after_cbs", _callbacks.normalize("after_agent_callback", self.after_agent_callback, owner))
     seen: set[str] = set()
     for sub in self.sub_agents:
       if sub.name in seen:

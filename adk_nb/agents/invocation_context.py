@@ -6,7 +6,7 @@ import uuid
 from typing import TYPE_CHECKING, Any, Optional
 
 from google.genai import types
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic import BaseModel, ConfigDict, Field
 
 from ..sessions.base_session_service import BaseSessionService
 from ..sessions.session import Session
@@ -76,7 +76,10 @@ class InvocationContext(BaseModel):
   resumed: bool = False
   """True when this invocation continues after a pause (workflow agents restore checkpoints)."""
 
-  _shared: _InvocationShared = PrivateAttr(default_factory=_InvocationShared)
+  def model_post_init(self, __context: Any) -> None:
+    # `_shared` lives in the instance __dict__ rather than a pydantic PrivateAttr (whose reads
+    # cost microseconds); model_copy copies __dict__, so every copy shares the same object.
+    object.__setattr__(self, "_shared", _InvocationShared())
 
   @property
   def app_name(self) -> str:

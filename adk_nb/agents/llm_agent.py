@@ -7,7 +7,7 @@ import json
 from typing import Any, AsyncGenerator, Awaitable, Callable, Literal, Optional, Union
 
 from google.genai import types
-from pydantic import BaseModel, Field, PrivateAttr, ValidationError, field_validator
+from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from ..events.event import Event
 from ..models.base_llm import BaseLlm
@@ -19,6 +19,7 @@ from .base_agent import BaseAgent
 from .invocation_context import InvocationContext
 from .readonly_context import ReadonlyContext
 
+_set = object.__setattr__
 InstructionProvider = Callable[[ReadonlyContext], Union[str, Awaitable[str]]]
 ToolUnion = Union[Callable[..., Any], BaseTool, Any]
 
@@ -71,16 +72,6 @@ class LlmAgent(BaseAgent):
   on_tool_error_callback: _callbacks.CallbackOrList = None
   """`(tool, args, tool_context, error) -> dict | None`; a dict recovers from the tool's error."""
 
-  _before_model_cbs: tuple = PrivateAttr(default=())
-  _after_model_cbs: tuple = PrivateAttr(default=())
-  _on_model_error_cbs: tuple = PrivateAttr(default=())
-  _before_tool_cbs: tuple = PrivateAttr(default=())
-  _after_tool_cbs: tuple = PrivateAttr(default=())
-  _on_tool_error_cbs: tuple = PrivateAttr(default=())
-  _resolved_model: Optional[BaseLlm] = PrivateAttr(default=None)
-  _plain_tools: Optional[list[BaseTool]] = PrivateAttr(default=None)
-  _transfer_tool: Optional[Any] = PrivateAttr(default=None)
-  _identity: Optional[str] = PrivateAttr(default=None)
 
   @field_validator("generate_content_config")
   @classmethod
@@ -99,12 +90,13 @@ class LlmAgent(BaseAgent):
     super().model_post_init(__context)
     owner = f"Agent {self.name!r}"
     n = _callbacks.normalize
-    self._before_model_cbs = n("before_model_callback", self.before_model_callback, owner)
-    self._after_model_cbs = n("after_model_callback", self.after_model_callback, owner)
-    self._on_model_error_cbs = n("on_model_error_callback", self.on_model_error_callback, owner)
-    self._before_tool_cbs = n("before_tool_callback", self.before_tool_callback, owner)
-    self._after_tool_cbs = n("after_tool_callback", self.after_tool_callback, owner)
-    self._on_tool_error_cbs = n("on_tool_error_callback", self.on_tool_error_callback, owner)
+    for kind in ("before_model", "after_model", "on_model_error", "before_tool", "after_tool", "on_tool_error"):
+      _set(self, f"_{kind}_cbs", n(f"{kind}_callback", getattr(self, f"{kind}_callback"), owner))
+    # Runtime caches (instance __dict__, see BaseAgent.model_post_init).
+    _set(self, "_resolved_model", None)
+    _set(self, "_plain_tools", None)
+    _set(self, "_transfer_tool", None)
+    _set(self, "_identity", None)
     for tool in self.tools:
       if not (callable(tool) or isinstance(tool, BaseTool) or hasattr(tool, "get_tools")):
         raise TypeError(f"{owner}: tool {tool!r} is neither a function, a BaseTool nor a toolset.")
@@ -119,7 +111,7 @@ class LlmAgent(BaseAgent):
     if isinstance(self.model, BaseLlm):
       return self.model
     if self.model:
-      self._resolved_model = LLMRegistry.new_llm(self.model)
+      _set(self, "_resolved_model", LLMRegistry.new_llm(self.model))
       return self._resolved_model
     ancestor = self.parent_agent
     while ancestor is not None:
@@ -143,8 +135,8 @@ class LlmAgent(BaseAgent):
   async def canonical_tools(self, ctx: Optional[Any] = None) -> list[BaseTool]:
     """The tools as BaseTool instances (functions wrapped once; toolsets expanded per call)."""
     if self._plain_tools is None:
-      self._plain_tools = [t if isinstance(t, BaseTool) else FunctionTool(t)
-                           for t in self.tools if not hasattr(t, "get_tools")]
+      _set(self, "_plain_tools", [t if isinstance(t, BaseTool) else FunctionTool(t)
+                                  for t in self.tools if not hasattr(t, "get_tools")])
     toolsets = [t for t in self.tools if hasattr(t, "get_tools") and not isinstance(t, BaseTool)]
     if not toolsets:
       return self._plain_tools
@@ -154,13 +146,21 @@ class LlmAgent(BaseAgent):
       out.extend(await toolset.get_tools(readonly))
     return out
 
+  def _base_config(self) -> types.GenerateContentConfig:
+    """The agent's generate_content_config (or an empty one), built once; never mutated."""
+    base = self.__dict__.get("_config_base")
+    if base is None:
+      base = self.generate_content_config or types.GenerateContentConfig()
+      _set(self, "_config_base", base)
+    return base
+
   @property
   def _identity_instruction(self) -> str:
     if self._identity is None:
       text = f'You are an agent. Your internal name is "{self.name}".'
       if self.description:
         text += f' The description about you is "{self.description}".'
-      self._identity = text
+      _set(self, "_identity", text)
     return self._identity
 
   # ---- running -------------------------------------------------------------------------------

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import uuid
 from typing import TYPE_CHECKING, Any, NamedTuple, Optional
 
 from google.genai import types
 
 from ..agents import _callbacks
-from ..events.event import Event
+from ..events.event import Event, new_uuid4
 from ..events.event_actions import EventActions
 from ..tools.agent_tool import NESTED_KEY, NestedPause
 from ..tools.tool_confirmation import ToolConfirmation
@@ -28,7 +27,7 @@ REJECTED = {"error": "This tool call is rejected."}
 
 def new_function_call_id() -> str:
   """An id for a function call the model sent without one ('adk-' + uuid, as ADK)."""
-  return "adk-" + str(uuid.uuid4())
+  return "adk-" + new_uuid4()
 
 
 def populate_call_ids(event: Event) -> None:

@@ -54,7 +54,7 @@ def tool_for(agent: "LlmAgent", allowed: dict[str, str]) -> TransferToAgentTool:
   cached = agent._transfer_tool
   if cached is None or cached.targets != allowed:
     cached = TransferToAgentTool(allowed)
-    agent._transfer_tool = cached
+    object.__setattr__(agent, "_transfer_tool", cached)
   return cached
 
 

@@ -55,8 +55,8 @@ async def run_flow(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGenerato
 async def build_request(agent: "LlmAgent", ctx: "InvocationContext") -> LlmRequest:
   """The request for the next model call: instructions, tools, history, schema."""
   llm = agent.canonical_model
-  config = agent.generate_content_config
-  config = config.model_copy() if config is not None else types.GenerateContentConfig()
+  # A shallow copy of a per-agent base config: building a GenerateContentConfig costs ~15 us.
+  config = agent._base_config().model_copy()
   request = LlmRequest.model_construct(model=llm.model, contents=[], config=config, tools_dict={})
 
   instructions = [agent._identity_instruction]

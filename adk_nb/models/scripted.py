@@ -7,7 +7,6 @@ import json
 from typing import Any, AsyncGenerator, Callable, Iterable, Optional, Union
 
 from google.genai import types
-from pydantic import PrivateAttr
 
 from .base_llm import BaseLlm
 from .llm_request import LlmRequest
@@ -73,17 +72,14 @@ class ScriptedModel(BaseLlm):
   chunk_size: int = 8
   record: bool = True
 
-  _script: Optional[list] = PrivateAttr(default=None)
-  _fn: Optional[Callable[[LlmRequest], Reply]] = PrivateAttr(default=None)
-  _next: int = PrivateAttr(default=0)
-  _requests: list = PrivateAttr(default_factory=list)
-
   def __init__(self, script: Union[Iterable[Reply], Callable[[LlmRequest], Reply], None] = None, **kwargs: Any):
     super().__init__(**kwargs)
-    if callable(script) and not isinstance(script, (list, tuple)):
-      self._fn = script
-    else:
-      self._script = list(script or [])
+    # Plain instance attributes (not pydantic PrivateAttrs, whose reads are slow).
+    is_fn = callable(script) and not isinstance(script, (list, tuple))
+    object.__setattr__(self, "_fn", script if is_fn else None)
+    object.__setattr__(self, "_script", None if is_fn else list(script or []))
+    object.__setattr__(self, "_next", 0)
+    object.__setattr__(self, "_requests", [])
 
   @property
   def requests(self) -> list[LlmRequest]:
@@ -112,7 +108,7 @@ class ScriptedModel(BaseLlm):
           f"{len(self._script)} step(s). Last content sent: {last!r}. Add a step to the script."
       )
     reply = self._script[self._next]
-    self._next += 1
+    object.__setattr__(self, "_next", self._next + 1)
     return reply
 
   async def generate_content_async(
