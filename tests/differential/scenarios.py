@@ -8,7 +8,7 @@ compares the traces.
   python tests/differential/scenarios.py --framework adk_nb [--scenario NAME ...]
 
 A trace holds, per scenario: the events each turn yielded (author, function calls, function
-responses, text, transfer/escalate actions, long-running calls), what each model call was sent
+responses, text, transfer/escalate/skip_summarization actions, long-running calls), what each model call was sent
 (system instruction, contents, tool names), the stored events and the final session state. Ids, timestamps and invocation ids are left out: they are random on both sides.
 """
 
@@ -147,6 +147,8 @@ def _event(event) -> dict:
     out["transfer_to_agent"] = actions.transfer_to_agent
   if actions.escalate:
     out["escalate"] = True
+  if actions.skip_summarization:
+    out["skip_summarization"] = True
   if actions.state_delta:
     out["state_delta"] = _clean(dict(actions.state_delta))
   if event.error_code or event.error_message:
