@@ -182,6 +182,10 @@ def main(argv=None) -> int:
   print(f"\nScripted model, no network; {versions}; Python {platform.python_version()}, "
         f"{os.cpu_count()} CPUs. (a), (b): median of the {_window(results)} turns/runs up to N, one session.{' QUICK MODE: small N, figures not meaningful.' if args.quick else ''}\n")
   print(table(results, quick=args.quick))
+  notes = [f"{name}: {r['parallel_runs']['overhead_ms']:.1f} ms over a floor of {r['parallel_runs']['floor_ms']:.1f} ms"
+           for name, r in results.items() if "parallel_runs" in r]
+  if notes:
+    print(f"\n(c) above 8 bare concurrent 50 ms sleeps measured next to each run: {'; '.join(notes)}.")
   print(f"\n(raw figures: {os.path.relpath(RESULTS, REPO_ROOT)})")
   return 0
 
