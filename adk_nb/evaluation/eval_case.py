@@ -63,6 +63,10 @@ class Invocation(EvalBaseModel):
   """When the turn happened (seconds since the epoch)."""
   duration: Optional[float] = None
   """Wall-clock seconds the turn took, when it was run by an eval; None otherwise."""
+  model_duration: Optional[float] = None
+  """Of `duration`, seconds spent awaiting a model (written by google-adk; adk_nb leaves it None)."""
+  tool_duration: Optional[float] = None
+  """Of `duration`, seconds spent in tools (written by google-adk; adk_nb leaves it None)."""
   rubrics: Optional[list[Any]] = None
   """Rubrics for this turn (kept for ADK compatibility; rubric metrics are not implemented)."""
   app_details: Optional[dict[str, Any]] = None

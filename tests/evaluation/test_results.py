@@ -108,3 +108,14 @@ def test_compare_with_itself_is_stable(results):
   assert table["change"].to_dict() == {"hello_then_paris": "still passing", "fahrenheit": "still passing",
                                        "rome_expected_roma": "still failing"}
   assert (table["response_match_score_delta"] == 0).all()
+
+
+def test_loads_results_written_by_google_adk():
+  # Written by google-adk 2.13's AgentEvaluator (LocalEvalSetResultsManager), num_runs=2, with its
+  # informational efficiency metrics; the scripted agent called get_weather(city="Paris").
+  from pathlib import Path
+
+  loaded = EvalResults.load(Path(__file__).parent / "data" / "adk_2_13.evalset_result.json")
+  assert loaded.cases["run"].tolist() == [0, 1] and loaded.passed
+  assert loaded.cases["actual_tools"].tolist() == [[['get_weather(city="Paris")']]] * 2
+  assert loaded.thresholds["tool_trajectory_avg_score"] == 1.0 and loaded.thresholds["tool_call_count_v1"] is None
