@@ -62,6 +62,27 @@ async def run_chain(callbacks: tuple[Callable[..., Any], ...], **kwargs: Any) ->
   return None
 
 
+async def run_hooks(plugin_manager: Any, plugin_hook: str, callbacks: tuple, kind: str,
+                    plugin_kwargs: Optional[dict[str, Any]] = None, **kwargs: Any) -> Optional[Any]:
+  """Plugins' hook first, then the agent's callbacks; the first non-None result wins.
+
+  A callback that raises is re-raised as CallbackError naming it. `plugin_kwargs` lets a
+  plugin hook take differently named arguments (ADK's plugins say `tool_args`, callbacks `args`).
+  """
+  if plugin_manager is not None and plugin_manager.has(plugin_hook):
+    out = await plugin_manager.run(plugin_hook, **(plugin_kwargs if plugin_kwargs is not None else kwargs))
+    if out is not None:
+      return out
+  for cb in callbacks:
+    try:
+      out = await call(cb, **kwargs)
+    except Exception as exc:
+      raise CallbackError(kind, cb, exc) from exc
+    if out is not None:
+      return out
+  return None
+
+
 class CallbackError(RuntimeError):
   """A user callback raised; the message names the callback."""
 

@@ -139,48 +139,30 @@ class BaseAgent(BaseModel):
     return parent_context.model_copy(update={"agent": self})
 
   async def _handle_before_agent(self, ctx: InvocationContext) -> Optional[Event]:
+    return await self._handle_agent_hook(ctx, "before_agent_callback", self._before_cbs)
+
+  async def _handle_after_agent(self, ctx: InvocationContext) -> Optional[Event]:
+    return await self._handle_agent_hook(ctx, "after_agent_callback", self._after_cbs)
+
+  async def _handle_agent_hook(self, ctx: InvocationContext, kind: str, callbacks: tuple) -> Optional[Event]:
+    """Runs plugin hooks then the agent's callbacks; returns the event they produce, if any.
+
+    Content from a before-callback skips the agent (ADK's short-circuit); state writes
+    alone become an event with only a state delta.
+    """
     pm = ctx.plugin_manager
-    has_plugins = pm is not None and pm.has("before_agent_callback")
-    if not self._before_cbs and not has_plugins:
+    if not callbacks and not (pm is not None and pm.has(kind)):
       return None
     cc = CallbackContext(ctx)
-    content = None
-    if has_plugins:
-      content = await pm.run("before_agent_callback", agent=self, callback_context=cc)
-    if content is None:
-      for cb in self._before_cbs:
-        try:
-          content = await _callbacks.call(cb, callback_context=cc)
-        except Exception as exc:
-          raise _callbacks.CallbackError("before_agent_callback", cb, exc) from exc
-        if content is not None:
-          break
+    content = await _callbacks.run_hooks(pm, kind, callbacks, kind,
+                                         plugin_kwargs={"agent": self, "callback_context": cc},
+                                         callback_context=cc)
     if content is not None:
-      ctx.end_invocation = True
+      if kind == "before_agent_callback":
+        ctx.end_invocation = True
       return self._callback_event(ctx, content, cc.actions)
     if cc.state.has_delta():
       return self._callback_event(ctx, None, cc.actions)
-    return None
-
-  async def _handle_after_agent(self, ctx: InvocationContext) -> Optional[Event]:
-    pm = ctx.plugin_manager
-    has_plugins = pm is not None and pm.has("after_agent_callback")
-    if not self._after_cbs and not has_plugins:
-      return None
-    cc = CallbackContext(ctx)
-    content = None
-    if has_plugins:
-      content = await pm.run("after_agent_callback", agent=self, callback_context=cc)
-    if content is None:
-      for cb in self._after_cbs:
-        try:
-          content = await _callbacks.call(cb, callback_context=cc)
-        except Exception as exc:
-          raise _callbacks.CallbackError("after_agent_callback", cb, exc) from exc
-        if content is not None:
-          break
-    if content is not None or cc.state.has_delta():
-      return self._callback_event(ctx, content, cc.actions)
     return None
 
   def _callback_event(self, ctx: InvocationContext, content: Optional[types.Content],

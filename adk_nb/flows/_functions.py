@@ -70,21 +70,17 @@ async def _run_tool(agent: "LlmAgent", ctx: "InvocationContext", tool: "BaseTool
   """before-tool callbacks, the tool itself (errors handled), after-tool callbacks."""
   args = call.args or {}
   pm = ctx.plugin_manager
-  result = None
-  if pm is not None and pm.has("before_tool_callback"):
-    result = await pm.run("before_tool_callback", tool=tool, tool_args=args, tool_context=tc)
-  if result is None and agent._before_tool_cbs:
-    result = await _chain(agent._before_tool_cbs, "before_tool_callback", tool=tool, args=args, tool_context=tc)
+  run_hooks = _callbacks.run_hooks
+  common = {"tool": tool, "tool_context": tc}
+  result = await run_hooks(pm, "before_tool_callback", agent._before_tool_cbs, "before_tool_callback",
+                           plugin_kwargs={**common, "tool_args": args}, args=args, **common)
   if result is None:
     try:
       result = await tool.run_async(args=args, tool_context=tc)
     except Exception as exc:  # a failing tool becomes an answer the model can read
-      handled = None
-      if pm is not None and pm.has("on_tool_error_callback"):
-        handled = await pm.run("on_tool_error_callback", tool=tool, tool_args=args, tool_context=tc, error=exc)
-      if handled is None and agent._on_tool_error_cbs:
-        handled = await _chain(agent._on_tool_error_cbs, "on_tool_error_callback",
-                               tool=tool, args=args, tool_context=tc, error=exc)
+      handled = await run_hooks(pm, "on_tool_error_callback", agent._on_tool_error_cbs, "on_tool_error_callback",
+                                plugin_kwargs={**common, "tool_args": args, "error": exc},
+                                args=args, error=exc, **common)
       result = handled if handled is not None else {
           "error": f"Tool `{call.name}` raised {type(exc).__name__}: {exc}"
       }
@@ -94,24 +90,10 @@ async def _run_tool(agent: "LlmAgent", ctx: "InvocationContext", tool: "BaseTool
     return result
   if result is None and tool.is_long_running:
     return None
-  altered = None
-  if pm is not None and pm.has("after_tool_callback"):
-    altered = await pm.run("after_tool_callback", tool=tool, tool_args=args, tool_context=tc, result=result)
-  if altered is None and agent._after_tool_cbs:
-    altered = await _chain(agent._after_tool_cbs, "after_tool_callback",
-                           tool=tool, args=args, tool_context=tc, tool_response=result)
+  altered = await run_hooks(pm, "after_tool_callback", agent._after_tool_cbs, "after_tool_callback",
+                            plugin_kwargs={**common, "tool_args": args, "result": result},
+                            args=args, tool_response=result, **common)
   return altered if altered is not None else result
-
-
-async def _chain(callbacks: tuple, kind: str, **kwargs: Any) -> Any:
-  for cb in callbacks:
-    try:
-      out = await _callbacks.call(cb, **kwargs)
-    except Exception as exc:
-      raise _callbacks.CallbackError(kind, cb, exc) from exc
-    if out is not None:
-      return out
-  return None
 
 
 async def _call_one(agent: "LlmAgent", ctx: "InvocationContext", call: types.FunctionCall,

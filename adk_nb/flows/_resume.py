@@ -112,12 +112,8 @@ async def resume_confirmed_calls(agent: "LlmAgent", ctx: "InvocationContext") ->
       yield Event(invocation_id=ctx.invocation_id, author=agent.name, branch=ctx.branch,
                   custom_metadata={STARTED_KEY: call_id})
   results = await _functions.handle_function_calls(agent, ctx, calls, tools, confirmations)
-  if results.event is not None:
-    yield results.event
-  for event in results.surfaced:
+  async for event in _emit(ctx, results):
     yield event
-  if results.paused:
-    ctx.pause()
 
 
 async def resume_nested_calls(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGenerator[Event, None]:
@@ -153,6 +149,12 @@ async def resume_nested_calls(agent: "LlmAgent", ctx: "InvocationContext") -> As
   if not outcomes:
     return
   results = await _functions.handle_function_calls(agent, ctx, calls, tools, outcomes=outcomes)
+  async for event in _emit(ctx, results):
+    yield event
+
+
+async def _emit(ctx: "InvocationContext", results: "_functions.CallResults") -> AsyncGenerator[Event, None]:
+  """Yields a resumed step's answer and any newly raised nested calls; pauses again if needed."""
   if results.event is not None:
     yield results.event
   for event in results.surfaced:

@@ -110,51 +110,20 @@ def _content_text(value) -> str:
 
 
 async def _before_model(agent, ctx, cc, request) -> Optional[LlmResponse]:
-  pm = ctx.plugin_manager
-  if pm is not None and pm.has("before_model_callback"):
-    out = await pm.run("before_model_callback", callback_context=cc, llm_request=request)
-    if out is not None:
-      return out
-  for cb in agent._before_model_cbs:
-    try:
-      out = await _callbacks.call(cb, callback_context=cc, llm_request=request)
-    except Exception as exc:
-      raise _callbacks.CallbackError("before_model_callback", cb, exc) from exc
-    if out is not None:
-      return out
-  return None
+  return await _callbacks.run_hooks(ctx.plugin_manager, "before_model_callback", agent._before_model_cbs, "before_model_callback",
+                                    callback_context=cc, llm_request=request)
 
 
 async def _after_model(agent, ctx, cc, response) -> LlmResponse:
-  pm = ctx.plugin_manager
-  if pm is not None and pm.has("after_model_callback"):
-    out = await pm.run("after_model_callback", callback_context=cc, llm_response=response)
-    if out is not None:
-      return out
-  for cb in agent._after_model_cbs:
-    try:
-      out = await _callbacks.call(cb, callback_context=cc, llm_response=response)
-    except Exception as exc:
-      raise _callbacks.CallbackError("after_model_callback", cb, exc) from exc
-    if out is not None:
-      return out
-  return response
+  out = await _callbacks.run_hooks(ctx.plugin_manager, "after_model_callback", agent._after_model_cbs,
+                                   "after_model_callback", callback_context=cc, llm_response=response)
+  return response if out is None else out
 
 
 async def _on_model_error(agent, ctx, cc, request, error) -> Optional[LlmResponse]:
-  pm = ctx.plugin_manager
-  if pm is not None and pm.has("on_model_error_callback"):
-    out = await pm.run("on_model_error_callback", callback_context=cc, llm_request=request, error=error)
-    if out is not None:
-      return out
-  for cb in agent._on_model_error_cbs:
-    try:
-      out = await _callbacks.call(cb, callback_context=cc, llm_request=request, error=error)
-    except Exception as exc:
-      raise _callbacks.CallbackError("on_model_error_callback", cb, exc) from exc
-    if out is not None:
-      return out
-  return None
+  return await _callbacks.run_hooks(ctx.plugin_manager, "on_model_error_callback", agent._on_model_error_cbs,
+                                    "on_model_error_callback", callback_context=cc, llm_request=request,
+                                    error=error)
 
 
 def _event_from_response(agent, ctx, response: LlmResponse, event_id: str, actions: EventActions) -> Event:

@@ -30,6 +30,18 @@ async def pending(runner, sid="session"):
   return pending_items((await session_of(runner, sid)).events)
 
 
+async def reloaded(runner, agent):
+  """A new Runner on a new store holding the session's events as JSON round-tripped (a new process)."""
+  from adk_nb import Runner
+
+  dumped = [e.model_dump_json(by_alias=True) for e in (await session_of(runner)).events]
+  svc = InMemorySessionService()
+  s = await svc.create_session(app_name="app", user_id="user", session_id="session")
+  for raw in dumped:
+    await svc.append_event(s, Event.model_validate(json.loads(raw)))
+  return Runner(app_name="app", agent=agent, session_service=svc)
+
+
 async def answer(runner, parts, sid="session"):
   return await run_turn(runner, answer_message(parts), session_id=sid)
 
@@ -299,14 +311,8 @@ async def test_pending_confirmation_survives_a_new_runner_and_a_new_session_serv
   agent = Agent(name="s", model=agent_model, tools=[FunctionTool(make_refund(log), require_confirmation=True)])
   runner = InMemoryRunner(agent, app_name="app")
   await run_turn(runner, "refund")
-  dumped = [e.model_dump_json(by_alias=True) for e in (await session_of(runner)).events]
   # A different process: a new store loaded from the serialised events, a new Runner.
-  svc = InMemorySessionService()
-  s = await svc.create_session(app_name="app", user_id="user", session_id="session")
-  for raw in dumped:
-    await svc.append_event(s, Event.model_validate(json.loads(raw)))
-  from adk_nb import Runner
-  runner2 = Runner(app_name="app", agent=agent, session_service=svc)
+  runner2 = await reloaded(runner, agent)
   [item] = await pending(runner2)
   events = await answer(runner2, [confirmation_response(item, True)])
   assert log == [("A", 1.0)] and events[-1].text == "done"
@@ -328,13 +334,7 @@ async def test_pause_inside_agent_tool_surfaces_to_the_top_and_resumes_the_neste
   assert item.kind == "confirmation" and item.tool == "refund" and item.nested
   assert item.args == {"order_id": "N1", "amount": 300.0}
   # Survives a new Runner and store built from the serialised events (another process).
-  dumped = [e.model_dump_json(by_alias=True) for e in (await session_of(runner)).events]
-  svc = InMemorySessionService()
-  s = await svc.create_session(app_name="app", user_id="user", session_id="session")
-  for raw in dumped:
-    await svc.append_event(s, Event.model_validate(json.loads(raw)))
-  from adk_nb import Runner
-  runner2 = Runner(app_name="app", agent=parent, session_service=svc)
+  runner2 = await reloaded(runner, parent)
   events = await answer(runner2, [confirmation_response(item, True)])
   assert log == [("N1", 300.0)]
   assert {e.invocation_id for e in events} == {first[0].invocation_id}
