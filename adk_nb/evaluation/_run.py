@@ -138,6 +138,7 @@ class CaseRunner:
           continue
         if event.partial:
           continue
+        invocation_id = invocation_id or event.invocation_id  # the user's event is not yielded (as in ADK)
         events.append(event)
         if event.error_code and not (event.content and event.content.parts):
           error = f"{event.error_code}: {event.error_message}"

@@ -148,3 +148,9 @@ def test_progress_text_lines():
   bar.close()
   assert out.getvalue().strip().splitlines()[-1].startswith("eval 4/4 · 2 passed · 1 failed · 1 error")
   assert make_progress(3, False).text().startswith("eval 0/3")
+
+
+async def test_actual_turns_carry_the_invocation_id(make_weather_agent, make_weather_set):
+  results = await evaluate(make_weather_agent(), make_weather_set(), CRITERIA, progress=False)
+  ids = [t.actual_invocation.invocation_id for r in results.case_results for t in r.eval_metric_result_per_invocation]
+  assert all(ids) and len(set(ids)) == len(ids)
