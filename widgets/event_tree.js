@@ -2,9 +2,9 @@
 // inserted with textContent, never as HTML. Updates arrive as append-only batches
 // ({type: "ops", seq, ops}); the `nodes` trait holds the full snapshot for reloads.
 
-const ICONS = {
-  invocation: "▶", agent: "◆", user: "👤", text: "💬", call: "🔧", pause: "⏸",
-  transfer: "↪", escalate: "⤴", error: "⚠", state: "≡", decision: "✔",
+const LABELS = {
+  invocation: "run", agent: "agent", user: "user", text: "model", call: "tool", pause: "pause",
+  transfer: "transfer", escalate: "escalate", error: "error", state: "state", decision: "decision",
 };
 
 function el(tag, cls, text) {
@@ -39,7 +39,7 @@ function render({ model, el: root }) {
   function paint(entry) {
     const n = entry.data;
     entry.title.textContent = n.title || "";
-    entry.kind.textContent = ICONS[n.kind] || "•";
+    entry.kind.textContent = LABELS[n.kind] || n.kind || "";
     entry.status.textContent = n.status || "";
     entry.status.dataset.status = n.status || "";
     entry.ms.textContent = n.ms !== undefined && n.ms !== null ? `${n.ms} ms` : "";
@@ -55,7 +55,7 @@ function render({ model, el: root }) {
     if (byId.has(n.id)) { Object.assign(byId.get(n.id).data, n); paint(byId.get(n.id)); return; }
     const nodeRoot = el("details", "adknb-node");
     // Tool calls with results start folded; everything else is open.
-    nodeRoot.open = n.kind !== "state";
+    nodeRoot.open = n.kind !== "state" && n.kind !== "call";
     const summary = el("summary");
     const entry = {
       data: { ...n }, root: nodeRoot,

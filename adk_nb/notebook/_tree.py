@@ -168,7 +168,11 @@ class TreeBuilder:
         self._add(f"call:{call.id}", parent, "call", f"{call.name}({short_args(args)})",
                   text=to_json_text(args, indent=2), tool=call.name, t=event.timestamp,
                   status="pending" if call.id in long_running else "running")
+    waiting = event.actions.requested_tool_confirmations
     for response in event.get_function_responses():
+      if waiting and response.id in waiting:
+        self._set(f"call:{response.id}", status="needs approval")
+        continue
       self._answer(response.id, response.name, response.response, event.timestamp)
     actions = event.actions
     if actions.transfer_to_agent:
@@ -182,6 +186,14 @@ class TreeBuilder:
     if event.error_code or event.error_message:
       self._add(f"err:{event.id}", parent, "error", f"error {event.error_code or ''}".strip(),
                 text=event.error_message or "", status="error", t=event.timestamp)
+
+  def add_user_message(self, invocation_id: str, content: Any, state_delta: Optional[dict[str, Any]],
+                       timestamp: float) -> None:
+    """Shows the message a run was started or resumed with (the Runner stores it without yielding it)."""
+    from ..events.event_actions import EventActions
+
+    self._add_user(Event(invocation_id=invocation_id, author="user", content=content, timestamp=timestamp,
+                         actions=EventActions(state_delta=dict(state_delta or {}))))
 
   def _add_user(self, event: Event) -> None:
     inv_node = self._invocation(event)

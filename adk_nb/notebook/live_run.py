@@ -198,6 +198,7 @@ class LiveRun:
     self.status = "running"
     self.error = None
     self.temp_state = {}
+    self._seed = (message, state_delta, time.time())
     self._notify()
     failed = None
     try:
@@ -219,6 +220,10 @@ class LiveRun:
     await self._settle(failed)
 
   def _on_event(self, event: Event) -> None:
+    seed, self._seed = getattr(self, "_seed", None), None
+    if seed is not None and event.author != "user" and (seed[0] is not None or seed[1]):
+      # The Runner commits the user's message (or answers) without yielding it: show it from what was sent.
+      self.tree.add_user_message(event.invocation_id, seed[0], seed[1], seed[2])
     self.tree.add_event(event)
     if not event.partial:
       self.events.append(event)
@@ -244,6 +249,11 @@ class LiveRun:
     if session is not None:
       self.state = dict(session.state)
       mine = set(self.invocation_ids)
+      known = {e.id for e in self.events}
+      stored_only = [e for e in session.events
+                     if e.author == "user" and e.invocation_id in mine and e.id not in known]
+      if stored_only:  # user messages and answers, committed but not yielded
+        self.events = sorted(self.events + stored_only, key=lambda e: e.timestamp)
       self.pending = [p for p in pending_items(session.events) if p.invocation_id in mine]
     last = self.events[-1] if self.events else None
     if failed is not None:

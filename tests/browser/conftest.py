@@ -1,0 +1,84 @@
+"""A JupyterLab server on 127.0.0.1 (token, free port) and headless Chromium driven by playwright.
+
+Skips, saying why, when /usr/bin/chromium (Debian package `chromium`) or playwright is missing.
+Playwright never downloads a browser here: it is pointed at the system Chromium.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run"]
+
+
+def _free_port() -> int:
+  with socket.socket() as s:
+    s.bind(("127.0.0.1", 0))
+    return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def lab(tmp_path_factory):
+  """(base_url, token, root folder) of a JupyterLab server started for these tests."""
+  if not os.path.exists(CHROMIUM):
+    pytest.skip(f"{CHROMIUM} is missing: install the Debian package with `apt-get install -y chromium`")
+  pytest.importorskip("playwright.sync_api", reason="playwright-python is not installed (pip install playwright)")
+  root = tmp_path_factory.mktemp("lab")
+  home = tmp_path_factory.mktemp("home")
+  port, token = _free_port(), secrets.token_hex(16)
+  env = {k: v for k, v in os.environ.items() if k != "ADK_NB_APPROVE"}
+  env.update(JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_RUNTIME_DIR=str(home / "runtime"),
+             JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"), PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD="1")
+  log = open(home / "lab.log", "w")
+  proc = subprocess.Popen(
+      [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
+       f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}", "--ServerApp.port_retries=0", "--allow-root",
+       "--LabApp.news_url=", "--LabServerApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+      cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
+  base = f"http://127.0.0.1:{port}"
+  deadline = time.monotonic() + 60
+  while True:
+    try:
+      urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+      break
+    except OSError:
+      if proc.poll() is not None or time.monotonic() > deadline:
+        proc.kill()
+        raise RuntimeError(f"JupyterLab did not start; see {home / 'lab.log'}:\n{(home / 'lab.log').read_text()}")
+      time.sleep(0.2)  # polling the server's readiness, not synchronising the test
+  yield base, token, root
+  proc.terminate()
+  try:
+    proc.wait(timeout=20)
+  except subprocess.TimeoutExpired:
+    proc.kill()
+  log.close()
+
+
+@pytest.fixture(scope="session")
+def browser(lab):
+  from playwright.sync_api import sync_playwright
+
+  with sync_playwright() as p:
+    chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    yield chromium
+    chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+  context = browser.new_context(viewport={"width": 1280, "height": 1000})
+  page = context.new_page()
+  yield page
+  context.close()

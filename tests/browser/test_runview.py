@@ -1,0 +1,105 @@
+"""The RunView in a real JupyterLab and Chromium: live tree, Approve click, and escaping."""
+
+from __future__ import annotations
+
+import pathlib
+
+import nbformat
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+
+APPROVE_NOTEBOOK = [
+    '''%load_ext adk_nb
+from adk_nb import Agent
+from adk_nb.models import ScriptedModel, call
+from adk_nb.tools import FunctionTool
+refunds = []
+def refund(order_id: str, amount: float) -> dict:
+    """Refunds an order."""
+    refunds.append((order_id, amount))
+    return {"status": "refunded", "order_id": order_id, "amount": amount}
+def lookup_order(order_id: str) -> dict:
+    """Finds an order."""
+    return {"order_id": order_id, "total": 250.0, "state": "delivered, damaged"}
+script = [call("lookup_order", order_id="A1"), call("lookup_order", order_id="A1"),
+          call("refund", order_id="A1", amount=250.0), "Order A1 is refunded: $250."]
+support = Agent(name="support", model=ScriptedModel(script, latency=0.4), instruction="You handle refunds.",
+                tools=[lookup_order, FunctionTool(refund, require_confirmation=lambda amount: amount > 100)])''',
+    '''%%agent support --store memory:// --out run --state user:tier=gold
+Please refund order A1, it arrived broken.''',
+    'print("refund calls:", len(refunds))',
+]
+
+XSS_NOTEBOOK = [
+    '''%load_ext adk_nb
+from adk_nb import Agent
+from adk_nb.models import ScriptedModel, call
+def fetch_page(url: str) -> dict:
+    """Fetches a page."""
+    return {"body": "<script>window.__pwned=1</script>"}
+evil = Agent(name="evil", model=ScriptedModel([call("fetch_page", url="x"), '<img src=x onerror="window.__pwned=1">']),
+             tools=[fetch_page])''',
+    '''%%agent evil --store memory:// --state note=<b>bold</b>
+Show me <img src=y onerror="window.__pwned=2">''',
+]
+
+
+def _write(root: pathlib.Path, name: str, cells: list[str]) -> str:
+  nb = nbformat.v4.new_notebook()
+  nb.cells = [nbformat.v4.new_code_cell(c) for c in cells]
+  nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+  nbformat.write(nb, root / name)
+  return name
+
+
+def _open_and_run_all(page, lab, name):
+  base, token, _ = lab
+  # A workspace of its own, reset: only this notebook is open.
+  page.goto(f"{base}/lab/workspaces/{name.split('.')[0]}/tree/{name}?token={token}&reset")
+  page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
+  # The kernel is connected and idle (status bar), and the notebook has focus.
+  page.wait_for_selector(".jp-StatusBar-Widget:has-text('| Idle')", timeout=60_000)
+  page.locator(".jp-Notebook .jp-Cell").first.locator(".jp-InputPrompt").click()
+  page.click("li.lm-MenuBar-item:has-text('Run')")
+  page.click("li.lm-Menu-item:not(.lm-mod-disabled):has-text('Run All Cells')")
+
+
+def test_tree_grows_approve_click_finishes_the_run_once(page, lab):
+  name = _write(lab[2], "approve.ipynb", APPROVE_NOTEBOOK)
+  _open_and_run_all(page, lab, name)
+  tree = page.locator(".adknb-tree").first
+  tree.wait_for(timeout=60_000)
+  page.wait_for_selector(".adknb-tree[data-status='running'] .adknb-node", timeout=60_000)
+  first = page.locator(".adknb-tree .adknb-node").count()
+  # The tree grows while the run is still going (the model answers every 0.4 s).
+  page.wait_for_function(
+      "n => document.querySelectorAll('.adknb-tree .adknb-node').length > n", arg=first, timeout=30_000)
+  page.wait_for_selector(".adknb-tree[data-status='paused']", timeout=60_000)
+  assert page.locator(".adknb-tree details[data-kind='pause'][data-status='pending']").count() == 1
+  page.get_by_role("button", name="Approve", exact=True).click()
+  page.wait_for_selector(".adknb-tree[data-status='done']", timeout=60_000)
+  tree_text = tree.inner_text()
+  assert "Order A1 is refunded: $250." in tree_text
+  assert page.locator(".adknb-tree details[data-kind='call'][data-status='ok']:has-text('refund(')").count() == 1
+  assert page.get_by_role("button", name="Approve", exact=True).count() == 0  # the answered row is gone
+  # Re-run the last cell: the tool ran exactly once.
+  last = page.locator(".jp-Notebook .jp-Cell").nth(2)
+  last.locator(".jp-InputArea-editor").click()
+  page.keyboard.press("Shift+Enter")
+  page.wait_for_selector(".jp-Cell:nth-child(3) .jp-OutputArea-output:has-text('refund calls: 1')", timeout=30_000)
+  docs = REPO / "docs"
+  docs.mkdir(exist_ok=True)
+  page.locator(".adknb-runview").first.screenshot(path=str(docs / "runview.png"))
+
+
+def test_model_and_tool_text_is_shown_as_text_never_run(page, lab):
+  name = _write(lab[2], "xss.ipynb", XSS_NOTEBOOK)
+  _open_and_run_all(page, lab, name)
+  page.wait_for_selector(".adknb-tree[data-status='done']", timeout=60_000)
+  text = page.locator(".adknb-tree").first.inner_text()
+  assert '<img src=x onerror="window.__pwned=1">' in text
+  assert "<script>window.__pwned=1</script>" in text
+  assert 'Show me <img src=y onerror="window.__pwned=2">' in text
+  assert "<b>bold</b>" in page.locator(".adknb-state").first.inner_text()
+  assert page.locator(".adknb-tree img, .adknb-state img, .adknb-tree script, .adknb-state b").count() == 0
+  assert page.evaluate("window.__pwned") is None
