@@ -96,7 +96,7 @@ def test_model_and_tool_text_is_shown_as_text_never_run(page, lab):
   name = _write(lab[2], "xss.ipynb", XSS_NOTEBOOK)
   _open_and_run_all(page, lab, name)
   page.wait_for_selector(".adknb-tree[data-status='done']", timeout=60_000)
-  text = page.locator(".adknb-tree").first.inner_text()
+  text = page.locator(".adknb-tree").first.text_content()
   assert '<img src=x onerror="window.__pwned=1">' in text
   assert "<script>window.__pwned=1</script>" in text
   assert 'Show me <img src=y onerror="window.__pwned=2">' in text
