@@ -15,8 +15,9 @@ database rather than one written by google-adk.
 from __future__ import annotations
 
 import asyncio
+import bisect
+import collections
 import contextlib
-import functools
 import json
 import sqlite3
 import time
@@ -34,103 +35,22 @@ from sqlalchemy.pool import StaticPool
 from ..errors.already_exists_error import AlreadyExistsError
 from ..errors.stale_session_error import StaleSessionError
 from ..events.event import Event
+from ._sql import (
+    DEFAULT_BUSY_TIMEOUT,
+    SCHEMA_VERSION,
+    SQL,
+    SqliteWriter,
+    Steps,
+    is_integrity_error,
+    metadata,
+    run_steps_aiosqlite,
+    run_steps_sqlalchemy,
+)
 from .base_session_service import BaseSessionService, GetSessionConfig, ListSessionsResponse
 from .session import Session
 from .state import merge_state, split_delta
 
-SCHEMA_VERSION = 1
-"""The table layout this release writes; stored in `adk_nb_schema`."""
-
-_DEFAULT_BUSY_TIMEOUT = 30.0
-
-_metadata = sa.MetaData()
-_key = sa.String(128)
-
-sa.Table(
-    "adk_nb_schema", _metadata,
-    sa.Column("key", sa.String(64), primary_key=True),
-    sa.Column("value", sa.Text, nullable=False),
-)
-sa.Table(
-    "sessions", _metadata,
-    sa.Column("app_name", _key, primary_key=True),
-    sa.Column("user_id", _key, primary_key=True),
-    sa.Column("id", _key, primary_key=True),
-    sa.Column("state", sa.Text, nullable=False),
-    sa.Column("create_time", sa.Double, nullable=False),
-    sa.Column("update_time", sa.Double, nullable=False),
-)
-sa.Table(
-    "events", _metadata,
-    # INTEGER PRIMARY KEY is SQLite's rowid: the cheapest monotonic sequence there is.
-    sa.Column("seq", sa.BigInteger().with_variant(sa.Integer, "sqlite"), sa.Identity(),
-              primary_key=True),
-    sa.Column("app_name", _key, nullable=False),
-    sa.Column("user_id", _key, nullable=False),
-    sa.Column("session_id", _key, nullable=False),
-    sa.Column("id", _key, nullable=False),
-    sa.Column("timestamp", sa.Double, nullable=False),
-    sa.Column("data", sa.Text, nullable=False),
-    sa.Index("ix_events_session_seq", "app_name", "user_id", "session_id", "seq"),
-    sa.UniqueConstraint("app_name", "user_id", "session_id", "id", name="uq_events_session_event"),
-)
-sa.Table(
-    "app_states", _metadata,
-    sa.Column("app_name", _key, primary_key=True),
-    sa.Column("state", sa.Text, nullable=False),
-    sa.Column("update_time", sa.Double, nullable=False),
-)
-sa.Table(
-    "user_states", _metadata,
-    sa.Column("app_name", _key, primary_key=True),
-    sa.Column("user_id", _key, primary_key=True),
-    sa.Column("state", sa.Text, nullable=False),
-    sa.Column("update_time", sa.Double, nullable=False),
-)
-
-# Plain SQL that SQLite and PostgreSQL both accept; `{lock}` is FOR UPDATE on PostgreSQL.
-_SESSION_WHERE = "app_name = :app AND user_id = :user AND id = :sid"
-_SQL = {
-    "load_session": (
-        "SELECT s.state, s.update_time,"
-        " (SELECT a.state FROM app_states a WHERE a.app_name = :app),"
-        " (SELECT u.state FROM user_states u WHERE u.app_name = :app AND u.user_id = :user)"
-        f" FROM sessions s WHERE s.{_SESSION_WHERE.replace(' AND ', ' AND s.')}"
-    ),
-    "session_exists": f"SELECT 1 FROM sessions WHERE {_SESSION_WHERE}",
-    "insert_session": (
-        "INSERT INTO sessions (app_name, user_id, id, state, create_time, update_time)"
-        " VALUES (:app, :user, :sid, :state, :now, :now)"
-    ),
-    # Compare-and-set: only succeeds when nobody appended since the writer's copy was loaded.
-    "claim_session": (
-        f"UPDATE sessions SET update_time = :stamp WHERE {_SESSION_WHERE}"
-        " AND update_time <= :seen RETURNING state"
-    ),
-    "set_session_state": f"UPDATE sessions SET state = :state WHERE {_SESSION_WHERE}",
-    "insert_event": (
-        "INSERT INTO events (app_name, user_id, session_id, id, timestamp, data)"
-        " VALUES (:app, :user, :sid, :eid, :ts, :data)"
-    ),
-    "events": "SELECT seq, data FROM events WHERE app_name = :app AND user_id = :user"
-              " AND session_id = :sid{after} ORDER BY seq",
-    "recent_events": "SELECT seq, data FROM events WHERE app_name = :app AND user_id = :user"
-                     " AND session_id = :sid{after} ORDER BY seq DESC LIMIT :n",
-    "delete_events": "DELETE FROM events WHERE app_name = :app AND user_id = :user AND session_id = :sid",
-    "delete_session": f"DELETE FROM sessions WHERE {_SESSION_WHERE}",
-    "list_sessions": "SELECT user_id, id, state, update_time FROM sessions WHERE app_name = :app"
-                     "{user} ORDER BY create_time, id",
-    "list_user_states": "SELECT user_id, state FROM user_states WHERE app_name = :app{user}",
-    "app_state": "SELECT state FROM app_states WHERE app_name = :app{lock}",
-    "user_state": "SELECT state FROM user_states WHERE app_name = :app AND user_id = :user{lock}",
-    "add_app_state": "INSERT INTO app_states (app_name, state, update_time) VALUES (:app, '{}', :now)"
-                     " ON CONFLICT (app_name) DO NOTHING",
-    "add_user_state": "INSERT INTO user_states (app_name, user_id, state, update_time)"
-                      " VALUES (:app, :user, '{}', :now) ON CONFLICT (app_name, user_id) DO NOTHING",
-    "set_app_state": "UPDATE app_states SET state = :state, update_time = :now WHERE app_name = :app",
-    "set_user_state": "UPDATE user_states SET state = :state, update_time = :now"
-                      " WHERE app_name = :app AND user_id = :user",
-}
+__all__ = ["DatabaseSessionService", "SCHEMA_VERSION", "SessionStorageError", "normalize_db_url"]
 
 
 class SessionStorageError(RuntimeError):
@@ -188,43 +108,46 @@ def _dumps(value: Any, what: str) -> str:
     ) from None
 
 
-@functools.lru_cache(maxsize=None)
-def _text(sql: str) -> sa.TextClause:
-  return sa.text(sql)
+def _select(events: list[Event], config: Optional[GetSessionConfig]) -> list[Event]:
+  """The events `config` asks for, with the same meaning as the SQL filters."""
+  if config is None:
+    return list(events)
+  if config.num_recent_events == 0:
+    return []
+  if config.after_timestamp is not None:
+    events = [e for e in events if e.timestamp >= config.after_timestamp]
+  if config.num_recent_events is not None:
+    return list(events[-config.num_recent_events:])
+  return list(events)
 
 
-class _SqliteTx:
-  """Statements on the aiosqlite connection itself: one thread hop each, not four."""
+class _History:
+  """A session's decoded events with their `seq`, shared (read-only) by the Sessions returned."""
 
-  __slots__ = ("_db",)
+  __slots__ = ("create_time", "seqs", "events")
 
-  def __init__(self, db: Any) -> None:
-    self._db = db
+  def __init__(self, create_time: float, seqs: list[int], events: list[Event]) -> None:
+    self.create_time = create_time
+    self.seqs = seqs
+    self.events = events
 
-  async def fetch(self, sql: str, params: dict[str, Any]) -> list[Any]:
-    return list(await self._db.execute_fetchall(sql, params))
+  @property
+  def last_seq(self) -> int:
+    return self.seqs[-1] if self.seqs else 0
 
-  async def run(self, sql: str, params: dict[str, Any]) -> None:
-    await self._db.execute(sql, params)
+  def count_upto(self, seq: int) -> int:
+    return bisect.bisect_right(self.seqs, seq)
 
-
-class _SaTx:
-  """Statements through SQLAlchemy (PostgreSQL via asyncpg)."""
-
-  __slots__ = ("_conn",)
-
-  def __init__(self, conn: AsyncConnection) -> None:
-    self._conn = conn
-
-  async def fetch(self, sql: str, params: dict[str, Any]) -> list[Any]:
-    return list((await self._conn.execute(_text(sql), params)).all())
-
-  async def run(self, sql: str, params: dict[str, Any]) -> None:
-    await self._conn.execute(_text(sql), params)
-
-
-def _is_integrity_error(exc: BaseException) -> bool:
-  return isinstance(exc, (sa_exc.IntegrityError, sqlite3.IntegrityError))
+  def extend(self, rows: list[Any], events: list[Event], seen: int) -> list[Event]:
+    """Adds newly read rows; returns the events up to `seen`, the newest row this reader saw."""
+    for (seq, _), event in zip(rows, events):
+      # A concurrent load of the same session may have added these already.
+      if seq > self.last_seq:
+        self.seqs.append(seq)
+        self.events.append(event)
+    if seen == self.last_seq:
+      return self.events
+    return self.events[:self.count_upto(seen)]
 
 
 class DatabaseSessionService(BaseSessionService):
@@ -234,6 +157,9 @@ class DatabaseSessionService(BaseSessionService):
     db_url: `sqlite:///sessions.db` (the embedded default), `sqlite+aiosqlite:///...`,
       `postgresql://user:pw@host/db` or `postgresql+asyncpg://...`.
     busy_timeout: seconds an SQLite writer waits for another process's write lock.
+    max_cached_events: decoded events kept in memory (across sessions, least recently
+      loaded dropped first) so that reloading a session, as the Runner does every turn,
+      decodes only the events added since; 0 turns this off.
     **engine_kwargs: passed to SQLAlchemy's `create_async_engine`.
 
   Every `append_event` is one transaction: the event and its state delta are committed
@@ -246,8 +172,8 @@ class DatabaseSessionService(BaseSessionService):
   writers of other processes wait up to `busy_timeout`.
   """
 
-  def __init__(self, db_url: str, *, busy_timeout: float = _DEFAULT_BUSY_TIMEOUT,
-               **engine_kwargs: Any) -> None:
+  def __init__(self, db_url: str, *, busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
+               max_cached_events: int = 100_000, **engine_kwargs: Any) -> None:
     self.db_url = normalize_db_url(db_url)
     url = make_url(self.db_url)
     self._sqlite = url.get_backend_name() == "sqlite"
@@ -272,19 +198,27 @@ class DatabaseSessionService(BaseSessionService):
     self._lock_clause = "" if self._sqlite else " FOR UPDATE"
     self._ready = False
     self._ready_lock: Optional[asyncio.Lock] = None
-    # SQLite writers of this process queue on this lock and share one connection,
-    # instead of spinning in SQLite's busy handler.
-    self._write_lock: Optional[asyncio.Lock] = None
-    self._writer: Optional[AsyncConnection] = None
+    self._file_writer = self._make_file_writer()
+    self._max_cached_events = max_cached_events
+    self._histories: collections.OrderedDict[tuple[str, str, str], _History] = collections.OrderedDict()
+
+  def _make_file_writer(self) -> Optional[SqliteWriter]:
+    """A writer thread for an SQLite file (None for PostgreSQL and in-memory SQLite)."""
+    if not self._sqlite:
+      return None
+    url = make_url(self.db_url)
+    args, kwargs = self.db_engine.dialect.create_connect_args(url)
+    database = args[0] if args else kwargs.pop("database", ":memory:")
+    if database == ":memory:" or "mode=memory" in database:
+      return None
+    kwargs.pop("check_same_thread", None)
+    kwargs.setdefault("timeout", self._busy_timeout)
+    return SqliteWriter(database, kwargs, self._sqlite_pragmas())
 
   def _on_sqlite_connect(self, dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     try:
-      for pragma in (
-          f"PRAGMA busy_timeout={int(self._busy_timeout * 1000)}",
-          "PRAGMA journal_mode=WAL",
-          "PRAGMA synchronous=NORMAL",
-      ):
+      for pragma in self._sqlite_pragmas():
         try:
           cursor.execute(pragma)
         except Exception:
@@ -344,7 +278,7 @@ class DatabaseSessionService(BaseSessionService):
       yield
     except (sa_exc.DBAPIError, sa_exc.NoSuchTableError, sqlite3.Error, OSError,
             asyncio.TimeoutError) as exc:
-      if _is_integrity_error(exc):
+      if is_integrity_error(exc):
         raise
       raise self._storage_error(exc, action) from exc
 
@@ -384,7 +318,7 @@ class DatabaseSessionService(BaseSessionService):
           "create (google-adk's DatabaseSessionService uses these names with another "
           "layout); use a new database file or server database for adk_nb."
       )
-    _metadata.create_all(conn, checkfirst=True)
+    metadata.create_all(conn, checkfirst=True)
     row = conn.exec_driver_sql(
         "SELECT value FROM adk_nb_schema WHERE key = 'schema_version'").first()
     if row is None:
@@ -399,23 +333,23 @@ class DatabaseSessionService(BaseSessionService):
 
   # -- transactions ----------------------------------------------------------
 
-  @contextlib.asynccontextmanager
-  async def _write(self) -> AsyncIterator[Any]:
-    """A write transaction, committed when the block ends and rolled back if it raises."""
+  def _sqlite_pragmas(self) -> list[str]:
+    return [f"PRAGMA busy_timeout={int(self._busy_timeout * 1000)}",
+            "PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL"]
+
+  async def _write(self, steps: Steps[Any]) -> Any:
+    """Runs a write transaction's steps: committed if they finish, rolled back if anything raises."""
     if not self._sqlite:
       async with self.db_engine.begin() as conn:
-        yield _SaTx(conn)
-      return
-    if self._write_lock is None:
-      self._write_lock = asyncio.Lock()
-    async with self._write_lock:
-      if self._writer is None:
-        self._writer = await self.db_engine.connect()
-      db = (await self._writer.get_raw_connection()).driver_connection
-      # IMMEDIATE takes the write lock up front, so a read-then-write never deadlocks.
+        return await run_steps_sqlalchemy(steps, conn)
+    if self._file_writer is not None:
+      return await self._file_writer.run(steps)
+    # An in-memory database lives in the engine's one connection: write through it.
+    async with self.db_engine.connect() as conn:
+      db = (await conn.get_raw_connection()).driver_connection
       await db.execute("BEGIN IMMEDIATE")
       try:
-        yield _SqliteTx(db)
+        result = await run_steps_aiosqlite(steps, db)
       except BaseException:
         await self._rollback(db)
         raise
@@ -424,6 +358,7 @@ class DatabaseSessionService(BaseSessionService):
       except BaseException:
         await self._rollback(db)
         raise
+      return result
 
   @staticmethod
   async def _rollback(db: Any) -> None:
@@ -431,20 +366,18 @@ class DatabaseSessionService(BaseSessionService):
       if db.in_transaction:
         await db.execute("ROLLBACK")
 
-  @contextlib.asynccontextmanager
-  async def _read(self) -> AsyncIterator[Any]:
-    """A read transaction: every statement in it sees the same snapshot."""
+  async def _read(self, steps: Steps[Any]) -> Any:
+    """Runs read-only steps in one transaction, so they all see the same snapshot."""
     if not self._sqlite:
       engine = self.db_engine.execution_options(isolation_level="REPEATABLE READ")
       async with engine.connect() as conn:
         async with conn.begin():
-          yield _SaTx(conn)
-      return
+          return await run_steps_sqlalchemy(steps, conn)
     async with self.db_engine.connect() as conn:
       db = (await conn.get_raw_connection()).driver_connection
       await db.execute("BEGIN")
       try:
-        yield _SqliteTx(db)
+        return await run_steps_aiosqlite(steps, db)
       finally:
         await self._rollback(db)
 
@@ -492,13 +425,18 @@ class DatabaseSessionService(BaseSessionService):
     session_json = _dumps(session_state, "The initial session state")
     now = time.time()
     keys = {"app": app_name, "user": user_id, "sid": session_id}
+
+    def steps():
+      shared = yield from self._merge_shared(keys, app_delta, user_delta, now)
+      yield ("run", SQL["insert_session"], {**keys, "state": session_json, "now": now})
+      return shared
+
+    self._histories.pop((app_name, user_id, session_id), None)
     try:
       async with self._errors("create a session"):
-        async with self._write() as tx:
-          app, user = await self._merge_shared(tx, keys, app_delta, user_delta, now)
-          await tx.run(_SQL["insert_session"], {**keys, "state": session_json, "now": now})
+        app, user = await self._write(steps())
     except Exception as exc:
-      if not _is_integrity_error(exc):
+      if not is_integrity_error(exc):
         raise
       raise AlreadyExistsError(
           f"Session {session_id!r} already exists for app {app_name!r} and user {user_id!r}; "
@@ -510,24 +448,24 @@ class DatabaseSessionService(BaseSessionService):
         last_update_time=now,
     )
 
-  async def _merge_shared(self, tx: Any, keys: dict[str, Any], app_delta: dict[str, Any],
-                          user_delta: dict[str, Any], now: float
-                          ) -> tuple[dict[str, Any], dict[str, Any]]:
+  def _merge_shared(self, keys: dict[str, Any], app_delta: dict[str, Any],
+                    user_delta: dict[str, Any], now: float
+                    ) -> Steps[tuple[dict[str, Any], dict[str, Any]]]:
     """Applies app/user deltas (rows locked on PostgreSQL); returns the resulting shared state."""
     out = []
     for scope, delta, what in (
         ("app", app_delta, f"app state of {keys['app']!r}"),
         ("user", user_delta, f"user state of {keys['user']!r}"),
     ):
-      select = _SQL[f"{scope}_state"].format(lock=self._lock_clause)
-      rows = await tx.fetch(select, keys)
+      select = SQL[f"{scope}_state"].format(lock=self._lock_clause)
+      rows = yield ("fetch", select, keys)
       if not rows:
-        await tx.run(_SQL[f"add_{scope}_state"], {**keys, "now": now})
-        rows = await tx.fetch(select, keys)
+        yield ("run", SQL[f"add_{scope}_state"], {**keys, "now": now})
+        rows = yield ("fetch", select, keys)
       current = self._loads(rows[0][0], what)
       if delta:
         current.update(delta)
-        await tx.run(_SQL[f"set_{scope}_state"], {**keys, "state": _dumps(current, what), "now": now})
+        yield ("run", SQL[f"set_{scope}_state"], {**keys, "state": _dumps(current, what), "now": now})
       out.append(current)
     return out[0], out[1]
 
@@ -540,27 +478,62 @@ class DatabaseSessionService(BaseSessionService):
       config: Optional[GetSessionConfig] = None,
   ) -> Optional[Session]:
     await self.prepare_tables()
+    key = (app_name, user_id, session_id)
     keys: dict[str, Any] = {"app": app_name, "user": user_id, "sid": session_id}
+    limited = config is not None and (
+        config.num_recent_events is not None or config.after_timestamp is not None)
+    history = self._histories.get(key)
+    start = history.last_seq if history is not None else 0
+
+    def steps():
+      rows = yield ("fetch", SQL["load_session"], keys)
+      if not rows:
+        return None, None, []
+      created = rows[0][2]
+      if history is not None and history.create_time == created:
+        # Only rows appended since the last load need decoding, unless rows vanished.
+        counted = yield ("fetch", SQL["count_upto"], {**keys, "seq": start})
+        if counted[0][0] == history.count_upto(start):
+          event_rows = yield ("fetch", SQL["events_after"], {**keys, "seq": start})
+          return rows[0], history, event_rows
+      event_rows = yield from self._event_rows(keys, config if limited else None)
+      return rows[0], None, event_rows
+
     async with self._errors("load a session"):
-      async with self._read() as tx:
-        rows = await tx.fetch(_SQL["load_session"], keys)
-        if not rows:
-          return None
-        own, updated, app, user = rows[0]
-        event_rows = await self._event_rows(tx, keys, config)
+      row, history, event_rows = await self._read(steps())
+    if row is None:
+      self._histories.pop(key, None)
+      return None
+    own, updated, created, app, user = row
     state = merge_state(self._loads(app, f"app state of {app_name!r}"),
                         self._loads(user, f"user state of {user_id!r}"),
                         self._loads(own, f"state of session {session_id!r}"))
     events = [self._event_from_row(seq, data, session_id) for seq, data in event_rows]
+    if history is not None:
+      events = history.extend(event_rows, events, event_rows[-1][0] if event_rows else start)
+      self._histories.move_to_end(key)
+    elif not limited:
+      self._remember(key, _History(created, [r[0] for r in event_rows], events))
+    if history is not None or not limited:
+      events = _select(events, config)
     return Session.model_construct(
         id=session_id, app_name=app_name, user_id=user_id, state=state, events=events,
         last_update_time=updated,
     )
 
-  async def _event_rows(self, tx: Any, keys: dict[str, Any],
-                        config: Optional[GetSessionConfig]) -> list[Any]:
+  def _remember(self, key: tuple[str, str, str], history: "_History") -> None:
+    """Keeps a loaded history so the next load of the session decodes only newer events."""
+    if self._max_cached_events <= 0 or len(history.events) > self._max_cached_events:
+      return
+    self._histories[key] = history
+    total = sum(len(h.events) for h in self._histories.values())
+    while total > self._max_cached_events and len(self._histories) > 1:
+      _, dropped = self._histories.popitem(last=False)
+      total -= len(dropped.events)
+
+  def _event_rows(self, keys: dict[str, Any], config: Optional[GetSessionConfig]) -> Steps[list[Any]]:
     if config is None:
-      return await tx.fetch(_SQL["events"].format(after=""), keys)
+      return (yield ("fetch", SQL["events"].format(after=""), keys))
     if config.num_recent_events == 0:
       return []
     after = ""
@@ -569,9 +542,9 @@ class DatabaseSessionService(BaseSessionService):
       after = " AND timestamp >= :after"
       params["after"] = config.after_timestamp
     if config.num_recent_events is None:
-      return await tx.fetch(_SQL["events"].format(after=after), params)
+      return (yield ("fetch", SQL["events"].format(after=after), params))
     params["n"] = config.num_recent_events
-    return list(reversed(await tx.fetch(_SQL["recent_events"].format(after=after), params)))
+    return list(reversed((yield ("fetch", SQL["recent_events"].format(after=after), params))))
 
   async def list_sessions(
       self, *, app_name: str, user_id: Optional[str] = None
@@ -579,11 +552,15 @@ class DatabaseSessionService(BaseSessionService):
     await self.prepare_tables()
     params = {"app": app_name, "user": user_id}
     only_user = "" if user_id is None else " AND user_id = :user"
+
+    def steps():
+      rows = yield ("fetch", SQL["list_sessions"].format(user=only_user), params)
+      app_rows = yield ("fetch", SQL["app_state"].format(lock=""), params)
+      user_rows = yield ("fetch", SQL["list_user_states"].format(user=only_user), params)
+      return rows, app_rows, user_rows
+
     async with self._errors("list sessions"):
-      async with self._read() as tx:
-        rows = await tx.fetch(_SQL["list_sessions"].format(user=only_user), params)
-        app_rows = await tx.fetch(_SQL["app_state"].format(lock=""), params)
-        user_rows = await tx.fetch(_SQL["list_user_states"].format(user=only_user), params)
+      rows, app_rows, user_rows = await self._read(steps())
     app = self._loads(app_rows[0][0], f"app state of {app_name!r}") if app_rows else {}
     users = {uid: self._loads(text, f"user state of {uid!r}") for uid, text in user_rows}
     sessions = [
@@ -599,10 +576,14 @@ class DatabaseSessionService(BaseSessionService):
   async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
     await self.prepare_tables()
     keys = {"app": app_name, "user": user_id, "sid": session_id}
+
+    def steps():
+      yield ("run", SQL["delete_events"], keys)
+      yield ("run", SQL["delete_session"], keys)
+
+    self._histories.pop((app_name, user_id, session_id), None)
     async with self._errors("delete a session"):
-      async with self._write() as tx:
-        await tx.run(_SQL["delete_events"], keys)
-        await tx.run(_SQL["delete_session"], keys)
+      await self._write(steps())
 
   # -- writing ---------------------------------------------------------------
 
@@ -623,24 +604,26 @@ class DatabaseSessionService(BaseSessionService):
     keys = {"app": session.app_name, "user": session.user_id, "sid": session.id}
     # Strictly increasing, so every copy loaded before this append is detected as stale.
     stamp = max(event.timestamp, session.last_update_time + 1e-6)
+
+    def steps():
+      claimed = yield ("fetch", SQL["claim_session"],
+                       {**keys, "stamp": stamp, "seen": session.last_update_time + 1e-9})
+      if not claimed:
+        yield from self._explain_unclaimed(session, keys)
+      if session_delta:
+        own = self._loads(claimed[0][0], f"state of session {session.id!r}")
+        own.update(session_delta)
+        yield ("run", SQL["set_session_state"],
+               {**keys, "state": _dumps(own, f"The state of session {session.id!r}")})
+      if app_delta or user_delta:
+        yield from self._merge_shared(keys, app_delta, user_delta, stamp)
+      yield ("run", SQL["insert_event"], {**keys, "eid": event.id, "ts": event.timestamp, "data": data})
+
     try:
       async with self._errors("append an event"):
-        async with self._write() as tx:
-          claimed = await tx.fetch(
-              _SQL["claim_session"], {**keys, "stamp": stamp, "seen": session.last_update_time + 1e-9})
-          if not claimed:
-            await self._explain_unclaimed(tx, session, keys)
-          if session_delta:
-            own = self._loads(claimed[0][0], f"state of session {session.id!r}")
-            own.update(session_delta)
-            await tx.run(_SQL["set_session_state"],
-                         {**keys, "state": _dumps(own, f"The state of session {session.id!r}")})
-          if app_delta or user_delta:
-            await self._merge_shared(tx, keys, app_delta, user_delta, stamp)
-          await tx.run(_SQL["insert_event"],
-                       {**keys, "eid": event.id, "ts": event.timestamp, "data": data})
+        await self._write(steps())
     except Exception as exc:
-      if not _is_integrity_error(exc):
+      if not is_integrity_error(exc):
         raise
       raise ValueError(
           f"Event {event.id!r} is already stored in session {session.id!r} (nothing was "
@@ -650,8 +633,8 @@ class DatabaseSessionService(BaseSessionService):
     session.last_update_time = stamp
     return event
 
-  async def _explain_unclaimed(self, tx: Any, session: Session, keys: dict[str, Any]) -> None:
-    if not await tx.fetch(_SQL["session_exists"], keys):
+  def _explain_unclaimed(self, session: Session, keys: dict[str, Any]) -> Steps[None]:
+    if not (yield ("fetch", SQL["session_exists"], keys)):
       raise ValueError(
           f"Session {session.id!r} of app {session.app_name!r} does not exist in this "
           "database; create it with create_session(...) first."
@@ -663,10 +646,10 @@ class DatabaseSessionService(BaseSessionService):
 
   async def close(self) -> None:
     """Closes the database connections; the service reconnects if used again."""
-    if self._writer is not None:
-      writer, self._writer = self._writer, None
-      with contextlib.suppress(Exception):
-        await writer.close()
+    if self._file_writer is not None:
+      writer = self._file_writer
+      self._file_writer = self._make_file_writer()
+      await asyncio.get_running_loop().run_in_executor(None, writer.close)
     await self.db_engine.dispose()
 
   async def __aenter__(self) -> "DatabaseSessionService":

@@ -13,7 +13,7 @@ from google.genai import types
 
 from adk_nb.events.event import Event
 from adk_nb.events.event_actions import EventActions
-from adk_nb.sessions import DatabaseSessionService
+from adk_nb.sessions import DatabaseSessionService, GetSessionConfig
 from adk_nb.sessions.database_session_service import SessionStorageError, normalize_db_url
 
 APP, USER = "shop", "ada"
@@ -295,3 +295,62 @@ async def test_a_killed_process_loses_nothing_it_committed(tmp_path):
     loaded = await service.get_session(app_name=APP, user_id=USER, session_id="s")
   assert [e.text for e in loaded.events] == ["0", "1", "2", "3", "4"]
   assert loaded.state == {"n": 4}
+
+
+# -- reloading (the Runner reloads the session every turn) ------------------------------
+
+
+async def test_reloads_see_what_other_services_appended_deleted_and_recreated(db_url):
+  async with DatabaseSessionService(db_url) as mine, DatabaseSessionService(db_url) as other:
+    session = await mine.create_session(app_name=APP, user_id=USER, session_id="s")
+    await mine.append_event(session, text_event("a"))
+    assert [e.text for e in (await mine.get_session(app_name=APP, user_id=USER, session_id="s")).events] == ["a"]
+    theirs = await other.get_session(app_name=APP, user_id=USER, session_id="s")
+    await other.append_event(theirs, text_event("b"))
+    loaded = await mine.get_session(app_name=APP, user_id=USER, session_id="s")
+    assert [e.text for e in loaded.events] == ["a", "b"]
+    # Deleted and created again elsewhere: the old history must not come back.
+    await other.delete_session(app_name=APP, user_id=USER, session_id="s")
+    again = await other.create_session(app_name=APP, user_id=USER, session_id="s")
+    await other.append_event(again, text_event("fresh"))
+    loaded = await mine.get_session(app_name=APP, user_id=USER, session_id="s")
+    assert [e.text for e in loaded.events] == ["fresh"]
+    await mine.append_event(loaded, text_event("mine"))
+    recent = await mine.get_session(app_name=APP, user_id=USER, session_id="s",
+                                    config=GetSessionConfig(num_recent_events=1))
+    assert [e.text for e in recent.events] == ["mine"]
+
+
+async def test_a_row_removed_by_hand_is_noticed_on_reload(tmp_path):
+  path = tmp_path / "s.db"
+  async with DatabaseSessionService(f"sqlite:///{path}") as service:
+    session = await service.create_session(app_name=APP, user_id=USER)
+    for text in ("a", "b", "c"):
+      await service.append_event(session, text_event(text))
+    assert len((await service.get_session(app_name=APP, user_id=USER, session_id=session.id)).events) == 3
+    with sqlite3.connect(path) as db:
+      db.execute("DELETE FROM events WHERE seq = (SELECT min(seq) FROM events)")
+    loaded = await service.get_session(app_name=APP, user_id=USER, session_id=session.id)
+    assert [e.text for e in loaded.events] == ["b", "c"]
+
+
+async def test_changing_a_loaded_event_list_does_not_change_the_next_load(db_url):
+  async with DatabaseSessionService(db_url, max_cached_events=10) as service:
+    session = await service.create_session(app_name=APP, user_id=USER)
+    await service.append_event(session, text_event("a"))
+    first = await service.get_session(app_name=APP, user_id=USER, session_id=session.id)
+    first.events.clear()
+    second = await service.get_session(app_name=APP, user_id=USER, session_id=session.id)
+    assert [e.text for e in second.events] == ["a"]
+
+
+@pytest.mark.parametrize("max_cached_events", [0, 2])
+async def test_loads_are_right_with_a_small_or_no_cache(tmp_path, max_cached_events):
+  url = f"sqlite:///{tmp_path / 's.db'}"
+  async with DatabaseSessionService(url, max_cached_events=max_cached_events) as service:
+    sessions = [await service.create_session(app_name=APP, user_id=USER) for _ in range(3)]
+    for round_ in range(3):
+      for n, session in enumerate(sessions):
+        loaded = await service.get_session(app_name=APP, user_id=USER, session_id=session.id)
+        assert [e.text for e in loaded.events] == [f"{n}.{r}" for r in range(round_)]
+        await service.append_event(loaded, text_event(f"{n}.{round_}"))

@@ -1,0 +1,195 @@
+"""Session store speed on SQLite: adk_nb's DatabaseSessionService beside google-adk's.
+
+Measures, for each framework, in a fresh subprocess on a fresh SQLite file:
+  - append throughput: N events appended one by one to one session (events built beforehand);
+  - load time: get_session of that N-event session by a new service (no warm caches),
+    the median of three loads;
+  - reload time: get_session again after one more append, by the service that loaded it
+    (what a Runner pays each turn), the median of three.
+
+google-adk runs from its own virtual environment, never adk_nb's: $ADK_NB_BENCH_ADK_PYTHON
+if set, else bench/.venv-adk (created with python -m venv + pip install google-adk when missing).
+
+  python bench/bench_sessions.py                  # both frameworks, 10,000 events
+  python bench/bench_sessions.py --n 2000 --only adk_nb
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any, Optional
+
+BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
+REPO_ROOT = os.path.dirname(BENCH_DIR)
+ADK_VENV = os.path.join(BENCH_DIR, ".venv-adk")
+BUDGET_APPENDS_PER_S = 2000
+BUDGET_LOAD_S = 0.3
+
+
+# -- child: one framework, one measurement run -----------------------------------
+
+
+def _imports(framework: str):
+  if framework == "adk_nb":
+    sys.path.insert(0, REPO_ROOT)
+    from adk_nb.events import Event, EventActions
+    from adk_nb.sessions import DatabaseSessionService
+  else:
+    from google.adk.events import Event, EventActions
+    from google.adk.sessions import DatabaseSessionService
+  return Event, EventActions, DatabaseSessionService
+
+
+async def _measure(framework: str, n: int, db_path: str) -> dict[str, Any]:
+  from google.genai import types
+
+  Event, EventActions, DatabaseSessionService = _imports(framework)
+  url = f"sqlite+aiosqlite:///{db_path}"
+
+  def event(i: int):
+    delta = {"turn": i, "user:last_seen": i} if i % 10 == 0 else {}
+    return Event(
+        author="user" if i % 2 == 0 else "assistant", invocation_id=f"inv-{i // 2}",
+        content=types.Content(role="user" if i % 2 == 0 else "model",
+                              parts=[types.Part(text=f"message {i}: " + "lorem ipsum " * 8)]),
+        actions=EventActions(state_delta=delta),
+    )
+
+  events = [event(i) for i in range(n)]
+  writer = DatabaseSessionService(url)
+  session = await writer.create_session(app_name="bench", user_id="u", session_id="s")
+  start = time.perf_counter()
+  for e in events:
+    await writer.append_event(session, e)
+  append_s = time.perf_counter() - start
+  await writer.close()
+
+  loads = []
+  for _ in range(3):
+    reader = DatabaseSessionService(url)
+    await reader.list_sessions(app_name="bench", user_id="u")  # connect and check tables first
+    start = time.perf_counter()
+    loaded = await reader.get_session(app_name="bench", user_id="u", session_id="s")
+    loads.append(time.perf_counter() - start)
+    assert len(loaded.events) == n, (len(loaded.events), n)
+    await reader.close()
+
+  # What a Runner pays each turn: reload the session after one more event was appended.
+  runner_like = DatabaseSessionService(url)
+  loaded = await runner_like.get_session(app_name="bench", user_id="u", session_id="s")
+  reloads = []
+  for i in range(3):
+    await runner_like.append_event(loaded, event(n + i))
+    start = time.perf_counter()
+    loaded = await runner_like.get_session(app_name="bench", user_id="u", session_id="s")
+    reloads.append(time.perf_counter() - start)
+  assert len(loaded.events) == n + 3
+  await runner_like.close()
+  return {
+      "framework": framework, "events": n,
+      "appends_per_s": n / append_s, "append_ms_each": 1000 * append_s / n,
+      "load_s": statistics.median(loads), "load_s_all": loads,
+      "reload_s": statistics.median(reloads),
+  }
+
+
+# -- parent: run both, print figures and ratios ----------------------------------------
+
+
+def _has_google_adk(python: str) -> bool:
+  try:
+    done = subprocess.run([python, "-c", "import google.adk, sqlalchemy, aiosqlite"],
+                          capture_output=True, timeout=120)
+  except (OSError, subprocess.TimeoutExpired):
+    return False
+  return done.returncode == 0
+
+
+def adk_python() -> str:
+  """An interpreter with google-adk: $ADK_NB_BENCH_ADK_PYTHON, else bench/.venv-adk (built if missing)."""
+  explicit = os.environ.get("ADK_NB_BENCH_ADK_PYTHON")
+  if explicit:
+    if not _has_google_adk(explicit):
+      sys.exit(f"{explicit} cannot import google.adk with its database extra; run "
+               f"{explicit} -m pip install 'google-adk[db]' aiosqlite, or unset "
+               "ADK_NB_BENCH_ADK_PYTHON to let this script build bench/.venv-adk.")
+    return explicit
+  python = os.path.join(ADK_VENV, "Scripts" if os.name == "nt" else "bin", "python")
+  if not (os.path.exists(python) and _has_google_adk(python)):
+    print(f"Installing google-adk into {ADK_VENV} (once; a few minutes) ...", file=sys.stderr)
+    subprocess.run([sys.executable, "-m", "venv", ADK_VENV], check=True)
+    subprocess.run([python, "-m", "pip", "install", "--quiet", "google-adk[db]", "aiosqlite"], check=True)
+  return python
+
+
+def _run_child(python: str, framework: str, n: int) -> dict[str, Any]:
+  with tempfile.TemporaryDirectory(prefix="bench_sessions_") as tmp:
+    done = subprocess.run(
+        [python, os.path.abspath(__file__), "--child", framework, "--n", str(n),
+         "--db", os.path.join(tmp, "sessions.db")],
+        capture_output=True, text=True, cwd=REPO_ROOT,
+    )
+  if done.returncode != 0:
+    sys.exit(f"{framework} run failed:\n{done.stderr[-4000:]}")
+  return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _version(python: str, framework: str) -> str:
+  code = ("import google.adk as m" if framework == "google-adk" else
+          f"import sys; sys.path.insert(0, {REPO_ROOT!r}); import adk_nb as m") + "; print(m.__version__)"
+  return subprocess.run([python, "-c", code], capture_output=True, text=True).stdout.strip() or "?"
+
+
+def main(argv: Optional[list[str]] = None) -> None:
+  parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+  parser.add_argument("--n", type=int, default=10_000, help="events per session (default 10,000)")
+  parser.add_argument("--only", choices=["adk_nb", "google-adk"], help="run one framework")
+  parser.add_argument("--json", action="store_true", help="print the figures as JSON only")
+  parser.add_argument("--child", choices=["adk_nb", "google-adk"], help=argparse.SUPPRESS)
+  parser.add_argument("--db", help=argparse.SUPPRESS)
+  args = parser.parse_args(argv)
+
+  if args.child:
+    print(json.dumps(asyncio.run(_measure(args.child, args.n, args.db))))
+    return
+
+  results: dict[str, dict[str, Any]] = {}
+  for framework in ("adk_nb", "google-adk"):
+    if args.only and framework != args.only:
+      continue
+    python = sys.executable if framework == "adk_nb" else adk_python()
+    results[framework] = _run_child(python, framework, args.n)
+    results[framework]["version"] = _version(python, framework)
+  if args.json:
+    print(json.dumps(results, indent=2))
+    return
+
+  print(f"SQLite session store, {args.n:,} events, one session (median of 3 cold loads)\n")
+  print(f"{'':20}{'appends/s':>10}{'ms/append':>11}{'load (s)':>10}{'reload (ms)':>13}")
+  for framework, r in results.items():
+    print(f"{framework + ' ' + r['version']:20}{r['appends_per_s']:10,.0f}{r['append_ms_each']:11.3f}"
+          f"{r['load_s']:10.3f}{1000 * r['reload_s']:13.1f}")
+  print("(reload: get_session after one more append, by the service that loaded it: a Runner's turn)")
+  ours = results.get("adk_nb")
+  theirs = results.get("google-adk")
+  if ours and theirs:
+    print(f"\nadk_nb vs google-adk: appends {ours['appends_per_s'] / theirs['appends_per_s']:.1f}x, "
+          f"cold load {theirs['load_s'] / ours['load_s']:.1f}x, "
+          f"reload {theirs['reload_s'] / ours['reload_s']:.0f}x faster")
+  if ours:
+    ok_append = ours["appends_per_s"] >= BUDGET_APPENDS_PER_S
+    ok_load = ours["load_s"] <= BUDGET_LOAD_S
+    print(f"budget: {BUDGET_APPENDS_PER_S:,}+ appends/s {'met' if ok_append else 'MISSED'}, "
+          f"load under {BUDGET_LOAD_S} s {'met' if ok_load else 'MISSED'}")
+
+
+if __name__ == "__main__":
+  main()
