@@ -17,7 +17,6 @@ import sqlite3
 from typing import Any, Generator, Optional, TypeVar
 
 import sqlalchemy as sa
-import sqlalchemy.exc  # noqa: F401  (sa.exc)
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 T = TypeVar("T")

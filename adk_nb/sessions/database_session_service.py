@@ -29,7 +29,7 @@ import sqlalchemy as sa
 from sqlalchemy import event as sa_event
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
 from ..errors.already_exists_error import AlreadyExistsError
