@@ -115,17 +115,27 @@ async def _admin(dsn: str, sql: str) -> None:
     await conn.close()
 
 
-@pytest.fixture
-def pg_url(postgres_url: Optional[str]) -> Iterator[str]:
-  """A URL of a fresh, empty PostgreSQL database for one test (dropped afterwards)."""
+@pytest.fixture(scope="session")
+def pg_database(postgres_url: Optional[str]) -> Iterator[Optional[str]]:
+  """One database for this test session, on the server (dropped at the end)."""
   if postgres_url is None:
-    pytest.skip(_PG_SKIP_REASON)
+    yield None
+    return
   admin_dsn = postgres_url.replace("postgresql+asyncpg://", "postgresql://")
   name = "adk_nb_test_" + uuid.uuid4().hex[:12]
   _run(_admin(admin_dsn, f'CREATE DATABASE "{name}"'))
   base, _ = admin_dsn.rsplit("/", 1)
   yield f"{base}/{name}"
   _run(_admin(admin_dsn, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture
+def pg_url(pg_database: Optional[str]) -> str:
+  """A URL of an empty PostgreSQL database for one test (its tables dropped first)."""
+  if pg_database is None:
+    pytest.skip(_PG_SKIP_REASON)
+  _run(_admin(pg_database, "DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;"))
+  return pg_database
 
 
 def make_service(kind: str, tmp_path, pg: Optional[str] = None):
