@@ -66,8 +66,10 @@ def lab(tmp_path_factory):
   log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(lab):
+  # Module scope, not session: while sync_playwright is open it keeps an event loop marked
+  # running in the main thread, which would break every asyncio test collected after it.
   from playwright.sync_api import sync_playwright
 
   with sync_playwright() as p:
