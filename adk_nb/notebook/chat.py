@@ -199,7 +199,12 @@ class ChatView(widgets.VBox):
       return
     self._jobs = [j for j in self._jobs if not j.done()] + [spawn(loop, coro, what)]
 
-  async def _open(self, session_id: str, refresh_list: bool, clear: bool = False) -> None:
+  def _open(self, session_id: str, refresh_list: bool, clear: bool = False) -> Awaitable[None]:
+    # Counted now, not when the task starts: a message sent meanwhile (e.g. in the cell that
+    # made the chat) must keep its place in the history.
+    return self._load(session_id, refresh_list, clear, turns_before=len(self.turns))
+
+  async def _load(self, session_id: str, refresh_list: bool, clear: bool, turns_before: int) -> None:
     runner = self.entry.runner
     try:
       await self.entry.create_if_missing(session_id, self.user_id, False)
@@ -212,12 +217,13 @@ class ChatView(widgets.VBox):
       self.status.value = f"Could not open session {session_id!r}: {type(exc).__name__}: {exc}"
       logger.warning("adk_nb chat: %s", self.status.value)
       return
-    self.session_id = session_id
-    self.entry.session_id, self.entry.user_id = session_id, self.user_id
-    self.messages = _conversation(session.events if session is not None else [])
-    if clear:
-      self.turn = None
-      self.run_box.children = []
+    if len(self.turns) == turns_before:
+      self.session_id = session_id
+      self.entry.session_id, self.entry.user_id = session_id, self.user_id
+      self.messages = _conversation(session.events if session is not None else [])
+      if clear:
+        self.turn = None
+        self.run_box.children = []
     names = list(self.sessions.options)
     if listed is not None:
       names = [s.id for s in sorted(listed.sessions, key=lambda s: s.last_update_time or 0)]
@@ -228,12 +234,13 @@ class ChatView(widgets.VBox):
     self._switching = True
     try:
       self.sessions.options = names
-      self.sessions.value = session_id
+      self.sessions.value = self.session_id
     finally:
       self._switching = False
-    self.status.value = f"{len(self.messages)} messages in session {session_id}" if self.messages else \
-        f"New session {session_id}"
-    self._render_history()
+    if len(self.turns) == turns_before:
+      self.status.value = f"{len(self.messages)} messages in session {session_id}" if self.messages else \
+          f"New session {session_id}"
+      self._render_history()
 
   def _on_session_chosen(self, change: dict[str, Any]) -> None:
     if self._switching or change.get("new") in (None, self.session_id):

@@ -80,6 +80,14 @@ async def test_the_reply_joins_the_history_and_the_store():
   assert len(view.turns) == 2 and view.turns[-1].session_id == "s1"
 
 
+async def test_a_message_sent_in_the_same_cell_as_chat_keeps_its_place_in_the_history():
+  view = chat(Agent(name="echo", model=ScriptedModel(_echo)), store="memory://", session="s")
+  view.send("right away")  # before the session has even been opened
+  await view.idle(timeout=10)
+  assert view.messages == [("user", "right away"), ("echo", "echo: right away")]
+  assert view.sessions.options == ("s",) and view.sessions.value == "s"
+
+
 async def test_empty_message_is_not_sent():
   view = chat(Agent(name="echo", model=ScriptedModel(_echo)), store="memory://")
   await view.idle(timeout=10)
