@@ -25,6 +25,14 @@ NEEDS_CONFIRMATION = {"error": "This tool call requires confirmation, please app
 REJECTED = {"error": "This tool call is rejected."}
 
 
+def rejection(confirmation: ToolConfirmation) -> dict[str, Any]:
+  """ADK's rejection answer, plus the person's reason when they gave one (payload {'reason': ...})."""
+  payload = confirmation.payload
+  if isinstance(payload, dict) and isinstance(payload.get("reason"), str) and payload["reason"].strip():
+    return {**REJECTED, "reason": payload["reason"].strip()}
+  return REJECTED
+
+
 def new_function_call_id() -> str:
   """An id for a function call the model sent without one ('adk-' + uuid, as ADK)."""
   return "adk-" + new_uuid4()
@@ -127,7 +135,7 @@ async def _call_one(agent: "LlmAgent", ctx: "InvocationContext", call: types.Fun
       )
       return _Outcome(_response_part(call, NEEDS_CONFIRMATION), actions, paused=True)
   if confirmation is not None and not confirmation.confirmed:
-    return _Outcome(_response_part(call, REJECTED), actions)
+    return _Outcome(_response_part(call, rejection(confirmation)), actions)
   result = await _run_tool(agent, ctx, tool, call, tc)
   if isinstance(result, NestedPause):
     return _Outcome(None, actions, paused=True, nested=result)

@@ -288,8 +288,8 @@ class LiveRun:
   def reject(self, reason: str = "", which: Which = None) -> "LiveRun":
     """Rejects pending confirmations (all, or `which`) and resumes; the model is told the call was rejected.
 
-    The reason is recorded in the answer's payload (the model receives ADK's standard
-    rejection message).
+    The reason travels in the answer's payload and reaches the model next to ADK's standard
+    rejection message.
     """
     items = self._select(which, "confirmation", many=True)
     payload = {"reason": reason} if reason else None

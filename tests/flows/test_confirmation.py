@@ -98,9 +98,10 @@ async def test_rejection_tells_the_model_and_the_tool_never_runs():
                                 tools=[FunctionTool(make_refund(log), require_confirmation=True)]), app_name="app")
   await run_turn(runner, "refund")
   [item] = await pending(runner)
-  events = await answer(runner, [confirmation_response(item, False)])
+  events = await answer(runner, [confirmation_response(item, False, payload={"reason": "over budget"})])
   assert log == []
-  assert events[1].get_function_responses()[0].response == {"error": "This tool call is rejected."}
+  assert events[1].get_function_responses()[0].response == {"error": "This tool call is rejected.",
+                                                            "reason": "over budget"}
   assert events[-1].text == "Understood, no refund."
 
 

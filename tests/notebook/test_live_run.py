@@ -35,7 +35,7 @@ def test_reject_tells_the_model_and_records_the_reason(make_refund_agent):
   assert run.status == "done" and refunds == []
   last_request = agent.model.requests[-1]
   responses = [p.function_response for c in last_request.contents for p in c.parts if p.function_response]
-  assert responses[-1].response == {"error": "This tool call is rejected."}
+  assert responses[-1].response == {"error": "This tool call is rejected.", "reason": "too large"}
   assert run.decisions[0]["reason"] == "too large"
 
 
