@@ -108,6 +108,19 @@ class LiveRun:
 
     return trajectory_frame(self.events, self.decisions)
 
+  def to_eval_case(self, eval_set=None, *, eval_id: Optional[str] = None, overwrite: bool = False):
+    """Turns this run's conversation into an eval case (appended to `eval_set`, a path or EvalSet).
+
+    Its answers and tool calls become the expected ones, so a later change that alters them
+    shows up as a failing case in `adk_nb.evaluation`.
+    """
+    from ..evaluation.from_session import eval_case_from_session
+
+    mine = set(self.invocation_ids)
+    events = [e for e in self.events if e.invocation_id in mine and not e.partial]
+    return eval_case_from_session(events, eval_id=eval_id or f"case_{self.session_id}", eval_set=eval_set,
+                                  overwrite=overwrite)
+
   def __repr__(self) -> str:
     extra = ""
     if self.status == "paused":

@@ -144,3 +144,16 @@ async def test_cancel_stops_a_background_run(make_refund_agent):
   run.cancel()
   await run
   assert run.status == "error" and "Cancelled" in run.error
+
+
+def test_a_run_becomes_an_eval_case(tmp_path, make_refund_agent):
+  from adk_nb.evaluation import EvalSet
+  from adk_nb.notebook import run
+
+  agent, log = make_refund_agent([])
+  done = run(agent, "What about order A1?", store="memory://", approve="auto")
+  path = tmp_path / "desk.evalset.json"
+  case = done.to_eval_case(str(path))
+  saved = EvalSet.model_validate_json(path.read_text())
+  assert [c.eval_id for c in saved.eval_cases] == [case.eval_id]
+  assert saved.eval_cases[0].conversation[0].user_content.parts[0].text == "What about order A1?"
