@@ -251,15 +251,22 @@ def main(argv: Optional[list[str]] = None) -> None:
           f"cold load {theirs['load_s'] / ours['load_s']:.1f}x, "
           f"reload {theirs['reload_s'] / ours['reload_s']:.0f}x faster")
   if ours:
-    ok_append = ours["appends_per_s"] >= BUDGET_APPENDS_PER_S
-    ok_load = ours["load_s"] <= BUDGET_LOAD_S
-    line = (f"budget: {BUDGET_APPENDS_PER_S:,}+ appends/s {'met' if ok_append else 'MISSED'}, "
-            f"load under {BUDGET_LOAD_S} s {'met' if ok_load else 'MISSED'}")
+    def verdict(ok: bool) -> str:
+      return "met" if ok else "MISSED"
+    lines = [
+        f"{BUDGET_APPENDS_PER_S:,}+ appends/s: {verdict(ours['appends_per_s'] >= BUDGET_APPENDS_PER_S)} "
+        f"(wall), {verdict(ours['appends_per_cpu_s'] >= BUDGET_APPENDS_PER_S)} (CPU)",
+        f"load under {BUDGET_LOAD_S} s: {verdict(ours['load_s'] <= BUDGET_LOAD_S)} (wall), "
+        f"{verdict(ours['load_cpu_s'] <= BUDGET_LOAD_S)} (CPU)",
+    ]
     if "turns" in ours:
-      worst = max(ours["turns"]["overhead_first_ms"], ours["turns"]["overhead_last_ms"])
-      line += f", SQLite per-turn overhead under {BUDGET_TURN_OVERHEAD_MS} ms {'met' if worst < BUDGET_TURN_OVERHEAD_MS else 'MISSED'}"
-    print(line)
-
+      t = ours["turns"]
+      wall = max(t["overhead_first_ms"], t["overhead_last_ms"])
+      cpu = max(t["overhead_first_cpu_ms"], t["overhead_last_cpu_ms"])
+      lines.append(f"SQLite per-turn overhead under {BUDGET_TURN_OVERHEAD_MS} ms: "
+                   f"{verdict(wall < BUDGET_TURN_OVERHEAD_MS)} (wall), {verdict(cpu < BUDGET_TURN_OVERHEAD_MS)} (CPU)")
+    print("\nbudget: " + "; ".join(lines))
+    print("(on a busy machine wall time includes waiting for a CPU; the CPU verdicts do not)")
 
 if __name__ == "__main__":
   main()

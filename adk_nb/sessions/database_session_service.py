@@ -457,7 +457,8 @@ class DatabaseSessionService(BaseSessionService):
         ("app", app_delta, f"app state of {keys['app']!r}"),
         ("user", user_delta, f"user state of {keys['user']!r}"),
     ):
-      select = SQL[f"{scope}_state"].format(lock=self._lock_clause)
+      # Lock only rows this transaction changes, so appends with other deltas do not queue.
+      select = SQL[f"{scope}_state"].format(lock=self._lock_clause if delta else "")
       rows = yield ("fetch", select, keys)
       if not rows:
         yield ("run", SQL[f"add_{scope}_state"], {**keys, "now": now})
