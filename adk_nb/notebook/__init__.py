@@ -6,6 +6,7 @@
 
 from ._policy import ENV_VAR as APPROVE_ENV_VAR
 from .api import arun, run
+from .chat import ChatView, chat
 from .live_run import LiveRun
 from .magics import AgentMagics, load_ipython_extension, unload_ipython_extension
 from .trajectory import trajectory_frame
@@ -14,12 +15,14 @@ from .views import ConfirmationPanel, EventTree, RunView, StateView
 __all__ = [
     "APPROVE_ENV_VAR",
     "AgentMagics",
+    "ChatView",
     "ConfirmationPanel",
     "EventTree",
     "LiveRun",
     "RunView",
     "StateView",
     "arun",
+    "chat",
     "load_ipython_extension",
     "run",
     "trajectory_frame",

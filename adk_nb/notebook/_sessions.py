@@ -126,6 +126,13 @@ class Registry:
     self.last = entry
     return entry
 
+  def used(self, target: Any) -> Optional[NotebookAgent]:
+    """The entry this agent last ran with (whatever its store), or None if it never ran."""
+    if self.last is not None and self.last.target is target:
+      return self.last
+    found = [e for e in self._agents.values() if e.target is target]
+    return found[-1] if found else None
+
   def entries(self) -> list[NotebookAgent]:
     return list(self._agents.values())
 

@@ -10,7 +10,7 @@ from typing import Any, Optional
 
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class
-from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+from IPython.core.magic_arguments import argument, magic_arguments
 
 from ._loop import run_sync, running_loop
 from ._sessions import registry
@@ -88,7 +88,12 @@ def _state_delta(items: Optional[list[str]]) -> Optional[dict[str, Any]]:
     return None
   delta: dict[str, Any] = {}
   for item in items:
+    # IPython's argument parser keeps shell quotes: accept `--state "k=a b"` and `k="a b"`.
+    if len(item) >= 2 and item[0] == item[-1] and item[0] in "'\"":
+      item = item[1:-1]
     key, sep, raw = item.partition("=")
+    if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "'\"":
+      raw = raw[1:-1]
     if not sep or not key:
       raise UsageError(f"--state expects key=value (got {item!r}), e.g. --state user:tier=gold limit=100")
     try:
@@ -137,7 +142,13 @@ class AgentMagics(Magics):
 
 
 def _parse(line: str):
-  return parse_argstring(AgentMagics.agent, line)
+  # Shell-style splitting, so `--state motto="a b"` keeps its space (IPython's own splitter
+  # breaks that word in two).
+  try:
+    argv = shlex.split(line)
+  except ValueError as exc:
+    raise UsageError(f"%%agent: {exc} (check the quotes)") from None
+  return AgentMagics.agent.parser.parse_args(argv)
 
 
 def _start_cell(line: str, cell: str) -> LiveRun:
@@ -199,7 +210,9 @@ async def agent_line(line: str) -> Any:
   if len(names) > 1:
     raise UsageError(f"usage: %agent {command} [AGENT]")
   if names:
-    entry = registry.get(_lookup(_shell(), names[0]))
+    target = _lookup(_shell(), names[0])
+    # The store this agent last ran with (e.g. --store memory://), not the default one.
+    entry = registry.used(target) or registry.get(target)
   elif registry.last is not None:
     entry = registry.last
   else:

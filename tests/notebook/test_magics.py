@@ -117,3 +117,14 @@ def test_import_adk_nb_stays_light():
   out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
   assert out.strip() == "[]"
   assert callable(__import__("adk_nb").load_ipython_extension)
+
+
+def test_state_values_with_spaces_and_named_agent_uses_its_own_store(shell, make_refund_agent, tmp_path, monkeypatch):
+  monkeypatch.chdir(tmp_path)
+  agent, _ = make_refund_agent(["one"])
+  shell.user_ns["agent"] = agent
+  run = _run(shell, '%%agent agent --store memory:// --state "tagline=a b" motto="c d"\nhi').result
+  assert run.state["tagline"] == "a b" and run.state["motto"] == "c d"
+  # Naming the agent finds the memory store it ran with, not the default SQLite store.
+  assert _run(shell, "%agent state agent").result == {"tagline": "a b", "motto": "c d"}
+  assert not (tmp_path / ".adk_nb").exists()
