@@ -32,7 +32,8 @@ def test_agent_cell_awaits_the_run_and_its_value_is_the_live_run(shell, make_ref
 async def test_agent_cell_runs_with_run_cell_async(shell, make_refund_agent):
   agent, _ = make_refund_agent(["Hello!"])
   shell.user_ns["agent"] = agent
-  result = await shell.run_cell_async("%%agent agent --store memory:// --out r\nhi", store_history=True)
+  code = "%%agent agent --store memory:// --out r\nhi"
+  result = await shell.run_cell_async(code, store_history=True, transformed_cell=shell.transform_cell(code))
   assert result.error_in_exec is None, result.error_in_exec
   assert shell.user_ns["r"] is result.result and result.result.final_text == "Hello!"
 
