@@ -144,23 +144,13 @@ def _requests(requests: list[dict]) -> list[dict]:
 
 # ---- the comparisons -----------------------------------------------------------------------------
 
-CONFIRMATION_PLACEHOLDER = pytest.mark.xfail(strict=True, reason=(
-    "google-adk 2.13 marks the placeholder answer of a tool awaiting confirmation ({'error': 'This tool "
-    "call requires confirmation...'}) with actions.skip_summarization=True, so its is_final_response() "
-    "is True; adk_nb leaves skip_summarization unset (is_final_response() False)"))
-
-
-def _params(xfails: dict) -> list:
-  return [pytest.param(s, marks=xfails[s]) if s in xfails else s for s in SCENARIOS]
-
-
-@pytest.mark.parametrize("scenario", _params({"confirmation": CONFIRMATION_PLACEHOLDER}))
+@pytest.mark.parametrize("scenario", SCENARIOS)
 def test_yielded_events_match(traces, scenario):
   adk, ours = _pair(traces, scenario)
   assert [_events(t["events"]) for t in ours["turns"]] == [_events(t["events"]) for t in adk["turns"]]
 
 
-@pytest.mark.parametrize("scenario", _params({"confirmation": CONFIRMATION_PLACEHOLDER}))
+@pytest.mark.parametrize("scenario", SCENARIOS)
 def test_stored_events_match(traces, scenario):
   adk, ours = _pair(traces, scenario)
   assert _events(ours["stored"]) == _events(adk["stored"])
@@ -183,18 +173,6 @@ def test_run_async_does_not_yield_the_user_message(traces):
   ours = traces["adk_nb"]["single_text"]
   assert not any(turn["user_message_yielded"] for turn in traces["google-adk"]["single_text"]["turns"])
   assert not any(turn["user_message_yielded"] for turn in ours["turns"])
-
-
-def test_confirmation_round_trip_matches_apart_from_the_placeholder_flag(traces):
-  # The rest of the pause/resume round trip, with the skip_summarization difference above set
-  # aside: the same events in the same order (call, adk_request_confirmation, placeholder answer;
-  # then the tool's result and the model's answer).
-  adk, ours = _pair(traces, "confirmation")
-
-  def unflagged(events):
-    return [{k: v for k, v in e.items() if k not in ("final", "skip_summarization")} for e in _events(events)]
-
-  assert [unflagged(t["events"]) for t in ours["turns"]] == [unflagged(t["events"]) for t in adk["turns"]]
 
 
 def test_yielded_events_carry_no_temp_keys(traces):

@@ -93,6 +93,7 @@ async def _run_tool(agent: "LlmAgent", ctx: "InvocationContext", tool: "BaseTool
           "error": f"Tool `{call.name}` raised {type(exc).__name__}: {exc}"
       }
   if tc.actions.requested_tool_confirmations:
+    tc.actions.skip_summarization = True  # the placeholder answer ends the turn, as above
     return NEEDS_CONFIRMATION
   if isinstance(result, NestedPause):
     return result
@@ -133,6 +134,8 @@ async def _call_one(agent: "LlmAgent", ctx: "InvocationContext", call: types.Fun
           hint=f"Please approve or reject the tool call {tool.name}() by responding with a "
           "FunctionResponse with an expected ToolConfirmation payload."
       )
+      # As in google-adk: the placeholder answer ends the turn (it is a final response).
+      actions.skip_summarization = True
       return _Outcome(_response_part(call, NEEDS_CONFIRMATION), actions, paused=True)
   if confirmation is not None and not confirmation.confirmed:
     return _Outcome(_response_part(call, rejection(confirmation)), actions)
