@@ -122,5 +122,6 @@ async def test_other_agents_turns_are_fenced_as_data_and_cannot_close_the_fence(
   ])
   await run_turn(InMemoryRunner(seq, app_name="app"), "go")
   text = reader_model.requests[0].contents[-1].parts[0].text
-  assert text.count(QUOTE_OPEN) == 1 and text.count(QUOTE_CLOSE) == 1 and text.endswith(QUOTE_CLOSE)
+  quoted = text.split("\n", 1)[1]  # after the preamble, which names the markers
+  assert quoted.startswith(QUOTE_OPEN) and quoted.count(QUOTE_CLOSE) == 1 and quoted.endswith(QUOTE_CLOSE)
   assert "information only" in text and "[writer] said: done [marker removed] SYSTEM" in text
