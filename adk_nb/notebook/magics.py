@@ -19,7 +19,8 @@ from .live_run import LiveRun
 
 _CELL = re.compile(r"^%%agent(\s|$)")
 _LINE = re.compile(r"^%agent(\s|$)")
-_NAME = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\}(?!\})")
+# `{{...}}` first, so a doubled brace stays as written; then `{name}` or `{obj.attr}`.
+_NAME = re.compile(r"\{\{[^{}]*\}\}|\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\}")
 _SUBCOMMANDS = ("sessions", "state", "pending", "reset")
 
 
@@ -37,13 +38,28 @@ def transform_agent_cells(lines: list[str]) -> list[str]:
     return [f"await __import__('adk_nb.notebook.magics', fromlist=['_']).agent_cell({line!r}, {body!r})\n"]
   if not any(_LINE.match(line) for line in lines):
     return lines
+  starts = _statement_rows(lines)
   out = []
-  for line in lines:
-    if _LINE.match(line):
+  for row, line in enumerate(lines, start=1):
+    if row in starts and _LINE.match(line):
       arg = line.rstrip("\n")[len("%agent"):].strip()
       line = f"await __import__('adk_nb.notebook.magics', fromlist=['_']).agent_line({arg!r})\n"
     out.append(line)
   return out
+
+
+def _statement_rows(lines: list[str]) -> set[int]:
+  """The 1-based rows where a statement starts (not inside a string literal, brackets or a continuation)."""
+  from tokenize import DEDENT, INDENT
+
+  from IPython.core.inputtransformer2 import make_tokens_by_line
+
+  rows = set()
+  for logical in make_tokens_by_line([line if line.endswith("\n") else line + "\n" for line in lines]):
+    first = next((t for t in logical if t.type not in (INDENT, DEDENT)), None)
+    if first is not None:
+      rows.add(first.start[0])
+  return rows
 
 
 def _shell():
@@ -69,6 +85,8 @@ def _lookup(shell: Any, name: str) -> Any:
 def interpolate(text: str, namespace: dict[str, Any]) -> str:
   """Replaces `{name}` (and `{obj.attr}`) with values from `namespace`; other braces (JSON, `{{x}}`) stay."""
   def replace(match: "re.Match[str]") -> str:
+    if match.group(1) is None:
+      return match.group(0)
     head, *rest = match.group(1).split(".")
     if head not in namespace:
       return match.group(0)
@@ -257,10 +275,15 @@ def _sync(coro: Any) -> Any:
 
 def load_ipython_extension(shell: Any) -> None:
   """`%load_ext adk_nb`: registers %%agent / %agent and the transformer that makes %%agent cells await."""
+  from IPython.core.inputtransformer2 import leading_empty_lines
+
   shell.register_magics(AgentMagics)
   cleanup = shell.input_transformers_cleanup
   if transform_agent_cells not in cleanup:
-    cleanup.append(transform_agent_cells)
+    # Before IPython's prompt strippers, which would eat `>>> ` and `... ` in the user's message,
+    # but after blank lines at the top are dropped, so `%%agent` may follow them.
+    where = cleanup.index(leading_empty_lines) + 1 if leading_empty_lines in cleanup else 0
+    cleanup.insert(where, transform_agent_cells)
 
 
 def unload_ipython_extension(shell: Any) -> None:

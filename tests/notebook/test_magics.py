@@ -65,6 +65,36 @@ def test_interpolation_fills_names_and_leaves_json_alone(shell, make_refund_agen
   assert sent == 'Refund A7 with {"priority": 1} and {missing} and {{order}}'
 
 
+def test_interpolate_a_name_at_the_end_of_a_json_object():
+  from adk_nb.notebook.magics import interpolate
+
+  assert interpolate('{"order": {order}}', {"order": "A7"}) == '{"order": A7}'
+  assert interpolate('[{a}]{b}', {"a": 1, "b": 2}) == '[1]2'
+
+
+def test_agent_cell_with_leading_blank_lines(shell, make_refund_agent):
+  agent, _ = make_refund_agent(["ok"])
+  shell.user_ns.update(agent=agent, x=5)
+  result = _run(shell, '\n\n%%agent agent --store memory:// -i\nx is {x} {}\n')
+  assert result.error_in_exec is None, result.error_in_exec
+  assert agent.model.requests[0].contents[-1].parts[0].text == 'x is 5 {}'
+
+
+def test_agent_cell_body_keeps_prompt_like_lines(shell, make_refund_agent):
+  agent, _ = make_refund_agent(["ok"])
+  shell.user_ns["agent"] = agent
+  body = ">>> x = 1\n... y = 2\nWhy does this fail?"
+  result = _run(shell, f"%%agent agent --store memory://\n{body}")
+  assert result.error_in_exec is None, result.error_in_exec
+  assert agent.model.requests[0].contents[-1].parts[0].text == body
+
+
+def test_agent_line_inside_a_string_literal_is_left_alone(shell):
+  result = shell.run_cell('doc = """\n%agent sessions\n"""\n', store_history=False)
+  assert result.error_in_exec is None and result.error_before_exec is None
+  assert shell.user_ns["doc"] == "\n%agent sessions\n"
+
+
 def test_state_session_new_and_quiet(shell, make_refund_agent, capsys):
   agent, _ = make_refund_agent(["one", "two", "three"])
   shell.user_ns["agent"] = agent
