@@ -42,11 +42,9 @@ class ChatTurn(LiveRun):
     self._chat._step_started(self)
     return super()._start(*args, **kwargs)
 
-  async def _drive(self, *args: Any, **kwargs: Any) -> None:
-    try:
-      await super()._drive(*args, **kwargs)
-    finally:
-      self._chat._step_ended(self)
+  def _step_over(self) -> None:
+    super()._step_over()
+    self._chat._step_ended(self)
 
 
 class ChatView(widgets.VBox):

@@ -17,6 +17,7 @@ from ._loop import call_in_loop, logger, run_sync, running_loop, spawn
 from ._tree import TreeBuilder, jsonable, short_args
 
 STATUSES = ("running", "paused", "done", "error")
+CANCELLED = "Cancelled (run.cancel() or a kernel interrupt)."
 _MAX_POLICY_ROUNDS = 100
 
 Which = Union[None, str, int, PendingItem]
@@ -150,12 +151,19 @@ class LiveRun:
     if loop is not None:
       self._loop = loop
       self._task = spawn(loop, self._drive(message, state_delta, prelude), f"Run of {self.label}")
+      self._task.add_done_callback(self._task_done)
     else:
       from ._loop import private_loop
 
       self._loop = private_loop()
       run_sync(self._drive(message, state_delta, prelude))
     return self
+
+  def _task_done(self, task: "asyncio.Task[Any]") -> None:
+    # A task cancelled before it ever ran never enters _drive: give the run its final status here.
+    if task is self._task and self.status == "running":
+      self.status, self.error = "error", CANCELLED
+      self._step_over()
 
   def __await__(self):
     return self._wait().__await__()
@@ -202,10 +210,19 @@ class LiveRun:
         message, state_delta = self._policy_answers(), None
         if message is None:
           break
+    except asyncio.CancelledError:
+      if self.status == "running":  # cancelled while the store opened (the prelude)
+        self.status, self.error = "error", CANCELLED
+        self._notify(final=True)
+      raise
     finally:
-      if self._view is not None:
-        self._view.finish()
-      self._refresh_display()
+      self._step_over()
+
+  def _step_over(self) -> None:
+    """Called on the loop once a step (the run, or a resume) has its final status: the view shows it."""
+    if self._view is not None:
+      self._view.finish()
+    self._refresh_display()
 
   async def _segment(self, message: Optional[types.Content], state_delta: Optional[dict[str, Any]]) -> None:
     self.status = "running"
@@ -225,7 +242,7 @@ class LiveRun:
                                                run_config=self.run_config):
         self._on_event(event)
     except asyncio.CancelledError:
-      self.status, self.error = "error", "Cancelled (run.cancel() or a kernel interrupt)."
+      self.status, self.error = "error", CANCELLED
       self._notify()
       raise
     except Exception as exc:  # a run that cannot start (unknown session, bad answer) is an error status

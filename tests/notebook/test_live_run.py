@@ -146,6 +146,36 @@ async def test_cancel_stops_a_background_run(make_refund_agent):
   assert run.status == "error" and "Cancelled" in run.error
 
 
+async def test_cancel_right_after_start_leaves_a_final_status(make_refund_agent):
+  agent, _ = make_refund_agent(["hi"])
+  run = nb.run(agent, "hello", store="memory://")
+  run.cancel()  # `run = nb.run(...); run.cancel()` in one cell: the task never started
+  await run
+  assert run.status == "error" and "Cancelled" in run.error
+  assert run.view.tree.status == "error"
+
+
+async def test_cancel_while_the_store_opens_leaves_a_final_status(make_refund_agent, monkeypatch):
+  import asyncio
+
+  from adk_nb.notebook._sessions import NotebookAgent
+
+  opening = asyncio.Event()
+
+  async def slow_store(self, session_id, user_id, new):
+    opening.set()
+    await asyncio.Event().wait()  # a store that never answers
+
+  monkeypatch.setattr(NotebookAgent, "create_if_missing", slow_store)
+  agent, _ = make_refund_agent(["hi"])
+  run = nb.run(agent, "hello", store="memory://")
+  await opening.wait()
+  run.cancel()
+  await run
+  assert run.status == "error" and "Cancelled" in run.error
+  assert run.view.tree.status == "error"
+
+
 def test_a_run_becomes_an_eval_case(tmp_path, make_refund_agent):
   from adk_nb.evaluation import EvalSet
   from adk_nb.notebook import run
