@@ -149,14 +149,19 @@ class ChatView(widgets.VBox):
               f"Opening session {session_id}")
 
   async def idle(self, timeout: Optional[float] = None) -> "ChatView":
-    """Waits until sessions are loaded and the current turn has ended or paused."""
+    """Waits until sessions are loaded and the current turn has ended or paused.
+
+    On timeout it raises asyncio.TimeoutError and the turn keeps running.
+    """
+    # asyncio.wait, not gather: on timeout wait_for cancels settle(), and gather would pass
+    # that cancel on to the turn itself.
     async def settle() -> None:
       while True:
         jobs = [j for j in self._jobs if not j.done()]
         if jobs:
-          await asyncio.gather(*jobs, return_exceptions=True)
+          await asyncio.wait(jobs)
         elif self.turn is not None and self.turn._task is not None and not self.turn._task.done():
-          await asyncio.gather(self.turn._task, return_exceptions=True)
+          await asyncio.wait([self.turn._task])
         else:
           return
 

@@ -65,6 +65,19 @@ async def test_send_starts_the_turn_as_a_task_and_returns_at_once():
   assert model.calls == 1
 
 
+async def test_idle_with_a_timeout_leaves_the_turn_running():
+  model = GatedModel()
+  view = chat(Agent(name="helper", model=model), store="memory://")
+  await view.idle(timeout=10)
+  turn = view.send("hello")
+  with pytest.raises(asyncio.TimeoutError):
+    await view.idle(timeout=0.01)  # the gated model cannot answer first, whatever the machine
+  assert turn.status == "running"
+  model.gate.set()
+  await asyncio.wait_for(turn, 10)
+  assert turn.status == "done" and view.messages[-1] == ("helper", "reply 1"), (turn.status, turn.error)
+
+
 async def test_the_reply_joins_the_history_and_the_store():
   view = chat(Agent(name="echo", model=ScriptedModel(_echo)), store="memory://", session="s1")
   await view.idle(timeout=10)
