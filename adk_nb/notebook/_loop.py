@@ -54,13 +54,13 @@ def spawn(loop: asyncio.AbstractEventLoop, coro: Awaitable[Any], what: str) -> "
   return task
 
 
-def call_in_loop(loop: asyncio.AbstractEventLoop, fn: Callable[[], Any]) -> None:
-  """Calls `fn` on `loop`: now when already there, else handed over thread-safely.
+def call_in_loop(loop: Optional[asyncio.AbstractEventLoop], fn: Callable[[], Any]) -> None:
+  """Calls `fn` on `loop`: now when already there (or when no loop runs, outside a kernel), else handed over.
 
   Widget clicks may arrive on another thread (ipykernel subshells); widgets and runs are
   only touched from the loop that owns them.
   """
-  if running_loop() is loop:
+  if loop is None or running_loop() is loop or not loop.is_running():
     fn()
   else:
     loop.call_soon_threadsafe(fn)

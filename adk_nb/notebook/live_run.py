@@ -425,9 +425,15 @@ class LiveRun:
       self._record(item, decision, f"policy:{self.policy}")
     return answer_message([confirmation_response(i, approve, payload) for i in items])
 
+  def _answerable(self, item: PendingItem) -> bool:
+    """True while the run is paused on `item` (False once a click or code has answered it)."""
+    return self.status != "running" and any(p.call_id == item.call_id for p in self.pending)
+
   # called from widget buttons, possibly on another thread
   def _click(self, action: str, item: PendingItem, value: Any = None) -> None:
     def act() -> None:
+      if not self._answerable(item):
+        return  # a double click, or Reject right after Approve: the first answer stands
       try:
         which = item.call_id
         if action == "approve":
@@ -451,11 +457,7 @@ class LiveRun:
         else:
           raise
 
-    loop = self._loop
-    if loop is not None and loop.is_running() and running_loop() is not loop:
-      call_in_loop(loop, act)
-    else:
-      act()
+    call_in_loop(self._loop, act)
 
 
 def _shell():

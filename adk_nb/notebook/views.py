@@ -11,7 +11,7 @@ import anywidget
 import ipywidgets as widgets
 import traitlets
 
-from ._loop import running_loop
+from ._loop import call_in_loop, running_loop
 from ._static import run_view_html, state_html, tree_html
 from ._tree import jsonable, to_json_text
 
@@ -57,9 +57,11 @@ class EventTree(anywidget.AnyWidget):
   """The run's status shown in the header."""
   title = traitlets.Unicode("").tag(sync=True)
 
-  def __init__(self, source: Optional[Callable[[], list]] = None, **kwargs: Any):
+  def __init__(self, source: Optional[Callable[[], list]] = None,
+               loop: Optional[Callable[[], Any]] = None, **kwargs: Any):
     super().__init__(**kwargs)
     self._source = source or (lambda: list(self.nodes))
+    self._loop_of = loop or (lambda: None)
     self._sent_seq = 0
     self.messages_sent = 0
     """Custom messages sent to the browser (for tests and the benchmark)."""
@@ -73,14 +75,18 @@ class EventTree(anywidget.AnyWidget):
 
   def snapshot(self) -> None:
     """Stores the full tree in the widget state (what a reloaded notebook shows)."""
-    self.nodes = [dict(n) for n in self._source()]
-    self.seq = self._sent_seq
+    with self.hold_sync():  # nodes and seq reach the browser together
+      self.nodes = [dict(n) for n in self._source()]
+      self.seq = self._sent_seq
 
   def _on_browser_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
     if isinstance(content, dict) and content.get("type") == "hello":
-      # A view rendered mid-run: send it everything so far.
-      self.messages_sent += 1
-      self.send({"type": "reset", "seq": self._sent_seq, "nodes": [dict(n) for n in self._source()]})
+      call_in_loop(self._loop_of(), self._send_everything)
+
+  def _send_everything(self) -> None:
+    # A view rendered mid-run: send it everything so far.
+    self.messages_sent += 1
+    self.send({"type": "reset", "seq": self._sent_seq, "nodes": [dict(n) for n in self._source()]})
 
   def _repr_mimebundle_(self, **kwargs: Any):
     return _with_html(super()._repr_mimebundle_(**kwargs), tree_html(self._source(), self.status))
@@ -100,14 +106,19 @@ class StateView(anywidget.AnyWidget):
   error = traitlets.Unicode("").tag(sync=True)
   """The last edit's problem, shown under the table."""
 
-  def __init__(self, on_edit: Optional[Callable[[str, Any], None]] = None, **kwargs: Any):
+  def __init__(self, on_edit: Optional[Callable[[str, Any], None]] = None,
+               loop: Optional[Callable[[], Any]] = None, **kwargs: Any):
     super().__init__(**kwargs)
     self._on_edit = on_edit
+    self._loop_of = loop or (lambda: None)
     self.on_msg(self._on_browser_msg)
 
   def _on_browser_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
-    if not isinstance(content, dict) or content.get("type") != "edit":
-      return
+    # The message may arrive on another thread (ipykernel subshells): edit on the run's loop.
+    if isinstance(content, dict) and content.get("type") == "edit":
+      call_in_loop(self._loop_of(), lambda: self._edit(content))
+
+  def _edit(self, content: dict) -> None:
     key, text = str(content.get("key", "")), content.get("value", "")
     try:
       value = json.loads(text) if isinstance(text, str) else text
@@ -157,7 +168,10 @@ class ConfirmationPanel(widgets.VBox):
     buttons: list[widgets.Button] = []
 
     def clicked(action: str, value: Callable[[], Any] = lambda: None):
-      def handler(_button: Any) -> None:
+      def act() -> None:
+        run = self._run
+        if not run._answerable(item):
+          return  # a double click, or a second button: the first answer stands, buttons stay disabled
         try:
           answer = value()
         except ValueError as exc:
@@ -166,7 +180,11 @@ class ConfirmationPanel(widgets.VBox):
         for b in buttons:
           b.disabled = True
         error.value = ""
-        self._run._click(action, item, answer)
+        run._click(action, item, answer)
+
+      def handler(_button: Any) -> None:
+        # A click may arrive on another thread (ipykernel subshells): widgets change on the run's loop only.
+        call_in_loop(self._run._loop, act)
       return handler
 
     def parsed_args() -> Any:
@@ -209,8 +227,8 @@ class RunView(widgets.VBox):
 
   def __init__(self, run: "LiveRun", **kwargs: Any):
     self.run = run
-    self.tree = EventTree(source=lambda: run.tree.nodes, title=run.label)
-    self.state = StateView(on_edit=self._edit_state)
+    self.tree = EventTree(source=lambda: run.tree.nodes, loop=lambda: run._loop, title=run.label)
+    self.state = StateView(on_edit=self._edit_state, loop=lambda: run._loop)
     self.panel = ConfirmationPanel(run)
     super().__init__(children=[self.tree, self.state, self.panel], **kwargs)
     self.add_class("adknb-runview")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
 import time
 
 from adk_nb.agents.run_config import RunConfig, StreamingMode
@@ -81,6 +83,105 @@ def test_state_edit_from_the_browser_records_a_state_delta_event(make_refund_age
   assert run.events[-1].author == "user" and run.events[-1].actions.state_delta == {"note": {"a": 1}}
   view._handle_custom_msg({"type": "edit", "key": "temp:x", "value": "1"}, [])
   assert "never stored" in view.error
+
+
+async def _handed_over() -> None:
+  """Returns once every callback handed to this loop from other threads so far has run (the queue is FIFO)."""
+  loop = asyncio.get_running_loop()
+  done = loop.create_future()
+  loop.call_soon_threadsafe(done.set_result, None)
+  await done
+
+
+def _on_another_thread(fn, *args) -> None:
+  thread = threading.Thread(target=fn, args=args)
+  thread.start()
+  thread.join()
+
+
+async def test_a_click_from_another_thread_changes_widgets_only_on_the_kernels_loop(make_refund_agent):
+  agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Refunded."])
+  run = await nb.arun(agent, "Refund A1", store="memory://")
+  buttons, _ = _buttons(run)
+  loop_thread = threading.get_ident()
+  seen = []
+  buttons["Approve"].observe(lambda change: seen.append(threading.get_ident()), names="disabled")
+  _on_another_thread(buttons["Approve"].click)  # as an ipykernel subshell delivers it
+  await _handed_over()
+  await run
+  assert refunds == [("A1", 250.0)] and run.status == "done"
+  assert seen and set(seen) == {loop_thread}
+
+
+async def test_a_state_edit_from_another_thread_is_made_on_the_kernels_loop(make_refund_agent):
+  agent, _ = make_refund_agent(["hello"])
+  run = await nb.arun(agent, "hi", store="memory://")
+  view = run.view.state
+  loop_thread = threading.get_ident()
+  seen, shown = [], asyncio.Event()
+
+  def on_scopes(change):
+    seen.append(threading.get_ident())
+    shown.set()
+
+  view.observe(on_scopes, names="scopes")
+  _on_another_thread(view._handle_custom_msg, {"type": "edit", "key": "note", "value": '"x"'}, [])
+  await _handed_over()
+  await asyncio.wait_for(shown.wait(), 10)
+  assert view.scopes["session"]["note"] == "x" and view.error == ""
+  assert set(seen) == {loop_thread}
+
+
+async def test_a_hello_from_another_thread_is_answered_on_the_kernels_loop(make_refund_agent):
+  agent, _ = make_refund_agent(["hello there"])
+  run = await nb.arun(agent, "hi", store="memory://")
+  sent = []
+  run.view.tree.send = lambda content, buffers=None: sent.append((threading.get_ident(), content["type"]))
+  _on_another_thread(run.view.tree._handle_custom_msg, {"type": "hello"}, [])
+  await _handed_over()
+  assert sent == [(threading.get_ident(), "reset")]
+
+
+async def test_a_double_click_on_approve_runs_the_tool_once_and_keeps_the_buttons_disabled(make_refund_agent):
+  agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Refunded."])
+  run = await nb.arun(agent, "Refund A1", store="memory://")
+  buttons, row = _buttons(run)
+  buttons["Approve"].click()
+  buttons["Approve"].click()  # two comm messages back to back
+  assert run.status == "running"
+  assert buttons["Approve"].disabled and buttons["Reject"].disabled and row.children[4].value == ""
+  await run
+  assert refunds == [("A1", 250.0)] and len(run.decisions) == 1
+
+
+async def test_reject_right_after_approve_keeps_the_approval(make_refund_agent):
+  agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Refunded."])
+  run = await nb.arun(agent, "Refund A1", store="memory://")
+  buttons, row = _buttons(run)
+  buttons["Approve"].click()
+  buttons["Reject"].click()
+  assert buttons["Approve"].disabled and buttons["Reject"].disabled and row.children[4].value == ""
+  await run
+  assert refunds == [("A1", 250.0)] and [d["decision"] for d in run.decisions] == ["approved"]
+
+
+def test_state_edit_while_paused_then_approve(make_refund_agent):
+  agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Refunded."])
+  run = nb.run(agent, "Refund A1", store="memory://")
+  run.view.state._handle_custom_msg({"type": "edit", "key": "note", "value": '"x"'}, [])
+  assert run.view.state.error == "" and run.view.state.scopes["session"]["note"] == "x"
+  run.approve()
+  assert run.status == "done" and refunds == [("A1", 250.0)], (run.status, run.error)
+
+
+def test_a_run_without_a_view_keeps_no_tree_operations(make_refund_agent):
+  from adk_nb import Agent
+  from adk_nb.models import ScriptedModel
+
+  agent = Agent(name="s", model=ScriptedModel(["y" * 5000], chunk_size=1))
+  run = nb.run(agent, "go", store="memory://", view=False, run_config=RunConfig(streaming_mode=StreamingMode.SSE))
+  assert run.status == "done"
+  assert len(run.tree.ops) < 10, f"{len(run.tree.ops)} operations kept with no view to take them"
 
 
 def test_a_view_rendered_mid_run_asks_for_everything(make_refund_agent):
