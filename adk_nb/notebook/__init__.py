@@ -5,6 +5,7 @@
 """
 
 from ._policy import ENV_VAR as APPROVE_ENV_VAR
+from ._sessions import SessionBusyError
 from .api import arun, run
 from .chat import ChatView, chat
 from .live_run import LiveRun
@@ -20,6 +21,7 @@ __all__ = [
     "EventTree",
     "LiveRun",
     "RunView",
+    "SessionBusyError",
     "StateView",
     "arun",
     "chat",

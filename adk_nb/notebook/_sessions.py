@@ -42,6 +42,10 @@ def session_service_for(uri: str) -> Any:
   return DatabaseSessionService(uri)
 
 
+class SessionBusyError(RuntimeError):
+  """A run was started on a session whose previous run is still running."""
+
+
 @dataclass
 class NotebookAgent:
   """One agent (or App, or Runner) as the notebook uses it: its runner and current session."""
@@ -65,6 +69,15 @@ class NotebookAgent:
       session_id = self.session_id
     self.session_id, self.user_id = session_id, user_id
     return session_id
+
+  def refuse_if_running(self, session_id: str, user_id: str) -> None:
+    """Raises SessionBusyError, naming the fix, when a run in this session is still running."""
+    busy = next((r for r in self.runs if r.session_id == session_id and r.user_id == user_id
+                 and r.status == "running"), None)
+    if busy is not None:
+      raise SessionBusyError(
+          f"Session {session_id!r} is still running ({busy!r}); `await run` (or run.cancel()) first, "
+          "or start another session with --new (new=True).")
 
   async def create_if_missing(self, session_id: str, user_id: str, new: bool) -> None:
     """Creates the session on first use; `new` refuses to continue an existing one."""

@@ -26,12 +26,17 @@ def _content(message: Any) -> types.Content:
 def start(agent: Any, message: Any, *, session: Optional[str] = None, new: bool = False,
           user: Optional[str] = None, state: Optional[dict[str, Any]] = None, store: Optional[str] = None,
           approve: Optional[str] = None, run_config: Optional[RunConfig] = None, view: bool = True) -> LiveRun:
-  """Starts a run and returns its LiveRun: a task on the kernel's loop, or completed, outside one."""
+  """Starts a run and returns its LiveRun: a task on the kernel's loop, or completed, outside one.
+
+  Raises SessionBusyError while an earlier run in the same session is still running.
+  """
   content = _content(message)
   policy = resolve_policy(approve)
   entry = registry.get(agent, store)
   user_id = user or entry.user_id or DEFAULT_USER
   session_id = entry.choose_session(session, user_id, new)
+  # Two runs on one session would interleave their events (the SQLite store then fails the first).
+  entry.refuse_if_running(session_id, user_id)
   live = LiveRun(entry.runner, user_id=user_id, session_id=session_id, approve=policy, run_config=run_config,
                  view=view, label=entry.name)
   entry.runs.append(live)
@@ -48,7 +53,8 @@ def run(agent: Any, message: Any, **options: Any) -> LiveRun:
   (`await run` in a later cell, or watch its view); outside a kernel it runs to its end
   or pause first. Options: session, new, user, state (a state delta for the turn), store
   ('memory://' or a database URL; default SQLite under .adk_nb/), approve ('ask', 'auto',
-  'deny'; default $ADK_NB_APPROVE or 'ask'), run_config, view.
+  'deny'; default $ADK_NB_APPROVE or 'ask'), run_config, view. A session runs one run at
+  a time: while one runs, another run on it raises SessionBusyError (await the first, or new=True).
   """
   return start(agent, message, **options)
 

@@ -21,7 +21,7 @@ from google.genai import types
 from ..agents.run_config import RunConfig
 from ._loop import call_in_loop, logger, run_sync, running_loop, spawn
 from ._policy import resolve_policy
-from ._sessions import DEFAULT_USER, NotebookAgent, registry
+from ._sessions import DEFAULT_USER, NotebookAgent, SessionBusyError, registry
 from .live_run import LiveRun
 
 _WHO_CSS = {"user": "adknb-chat-user", "error": "adknb-chat-error"}
@@ -121,6 +121,11 @@ class ChatView(widgets.VBox):
                            else "The agent waits for an answer to a tool call: use the buttons below first.")
       return None
     entry, session_id, user_id = self.entry, self.session_id, self.user_id
+    try:
+      entry.refuse_if_running(session_id, user_id)  # e.g. a `%%agent --background` cell on this session
+    except SessionBusyError as exc:
+      self.status.value = str(exc)
+      return None
     entry.session_id, entry.user_id = session_id, user_id  # %%agent cells continue the same session
     turn = ChatTurn(self, entry.runner, user_id=user_id, session_id=session_id, approve=self.policy,
                     run_config=self.run_config, view=True, label=entry.name)

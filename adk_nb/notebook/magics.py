@@ -13,7 +13,7 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments
 
 from ._loop import run_sync, running_loop
-from ._sessions import registry
+from ._sessions import SessionBusyError, registry
 from .api import start
 from .live_run import LiveRun
 
@@ -184,7 +184,7 @@ def _start_cell(line: str, cell: str) -> LiveRun:
   try:
     live = start(target, message, session=args.session, new=args.new, user=args.user,
                  state=_state_delta(args.state), store=args.store, approve=args.approve, view=not args.quiet)
-  except (ValueError, TypeError) as exc:
+  except (ValueError, TypeError, SessionBusyError) as exc:
     raise UsageError(str(exc)) from None
   if args.out:
     shell.user_ns[args.out] = live

@@ -78,6 +78,24 @@ async def test_idle_with_a_timeout_leaves_the_turn_running():
   assert turn.status == "done" and view.messages[-1] == ("helper", "reply 1"), (turn.status, turn.error)
 
 
+async def test_a_message_to_a_session_that_a_background_cell_is_running_is_refused():
+  import adk_nb.notebook as nb
+
+  model = GatedModel()
+  agent = Agent(name="helper", model=model)
+  background = nb.run(agent, "from a cell", session="s", store="memory://")
+  view = chat(agent, store="memory://", session="s")
+  await view.idle(timeout=10)
+  assert view.send("from the chat") is None
+  assert "Session 's' is still running" in view.status.value and "await run" in view.status.value
+  model.gate.set()
+  await asyncio.wait_for(background, 10)
+  turn = view.send("from the chat")
+  model.gate.set()
+  await asyncio.wait_for(turn, 10)
+  assert turn.status == "done" and model.calls == 2
+
+
 async def test_the_reply_joins_the_history_and_the_store():
   view = chat(Agent(name="echo", model=ScriptedModel(_echo)), store="memory://", session="s1")
   await view.idle(timeout=10)

@@ -176,6 +176,37 @@ async def test_cancel_while_the_store_opens_leaves_a_final_status(make_refund_ag
   assert run.view.tree.status == "error"
 
 
+async def test_a_second_run_on_a_session_that_is_still_running_is_refused_and_names_the_fix():
+  import asyncio
+
+  from adk_nb import Agent
+  from adk_nb.models import BaseLlm
+  from adk_nb.models.scripted import to_llm_response
+
+  gate = asyncio.Event()
+
+  class GatedModel(BaseLlm):
+    """Answers only once the test opens the gate: the first run is observably still running."""
+
+    model: str = "gated"
+
+    async def generate_content_async(self, llm_request, stream=False):
+      await gate.wait()
+      yield to_llm_response("reply")
+
+  agent = Agent(name="helper", model=GatedModel())
+  first = nb.run(agent, "one", session="s")  # default SQLite store, as `%%agent helper --background`
+  with pytest.raises(nb.SessionBusyError, match=r"Session 's' is still running.*await run.*--new"):
+    nb.run(agent, "two", session="s")
+  other = nb.run(agent, "two", new=True)  # another session is fine
+  gate.set()
+  await first
+  await other
+  assert (first.status, other.status) == ("done", "done"), (first.error, other.error)
+  again = await nb.arun(agent, "three", session="s")  # once the first has ended, the session takes runs again
+  assert again.status == "done", again.error
+
+
 def test_a_run_becomes_an_eval_case(tmp_path, make_refund_agent):
   from adk_nb.evaluation import EvalSet
   from adk_nb.notebook import run

@@ -95,6 +95,19 @@ def test_agent_line_inside_a_string_literal_is_left_alone(shell):
   assert shell.user_ns["doc"] == "\n%agent sessions\n"
 
 
+async def test_an_agent_cell_on_a_session_still_running_in_the_background_is_a_usage_error(shell, make_refund_agent):
+  agent, _ = make_refund_agent(["one", "two"])
+  shell.user_ns["agent"] = agent
+  code = "%%agent agent --session s --background --out first\nhi"
+  await shell.run_cell_async(code, store_history=True, transformed_cell=shell.transform_cell(code))
+  assert shell.user_ns["first"].status == "running"
+  code = "%%agent agent --session s\nagain"
+  result = await shell.run_cell_async(code, store_history=True, transformed_cell=shell.transform_cell(code))
+  assert isinstance(result.error_in_exec, UsageError) and "still running" in str(result.error_in_exec)
+  await shell.user_ns["first"]
+  assert shell.user_ns["first"].status == "done"
+
+
 def test_state_session_new_and_quiet(shell, make_refund_agent, capsys):
   agent, _ = make_refund_agent(["one", "two", "three"])
   shell.user_ns["agent"] = agent
