@@ -11,7 +11,7 @@ from typing import Any, AsyncGenerator, Generator, Optional, Union
 from google.genai import types
 
 from .agents.base_agent import BaseAgent
-from .agents.invocation_context import InvocationContext, new_invocation_context_id
+from .agents.invocation_context import InvocationContext, InvocationStopped, new_invocation_context_id
 from .agents.llm_agent import LlmAgent
 from .agents.run_config import RunConfig
 from .apps.app import App
@@ -160,6 +160,8 @@ class Runner:
         if not event.partial:
           await self.session_service.append_event(session, event)
         yield event
+    except InvocationStopped:
+      pass  # the reason was already yielded (and committed) as an error event
     except Exception as exc:  # the session keeps everything committed before the failure
       logger.warning("Run failed in invocation %s: %s", invocation_id, exc, exc_info=True)
       yield Event(

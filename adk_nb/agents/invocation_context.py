@@ -20,6 +20,10 @@ class LlmCallsLimitExceededError(Exception):
   """The invocation made more model calls than `RunConfig.max_llm_calls` allows."""
 
 
+class InvocationStopped(Exception):
+  """Ends the whole invocation quietly after its reason was yielded as an error event (e.g. max_llm_calls)."""
+
+
 class _InvocationShared:
   """Counters and signals shared by every copy of one invocation's context."""
 
@@ -102,11 +106,22 @@ class InvocationContext(BaseModel):
 
   @property
   def paused(self) -> bool:
-    """True once something in the invocation paused it (a pending confirmation or long-running call)."""
-    return self._shared.paused
+    """True once something in this branch (or below it) paused: a pending confirmation or long-running call.
+
+    Pauses are scoped by branch, so a pause in one ParallelAgent branch does not cut its
+    siblings short; the ParallelAgent (on the parent branch) sees it once its children finish.
+    """
+    paused = self._shared.paused_branches
+    if not paused:
+      return False
+    branch = self.branch
+    if not branch:
+      return True
+    prefix = branch + "."
+    return any(p == branch or p.startswith(prefix) for p in paused)
 
   def pause(self) -> None:
-    """Marks the invocation paused: enclosing agents stop before running anything else."""
+    """Marks this branch paused: enclosing agents stop before running anything else."""
     self._shared.paused = True
     self._shared.paused_branches.add(self.branch or "")
 

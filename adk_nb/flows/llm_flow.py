@@ -8,7 +8,7 @@ from google.genai import types
 
 from ..agents import _callbacks
 from ..agents.callback_context import CallbackContext
-from ..agents.invocation_context import LlmCallsLimitExceededError
+from ..agents.invocation_context import InvocationStopped, LlmCallsLimitExceededError
 from ..agents.run_config import StreamingMode
 from ..events.event import Event
 from ..events.event_actions import EventActions
@@ -21,6 +21,9 @@ from ._instructions import inject_session_state
 if TYPE_CHECKING:
   from ..agents.invocation_context import InvocationContext
   from ..agents.llm_agent import LlmAgent
+
+
+LLM_CALLS_LIMIT = "LLM_CALLS_LIMIT_EXCEEDED"
 
 
 async def run_flow(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGenerator[Event, None]:
@@ -142,7 +145,7 @@ async def _call_model(agent, ctx, request, cc) -> AsyncGenerator[LlmResponse, No
     ctx.increment_llm_call_count()
   except LlmCallsLimitExceededError as exc:
     ctx.end_invocation = True
-    yield LlmResponse(error_code="LLM_CALLS_LIMIT_EXCEEDED", error_message=str(exc))
+    yield LlmResponse(error_code=LLM_CALLS_LIMIT, error_message=str(exc))
     return
   stream = ctx.run_config.streaming_mode is StreamingMode.SSE
   llm = agent.canonical_model
@@ -183,6 +186,9 @@ async def _run_one_step(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGen
       final = event
     yield event
   if final is None or final.error_code:
+    if final is not None and final.error_code == LLM_CALLS_LIMIT:
+      # The error event is committed; now stop the whole invocation, enclosing loops included.
+      raise InvocationStopped(final.error_message)
     return
   calls = final.get_function_calls()
   if not calls:
