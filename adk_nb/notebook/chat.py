@@ -76,6 +76,7 @@ class ChatView(widgets.VBox):
     self.messages: list[tuple[str, str]] = []
     """The current session's conversation as (author, text): 'user' for the user, else the agent's name."""
     self._seen: dict[int, int] = {}  # turn id -> events already copied into the history
+    self._parked: dict[str, ChatTurn] = {}  # session id -> its paused turn, shown again on switching back
     self._jobs: list[asyncio.Task] = []
     self._loop = running_loop()
     self._switching = False
@@ -130,12 +131,11 @@ class ChatView(widgets.VBox):
     turn = ChatTurn(self, entry.runner, user_id=user_id, session_id=session_id, approve=self.policy,
                     run_config=self.run_config, view=True, label=entry.name)
     entry.runs.append(turn)
-    self.turn = turn
+    self._show_turn(turn)
     self.turns.append(turn)
     self._seen[id(turn)] = 0
     self.messages.append(("user", text))
     self._render_history()
-    self.run_box.children = [turn.view]
     message = types.Content(role="user", parts=[types.Part(text=text)])
     return turn._start(message, None, prelude=lambda: entry.create_if_missing(session_id, user_id, False))
 
@@ -230,8 +230,7 @@ class ChatView(widgets.VBox):
       self.entry.session_id, self.entry.user_id = session_id, self.user_id
       self.messages = _conversation(session.events if session is not None else [])
       if clear:
-        self.turn = None
-        self.run_box.children = []
+        self._show_turn(self._parked.pop(session_id, None))
     names = list(self.sessions.options)
     if listed is not None:
       names = [s.id for s in sorted(listed.sessions, key=lambda s: s.last_update_time or 0)]
@@ -248,7 +247,22 @@ class ChatView(widgets.VBox):
     if len(self.turns) == turns_before:
       self.status.value = f"{len(self.messages)} messages in session {session_id}" if self.messages else \
           f"New session {session_id}"
+      if self.turn is not None and self.turn.status == "paused":
+        self.status.value += "; a tool call waits for an answer: use the buttons below."
       self._render_history()
+
+  def _show_turn(self, turn: Optional[ChatTurn]) -> None:
+    """Makes `turn` the current turn under the box; the one it replaces is parked if paused, else closed."""
+    old = self.turn
+    if old is not None and old is not turn:
+      if old.status in ("paused", "running"):
+        self._parked[old.session_id] = old  # its buttons come back when the chat returns to its session
+      elif old._view is not None:
+        old._view.close()  # its widgets are open comms; `turn.view` makes a fresh one if shown again
+        old._view = None
+    self.turn = turn
+    self.run_box.children = [turn.view] if turn is not None else []
+    self._set_busy(turn is not None and turn.status == "running")
 
   def _on_session_chosen(self, change: dict[str, Any]) -> None:
     if self._switching or change.get("new") in (None, self.session_id):

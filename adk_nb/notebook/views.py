@@ -33,6 +33,17 @@ def _with_html(bundle: Any, html: str) -> Any:
   return {**(bundle or {}), "text/html": html}
 
 
+def close_widgets(widget: widgets.Widget) -> None:
+  """Closes `widget`, every widget inside it, and their layouts and styles (each one is an open comm)."""
+  for child in getattr(widget, "children", ()):
+    close_widgets(child)
+  for name in ("layout", "style"):
+    part = getattr(widget, name, None)
+    if isinstance(part, widgets.Widget):
+      part.close()
+  widgets.Widget.close(widget)
+
+
 def _asset(name: str) -> pathlib.Path:
   path = WIDGETS_DIR / name
   if not path.is_file():
@@ -149,7 +160,9 @@ class ConfirmationPanel(widgets.VBox):
       return
     self._shown = key
     self._rows = {}
-    self.children = [self._row(item) for item in self._run.pending]
+    old, self.children = self.children, [self._row(item) for item in self._run.pending]
+    for row in old:  # answered rows: nothing shows them any more
+      close_widgets(row)
 
   def show_error(self, call_id: str, message: str) -> None:
     row = self._rows.get(call_id)
@@ -235,6 +248,13 @@ class RunView(widgets.VBox):
     self._handle = None
     self._last_flush = 0.0
     self._state_key: Any = None
+
+  def close(self) -> None:
+    """Closes the view and every widget in it, e.g. when the chat shows the next turn in its place."""
+    if self._handle is not None:
+      self._handle.cancel()
+      self._handle = None
+    close_widgets(self)
 
   # ---- coalesced updates ---------------------------------------------------------------------
 

@@ -198,6 +198,47 @@ async def test_a_paused_turn_is_answered_with_the_views_buttons_and_the_reply_jo
   assert not view.send_button.disabled
 
 
+async def test_switching_away_from_a_paused_turn_and_back_shows_its_buttons_again(make_refund_agent):
+  agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "hi from b", "Refunded A1."])
+  view = chat(agent, store="memory://", session="a")
+  await view.idle(timeout=10)
+  view.send("refund A1 please")
+  await view.idle(timeout=10)
+  paused = view.turn
+  assert paused.status == "paused"
+  view.switch("b")
+  await view.idle(timeout=10)
+  assert view.run_box.children == () and view.send("hello b") is not None
+  await view.idle(timeout=10)
+  view.switch("a")
+  await view.idle(timeout=10)
+  assert view.turn is paused and view.run_box.children == (paused.view,)
+  assert "waits for an answer" in view.status.value
+  next(b for b in _buttons(view) if b.description == "Approve").click()
+  await view.idle(timeout=10)
+  assert paused.status == "done" and refunds == [("A1", 250.0)]
+  assert view.messages[-1] == ("support", "Refunded A1.")
+
+
+async def test_each_turn_closes_the_view_of_the_turn_it_replaces():
+  import ipywidgets as widgets
+
+  view = chat(Agent(name="echo", model=ScriptedModel(_echo)), store="memory://")
+  await view.idle(timeout=10)
+  view.send("m0")
+  await view.idle(timeout=10)
+  first = view.turn
+  first_view = first.view
+  before = len(widgets.Widget.widgets)
+  for i in range(1, 21):
+    view.send(f"m{i}")
+    await view.idle(timeout=10)
+  assert len(widgets.Widget.widgets) <= before, "the replaced turns' widgets are still open"
+  assert first_view.comm is None and first_view.tree.comm is None
+  assert first.view is not first_view and first.view.comm is not None  # shown again later: a fresh view
+  assert view.messages[-1] == ("echo", "echo: m20")
+
+
 async def test_a_click_from_another_thread_starts_the_turn_on_the_chats_loop():
   view = chat(Agent(name="echo", model=ScriptedModel(_echo)), store="memory://")
   await view.idle(timeout=10)
