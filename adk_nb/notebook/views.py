@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import pathlib
 import time
@@ -42,6 +43,15 @@ def close_widgets(widget: widgets.Widget) -> None:
     if isinstance(part, widgets.Widget):
       part.close()
   widgets.Widget.close(widget)
+
+
+def _text(value: str = "") -> widgets.HTML:
+  """A line of plain text shown as written: a Label would typeset `$...$` in model or tool text as LaTeX."""
+  return widgets.HTML(value=_escaped(value))
+
+
+def _escaped(text: str) -> str:
+  return html.escape(text, quote=False)
 
 
 def _asset(name: str) -> pathlib.Path:
@@ -168,16 +178,16 @@ class ConfirmationPanel(widgets.VBox):
     row = self._rows.get(call_id)
     if row is None:
       return
-    row["error"].value = message
+    row["error"].value = _escaped(message)
     for button in row["buttons"]:
       button.disabled = False
 
   def _row(self, item) -> widgets.Widget:
-    title = widgets.Label(value=f"{item.agent} wants to run {item.tool}" if item.kind == "confirmation"
-                          else f"{item.agent} waits for the result of {item.tool}")
-    hint = widgets.Label(value=item.hint or "")
+    title = _text(f"{item.agent} wants to run {item.tool}" if item.kind == "confirmation"
+                  else f"{item.agent} waits for the result of {item.tool}")
+    hint = _text(item.hint or "")
     args = widgets.Textarea(value=to_json_text(item.args, indent=2), layout=widgets.Layout(width="100%"))
-    error = widgets.Label(value="")
+    error = _text()
     buttons: list[widgets.Button] = []
 
     def clicked(action: str, value: Callable[[], Any] = lambda: None):
@@ -188,7 +198,7 @@ class ConfirmationPanel(widgets.VBox):
         try:
           answer = value()
         except ValueError as exc:
-          error.value = str(exc)
+          error.value = _escaped(str(exc))
           return
         for b in buttons:
           b.disabled = True

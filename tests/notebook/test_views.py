@@ -60,6 +60,19 @@ def test_edit_arguments_are_validated_before_anything_is_sent(make_refund_agent)
   assert refunds == [("A1", 90.0)] and run.status == "done"
 
 
+def test_panel_text_is_shown_as_written_not_as_latex_or_markup(make_refund_agent):
+  import ipywidgets as widgets
+
+  agent, _ = make_refund_agent([call("refund", order_id="A1", amount=250.0)])
+  run = nb.run(agent, "Refund A1", store="memory://")
+  _, row = _buttons(run)
+  title, hint, error = row.children[0], row.children[1], row.children[4]
+  # A Label typesets `$5 and $6` as LaTeX in JupyterLab; HTML with escaped text shows it literally.
+  assert not any(isinstance(w, widgets.Label) for w in (title, hint, error))
+  run.view.panel.show_error(run.pending[0].call_id, "costs $5 and $6 <b>now</b>")
+  assert error.value == "costs $5 and $6 &lt;b&gt;now&lt;/b&gt;"
+
+
 def test_long_running_result_box(make_refund_agent):
   agent, _ = make_refund_agent([call("check_status", ticket="T1"), "Shipped."])
   run = nb.run(agent, "Where is T1?", store="memory://")
