@@ -16,6 +16,9 @@ from google.genai import types
 from .events.event import Event
 from .flows._contents import REQUEST_CONFIRMATION
 
+STARTED_KEY = "adk_nb_tool_started"
+"""custom_metadata key of the marker committed just before an approved tool runs."""
+
 
 @dataclass(frozen=True)
 class PendingItem:
@@ -45,11 +48,26 @@ class PendingItem:
 
 
 def pending_items(events: Iterable[Event]) -> list[PendingItem]:
-  """The unanswered long-running calls in a session's events, oldest first."""
+  """The unanswered long-running calls in a session's events, oldest first.
+
+  A confirmation counts as answered only once the call it guards was acted on (it ran, was
+  rejected, or its start marker was committed). An answer whose resume failed before that
+  leaves the call pending, so the same answer can be sent again.
+  """
   calls: dict[str, PendingItem] = {}
+  answered: dict[str, PendingItem] = {}
+  acted_on: set[str] = set()
   for event in events:
+    meta = event.custom_metadata
+    if meta and STARTED_KEY in meta:
+      acted_on.add(meta[STARTED_KEY])
+    placeholders = event.actions.requested_tool_confirmations
     for response in event.get_function_responses():
-      calls.pop(response.id, None)
+      item = calls.pop(response.id, None)
+      if item is not None and item.kind == "confirmation" and not item.nested:
+        answered[response.id] = item
+      if not (placeholders and response.id in placeholders):
+        acted_on.add(response.id)
     if not event.long_running_tool_ids:
       continue
     nested = bool(event.custom_metadata and "adk_nb_nested" in event.custom_metadata)
@@ -72,6 +90,9 @@ def pending_items(events: Iterable[Event]) -> list[PendingItem]:
             call_id=call.id, kind="long_running", agent=event.author, tool=call.name, args=args,
             invocation_id=event.invocation_id, branch=event.branch, nested=nested,
         )
+  for call_id, item in answered.items():
+    if item.original_call_id and item.original_call_id not in acted_on:
+      calls[call_id] = item
   return list(calls.values())
 
 

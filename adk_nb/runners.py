@@ -106,8 +106,9 @@ class Runner:
       )
     resume = self._match_answers(session, new_message) if new_message is not None else None
     nested_answers: list[str] = []
+    branch = None
     if resume is not None:
-      invocation_id, agent, answers, nested_answers = resume
+      invocation_id, agent, branch, answers, nested_answers = resume
     else:
       invocation_id = invocation_id or new_invocation_context_id()
       agent = self._find_agent_to_run(session)
@@ -118,6 +119,7 @@ class Runner:
         memory_service=self.memory_service,
         credential_service=self.credential_service,
         invocation_id=invocation_id,
+        branch=branch,
         agent=agent,
         user_content=new_message,
         session=session,
@@ -196,6 +198,8 @@ class Runner:
     for event in reversed(session.events):
       if event.author == "user" or not event.author:
         continue
+      if event.actions.agent_state is not None or (event.error_code and not event.content):
+        continue  # checkpoints and error reports say nothing about who is talking
       if event.author == root.name:
         return root
       agent = root.find_sub_agent(event.author)
@@ -203,7 +207,7 @@ class Runner:
         continue
       if _transferable_across_tree(agent):
         return agent
-      return root
+      # As in google-adk: keep looking back for an agent that may keep the conversation.
     return root
 
   def _match_answers(self, session: Session, message: types.Content):
@@ -215,6 +219,7 @@ class Runner:
 
     pending = {item.call_id: item for item in pending_items(session.events)}
     answered = {fr.id for e in session.events for fr in e.get_function_responses()}
+    late = _long_running_calls(session.events)
     items = []
     for fr in responses:
       if not fr.id:
@@ -222,7 +227,7 @@ class Runner:
             f"The FunctionResponse for {fr.name!r} has no id; set id to the pending call's id "
             "(see adk_nb.pending.pending_items(session.events))."
         )
-      item = pending.get(fr.id)
+      item = pending.get(fr.id) or late.get(fr.id)
       if item is None:
         if fr.id in answered:
           raise ValueError(f"Call {fr.id!r} was already answered; nothing was changed.")
@@ -240,10 +245,17 @@ class Runner:
     if len(invocations) > 1:
       raise ValueError("One message answers calls of several paused invocations; answer each in its own message.")
     invocation_id = invocations.pop()
-    pausing = self.agent.find_agent(items[0][1].agent) or self.agent
+    first = items[0][1]
+    pausing = self.agent.find_agent(first.agent)
+    if pausing is None:
+      raise ValueError(
+          f"Call {first.call_id!r} was made by agent {first.agent!r}, which is not in this Runner's agent "
+          f"tree (root {self.agent.name!r}); nothing was changed. Resume with the agent tree that paused."
+      )
+    entry, branch = _resume_entry(session, invocation_id, pausing, first.branch)
     answers = {fr.id: fr for fr, _ in items}
     nested = [fr.id for fr, item in items if item.nested]
-    return invocation_id, _resume_entry(pausing), answers, nested
+    return invocation_id, entry, branch, answers, nested
 
   # ---- sync and convenience APIs -------------------------------------------------------------
 
@@ -346,17 +358,47 @@ def _transferable_across_tree(agent: BaseAgent) -> bool:
   return True
 
 
-def _resume_entry(pausing: BaseAgent) -> BaseAgent:
-  """Where a resumed invocation starts: the highest workflow ancestor chain above the paused agent.
+def _resume_entry(session: Session, invocation_id: str, pausing: BaseAgent,
+                  branch: Optional[str]) -> tuple[BaseAgent, Optional[str]]:
+  """Where a resumed invocation starts, and in which branch.
 
-  Workflow agents (anything but an LlmAgent) restore their checkpoints and walk back down
-  to the paused agent; an LlmAgent parent reached the paused agent by transfer, so the
-  paused agent itself continues.
+  Every agent that was running above the paused one when the invocation paused (workflow
+  agents, and LlmAgents that had transferred to it) left a checkpoint; the highest of them
+  is where the invocation started, and it walks back down to the paused agent.
   """
-  node = pausing
-  while node.parent_agent is not None and not isinstance(node.parent_agent, LlmAgent):
+  checkpoints: dict[str, Optional[str]] = {}
+  for event in reversed(session.events):
+    if event.invocation_id != invocation_id or event.author == "user":
+      break
+    if event.actions.agent_state is not None:
+      checkpoints.setdefault(event.author, event.branch)
+  entry = pausing
+  node = pausing.parent_agent
+  while node is not None:
+    if node.name in checkpoints:
+      entry, branch = node, checkpoints[node.name]
     node = node.parent_agent
-  return node
+  return entry, branch
+
+
+def _long_running_calls(events: list[Event]) -> dict[str, Any]:
+  """Long-running tool calls that already got an interim answer, which a later message may update.
+
+  google-adk's documented pattern: the tool answers `{'status': 'pending'}` at once and the
+  client sends the final FunctionResponse with the same id later.
+  """
+  from .pending import PendingItem
+
+  found: dict[str, Any] = {}
+  for event in events:
+    if not event.long_running_tool_ids or event.custom_metadata and "adk_nb_nested" in event.custom_metadata:
+      continue
+    for call in event.get_function_calls():
+      if call.id in event.long_running_tool_ids and call.name != REQUEST_CONFIRMATION:
+        found[call.id] = PendingItem(call_id=call.id, kind="long_running", agent=event.author, tool=call.name,
+                                     args=dict(call.args or {}), invocation_id=event.invocation_id,
+                                     branch=event.branch)
+  return found
 
 
 def _error_code(exc: BaseException) -> str:

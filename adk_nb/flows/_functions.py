@@ -11,6 +11,7 @@ from ..agents import _callbacks
 from ..events.event import Event, new_uuid4
 from ..events.event_actions import EventActions
 from ..tools.agent_tool import NESTED_KEY, NestedPause
+from ..tools._function_schema import ToolArgumentsError
 from ..tools.tool_confirmation import ToolConfirmation
 from ..tools.tool_context import ToolContext
 from ._contents import REQUEST_CONFIRMATION
@@ -125,10 +126,12 @@ async def _call_one(agent: "LlmAgent", ctx: "InvocationContext", call: types.Fun
   if needs is not None and confirmation is None:
     try:
       required = await needs(args, tc)
-    except Exception as exc:  # bad arguments: let the tool's own validation answer
-      required = False
-      if not isinstance(exc, ValueError):
-        raise
+    except ToolArgumentsError:
+      required = False  # bad arguments: the tool's own validation answers them
+    except Exception as exc:  # a failing predicate fails closed, as an answer the model can read
+      return _Outcome(_response_part(call, {
+          "error": f"Could not decide whether `{call.name}` needs approval: {type(exc).__name__}: {exc}. "
+                   "The call did not run."}), actions)
     if required:
       tc.request_confirmation(
           hint=f"Please approve or reject the tool call {tool.name}() by responding with a "

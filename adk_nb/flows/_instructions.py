@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
   from ..agents.readonly_context import ReadonlyContext
 
-_PLACEHOLDER = re.compile(r"{+[^{}]*}+")
+# `${HOME}` (shell) and `\{x}` (escaped) are left alone, as in google-adk.
+_PLACEHOLDER = re.compile(r"(?<![$\\{]){+[^{}]*}+")
 _PREFIXES = ("app:", "user:", "temp:")
 
 
@@ -59,7 +60,8 @@ async def inject_session_state(template: str, readonly_context: "ReadonlyContext
       out.append(raw)
       continue
     if name in state:
-      out.append(str(state[name]))
+      value = state[name]
+      out.append("" if value is None else str(value))
     elif optional:
       continue
     else:

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
   from ..agents.llm_agent import LlmAgent
 
 STARTED_KEY = "adk_nb_tool_started"
-"""custom_metadata key of the marker committed just before an approved tool runs."""
+"""custom_metadata key of the marker committed just before an approved tool runs (see adk_nb.pending)."""
 
 
 def parse_confirmation(response: Optional[dict]) -> tuple[ToolConfirmation, Optional[str]]:

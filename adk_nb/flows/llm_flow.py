@@ -8,6 +8,7 @@ from google.genai import types
 
 from ..agents import _callbacks
 from ..agents.callback_context import CallbackContext
+from ..agents._resumable import pause_checkpoint, restored_state
 from ..agents.invocation_context import InvocationStopped, LlmCallsLimitExceededError
 from ..agents.run_config import StreamingMode
 from ..events.event import Event
@@ -28,6 +29,14 @@ LLM_CALLS_LIMIT = "LLM_CALLS_LIMIT_EXCEEDED"
 
 async def run_flow(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGenerator[Event, None]:
   """Runs model steps until the agent gives a final answer, pauses, or transfers."""
+  saved = restored_state(agent, ctx) if ctx.resumed else None
+  if saved and saved.get("transferred_to"):
+    # This agent had handed the turn over when the invocation paused: continue there.
+    async for event in _transfer.run_target(agent, ctx, saved["transferred_to"]):
+      yield event
+    if ctx.paused:
+      yield pause_checkpoint(agent, ctx, saved)
+    return
   if ctx.resumed:
     if ctx.resume_answers:
       async for event in _resume.resume_confirmed_calls(agent, ctx):
@@ -112,7 +121,22 @@ def _content_text(value) -> str:
   return str(value)
 
 
+def _isolate(request: LlmRequest) -> None:
+  """Gives the request its own copies of history and tool declarations.
+
+  Requests normally share the session's Content objects (so building one costs nothing per
+  past turn); a before-model hook may edit the request in place, so it gets copies, as
+  google-adk always makes.
+  """
+  request.contents = [c.model_copy(deep=True) for c in request.contents]
+  if request.config.tools:
+    request.config.tools = [t.model_copy(deep=True) for t in request.config.tools]
+
+
 async def _before_model(agent, ctx, cc, request) -> Optional[LlmResponse]:
+  pm = ctx.plugin_manager
+  if agent._before_model_cbs or (pm is not None and pm.has("before_model_callback")):
+    _isolate(request)
   return await _callbacks.run_hooks(ctx.plugin_manager, "before_model_callback", agent._before_model_cbs, "before_model_callback",
                                     callback_context=cc, llm_request=request)
 
@@ -207,5 +231,8 @@ async def _run_one_step(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGen
     ctx.pause()
     return
   if response_event is not None and response_event.actions.transfer_to_agent:
-    async for event in _transfer.run_target(agent, ctx, response_event.actions.transfer_to_agent):
+    target = response_event.actions.transfer_to_agent
+    async for event in _transfer.run_target(agent, ctx, target):
       yield event
+    if ctx.paused:  # so a resume comes back through this agent (and whatever encloses it)
+      yield pause_checkpoint(agent, ctx, {"transferred_to": target})

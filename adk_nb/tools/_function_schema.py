@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
 import typing
@@ -61,22 +62,36 @@ def _strip_titles(schema: Any, in_properties: bool = False) -> Any:
   return schema
 
 
+def unwrap_partial(func: Callable[..., Any]) -> Callable[..., Any]:
+  """The function behind (nested) functools.partial objects."""
+  while isinstance(func, functools.partial):
+    func = func.func
+  return func
+
+
 class FunctionSignature:
   """A function's model-visible parameters: their JSON schema and a validator for calls."""
 
   def __init__(self, func: Callable[..., Any], name: str):
     self.name = name
-    target = func if inspect.isfunction(func) or inspect.ismethod(func) else getattr(func, "__call__", func)
+    inner = unwrap_partial(func)
+    if isinstance(func, functools.partial):
+      target, hints_of = func, inner  # the partial's own signature: bound arguments are gone
+    elif inspect.isfunction(func) or inspect.ismethod(func):
+      target = hints_of = func
+    else:
+      target = hints_of = getattr(func, "__call__", func)
     sig = inspect.signature(target)
     try:
-      hints = typing.get_type_hints(target)
+      hints = typing.get_type_hints(hints_of)
     except Exception:  # unresolvable forward references: fall back to raw annotations
       hints = {}
-    _, param_docs = parse_docstring(inspect.getdoc(func))
+    _, param_docs = parse_docstring(inspect.getdoc(inner))
     fields: dict[str, Any] = {}
     self.context_param: Optional[str] = None
     self.accepts_var_kwargs = False
     self.required: list[str] = []
+    self.positional_only: tuple[str, ...] = ()
     for pname, param in sig.parameters.items():
       annotation = hints.get(pname, param.annotation)
       if pname in _HIDDEN_NAMES or _is_context_annotation(annotation):
@@ -93,6 +108,10 @@ class FunctionSignature:
       default = ... if param.default is inspect.Parameter.empty else param.default
       if default is ...:
         self.required.append(pname)
+      elif default is None and annotation is not Any:
+        annotation = Optional[annotation]  # `x: int = None` accepts an explicit null, as in ADK
+      if param.kind is inspect.Parameter.POSITIONAL_ONLY:
+        self.positional_only += (pname,)
       fields[pname] = (annotation, Field(default, description=param_docs.get(pname)))
     self.model: type[BaseModel] = create_model(  # type: ignore[call-overload]
         f"{name}_arguments",

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 from google.genai import types
 from pydantic import BaseModel
 
-from ._function_schema import FunctionSignature, ToolArgumentsError, parse_docstring
+from ._function_schema import FunctionSignature, ToolArgumentsError, parse_docstring, unwrap_partial
 from .base_tool import BaseTool
 
 if TYPE_CHECKING:
@@ -42,14 +42,15 @@ class FunctionTool(BaseTool):
       *,
       require_confirmation: Union[bool, Callable[..., Any]] = False,
   ) -> None:
-    name = getattr(func, "__name__", None) or type(func).__name__
-    description, _ = parse_docstring(inspect.getdoc(func))
+    inner = unwrap_partial(func)
+    name = getattr(inner, "__name__", None) or type(inner).__name__
+    description, _ = parse_docstring(inspect.getdoc(inner))
     super().__init__(name=name, description=description)
     self.func = func
     self._require_confirmation = require_confirmation
     self._signature = FunctionSignature(func, name)
     self._declaration: Optional[types.FunctionDeclaration] = None
-    target = func if inspect.isroutine(func) else getattr(func, "__call__", func)
+    target = inner if inspect.isroutine(inner) else getattr(inner, "__call__", inner)
     self._is_async = inspect.iscoroutinefunction(target)
 
   def _get_declaration(self) -> types.FunctionDeclaration:
@@ -93,10 +94,11 @@ class FunctionTool(BaseTool):
       return {"error": str(exc)}
     if self._signature.context_param:
       values[self._signature.context_param] = tool_context
+    positional = [values.pop(n) for n in self._signature.positional_only if n in values]
     if self._is_async:
-      result = await self.func(**values)
+      result = await self.func(*positional, **values)
     else:
-      result = self.func(**values)
+      result = self.func(*positional, **values)
       if inspect.isawaitable(result):
         result = await result
     if result is None and self.is_long_running:
