@@ -10,6 +10,7 @@ the events committed since the previous model call: the cost stays flat as histo
 from __future__ import annotations
 
 import json
+import threading
 from collections import OrderedDict
 from typing import Optional
 
@@ -137,12 +138,22 @@ class _Entry:
 
 _CACHE: "OrderedDict[tuple, _Entry]" = OrderedDict()
 _CACHE_SIZE = 512
+_LOCK = threading.Lock()
 
 
-def build_contents(session_id: str, agent_name: str, branch: Optional[str],
+def build_contents(session_key: tuple, agent_name: str, branch: Optional[str],
                    events: list[Event]) -> list[types.Content]:
-  """The full conversation for an agent (a new list; the Content objects are shared)."""
-  key = (session_id, agent_name, branch)
+  """The full conversation for an agent (a new list; the Content objects are shared).
+
+  `session_key` identifies the session ((app, user, session id)); the cache is checked
+  against the events themselves, so a session deleted and recreated under the same id is
+  rebuilt rather than trusted.
+  """
+  with _LOCK:  # Runner.run drives runs from worker threads
+    return _build_locked((*session_key, agent_name, branch), agent_name, branch, events)
+
+
+def _build_locked(key: tuple, agent_name: str, branch: Optional[str], events: list[Event]) -> list[types.Content]:
   entry = _CACHE.get(key)
   if (
       entry is None

@@ -101,7 +101,9 @@ async def build_request(agent: "LlmAgent", ctx: "InvocationContext") -> LlmReque
   if agent.include_contents == "none":
     request.contents = _contents.build_current_turn(agent.name, ctx.branch, events)
   else:
-    request.contents = _contents.build_contents(ctx.session.id, agent.name, ctx.branch, events)
+    session = ctx.session
+    request.contents = _contents.build_contents((session.app_name, session.user_id, session.id),
+                                                agent.name, ctx.branch, events)
   return request
 
 
