@@ -146,6 +146,16 @@ class LlmAgent(BaseAgent):
       out.extend(await toolset.get_tools(readonly))
     return out
 
+  def _set_model_response_tool(self):
+    """The set_model_response tool for output_schema + tools (built once)."""
+    tool = self.__dict__.get("_smr_tool")
+    if tool is None:
+      from ..tools.set_model_response_tool import SetModelResponseTool
+
+      tool = SetModelResponseTool(self.output_schema)
+      _set(self, "_smr_tool", tool)
+    return tool
+
   def _base_config(self) -> types.GenerateContentConfig:
     """The agent's generate_content_config (or an empty one), built once; never mutated."""
     base = self.__dict__.get("_config_base")

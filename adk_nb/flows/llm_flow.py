@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, AsyncGenerator, Optional
 
 from google.genai import types
@@ -15,6 +16,7 @@ from ..events.event import Event
 from ..events.event_actions import EventActions
 from ..models.llm_request import LlmRequest
 from ..models.llm_response import LlmResponse
+from ..tools.set_model_response_tool import SET_MODEL_RESPONSE
 from ..tools.tool_context import ToolContext
 from . import _contents, _functions, _resume, _transfer
 from ._instructions import inject_session_state
@@ -94,8 +96,11 @@ async def build_request(agent: "LlmAgent", ctx: "InvocationContext") -> LlmReque
     for tool in tools:
       await tool.process_llm_request(tool_context=tc, llm_request=request)
 
-  if agent.output_schema is not None and not tools:
-    request.set_output_schema(agent.output_schema)
+  if agent.output_schema is not None:
+    if not tools:
+      request.set_output_schema(agent.output_schema)
+    else:  # schema and function calling do not mix: the answer arrives through a tool call
+      request.append_tools([agent._set_model_response_tool()])
 
   events = ctx.session.events
   if agent.include_contents == "none":
@@ -105,6 +110,18 @@ async def build_request(agent: "LlmAgent", ctx: "InvocationContext") -> LlmReque
     request.contents = _contents.build_contents((session.app_name, session.user_id, session.id),
                                                 agent.name, ctx.branch, events)
   return request
+
+
+def _structured_answer(agent, ctx, response_event: Optional[Event]) -> Optional[Event]:
+  """The final answer event when the model answered through set_model_response successfully."""
+  if response_event is None or agent.output_schema is None:
+    return None
+  for response in response_event.get_function_responses():
+    if response.name == SET_MODEL_RESPONSE and "error" not in (response.response or {}):
+      text = json.dumps(response.response)
+      return Event(invocation_id=ctx.invocation_id, author=agent.name, branch=ctx.branch,
+                   content=types.Content(role="model", parts=[types.Part(text=text)]))
+  return None
 
 
 def _readonly(ctx: "InvocationContext"):
@@ -221,6 +238,11 @@ async def _run_one_step(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGen
     return
   results = await _functions.handle_function_calls(agent, ctx, calls, request.tools_dict)
   response_event, paused = results.event, results.paused
+  structured = _structured_answer(agent, ctx, response_event)
+  if structured is not None:
+    yield response_event
+    yield structured  # the final answer, as text JSON (output_key stores it)
+    return
   if response_event is not None:
     # ADK's order: the confirmation request first, then the placeholder answer.
     confirm = _functions.confirmation_request_event(ctx, agent.name, final, response_event)

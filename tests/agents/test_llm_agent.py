@@ -287,3 +287,25 @@ async def test_before_model_callback_can_answer_without_calling_the_model():
   events = await run_turn(runner, "hi")
   assert events[-1].text == "cached" and events[-1].actions.state_delta == {"cache_hit": True}
   assert model.requests == []
+
+
+async def test_output_schema_with_tools_answers_through_set_model_response():
+  class Forecast(BaseModel):
+    city: str
+    temp_c: int
+
+  def lookup(city: str) -> dict:
+    return {"temp_c": 21}
+
+  model = ScriptedModel([call("lookup", city="Oslo"), call("set_model_response", city="Oslo"),
+                         call("set_model_response", city="Oslo", temp_c=21)])
+  agent = Agent(name="w", model=model, tools=[lookup], output_schema=Forecast, output_key="forecast")
+  runner = InMemoryRunner(agent, app_name="app")
+  events = await run_turn(runner, "weather in Oslo?")
+  assert "set_model_response" in model.requests[0].tools_dict and model.requests[0].config.response_schema is None
+  error = events[4].get_function_responses()[0].response["error"]
+  assert "temp_c" in error and "Call set_model_response again" in error
+  assert events[-1].is_final_response() and events[-1].text == '{"city": "Oslo", "temp_c": 21}'
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  assert session.state["forecast"] == {"city": "Oslo", "temp_c": 21}
+  model.assert_complete()
