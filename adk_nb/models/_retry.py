@@ -12,7 +12,7 @@ import random
 import re
 import time
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Optional, TypeVar, Union
+from typing import Any, AsyncIterator, Awaitable, Callable, Optional, TypeVar, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -222,3 +222,44 @@ def as_error(error: BaseException, *, classify: Callable[[BaseException], Option
   return ModelCallError(f"{model!r} failed mid-stream ({label}: {failure.message}); partial output was "
                         "already delivered, so the call was not retried.", model=model,
                         status_code=failure.status_code)
+
+
+async def stream_with_retries(
+    open_stream: Callable[[], Awaitable[Any]],
+    *,
+    options: RetryOptions,
+    classify: Callable[[BaseException], Optional[Failure]],
+    model: str,
+    auth_fix: str,
+) -> AsyncIterator[Any]:
+  """Yields a provider stream's chunks; retries opening it until the first chunk arrives.
+
+  After the first chunk nothing is retried (partials were already shown): a later failure
+  becomes the ModelCallError that names the fix. The stream is closed however iteration ends.
+  """
+
+  async def first_chunk() -> tuple[AsyncIterator[Any], Any]:
+    chunks = (await open_stream()).__aiter__()
+    try:
+      return chunks, await chunks.__anext__()
+    except StopAsyncIteration:
+      return chunks, _END
+
+  chunks, chunk = await call_with_retries(first_chunk, options=options, classify=classify, model=model,
+                                          auth_fix=auth_fix)
+  try:
+    while chunk is not _END:
+      yield chunk
+      try:
+        chunk = await chunks.__anext__()
+      except StopAsyncIteration:
+        chunk = _END
+      except Exception as e:  # noqa: BLE001 - converted to a ModelCallError naming the fix
+        raise as_error(e, classify=classify, model=model, auth_fix=auth_fix) from e
+  finally:
+    close = getattr(chunks, "aclose", None)
+    if close is not None:
+      await close()
+
+
+_END = object()

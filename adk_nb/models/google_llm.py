@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import weakref
-from typing import Any, AsyncGenerator, AsyncIterator, Optional, Union
+from typing import Any, AsyncGenerator, Optional, Union
 
 from google.genai import types
 from pydantic import Field, PrivateAttr
@@ -74,29 +74,11 @@ class Gemini(BaseLlm):
       yield LlmResponse.create(response)
       return
 
-    async def open_stream() -> tuple[AsyncIterator[types.GenerateContentResponse], Any]:
-      chunks = (await api.generate_content_stream(model=model, contents=contents, config=config)).__aiter__()
-      try:
-        return chunks, await chunks.__anext__()
-      except StopAsyncIteration:
-        return chunks, None
-
-    chunks, chunk = await _retry.call_with_retries(open_stream, **retrying)
     aggregator = StreamAggregator()
-    try:
-      while chunk is not None:
-        for partial in aggregator.add(chunk):
-          yield partial
-        try:
-          chunk = await chunks.__anext__()
-        except StopAsyncIteration:
-          chunk = None
-        except Exception as e:  # noqa: BLE001 - converted to a ModelCallError naming the fix
-          raise _retry.as_error(e, classify=_classify, model=model, auth_fix=_AUTH_FIX) from e
-    finally:
-      close = getattr(chunks, "aclose", None)
-      if close is not None:
-        await close()
+    opened = lambda: api.generate_content_stream(model=model, contents=contents, config=config)  # noqa: E731
+    async for chunk in _retry.stream_with_retries(opened, **retrying):
+      for partial in aggregator.add(chunk):
+        yield partial
     yield aggregator.final()
 
   def _api_client(self):

@@ -115,24 +115,10 @@ class LiteLlm(BaseLlm):
     call["stream"] = True
     call.setdefault("stream_options", {"include_usage": True})
 
-    async def open_stream():
-      chunks = (await litellm.acompletion(**call)).__aiter__()
-      try:
-        return chunks, await chunks.__anext__()
-      except StopAsyncIteration:
-        return chunks, None
-
-    chunks, chunk = await _retry.call_with_retries(open_stream, **retrying)
     aggregator = StreamAggregator()
-    while chunk is not None:
+    async for chunk in _retry.stream_with_retries(lambda: litellm.acompletion(**call), **retrying):
       for partial in aggregator.add(chunk):
         yield partial
-      try:
-        chunk = await chunks.__anext__()
-      except StopAsyncIteration:
-        chunk = None
-      except Exception as e:  # noqa: BLE001 - converted to a ModelCallError naming the fix
-        raise _retry.as_error(e, classify=_classify, model=self.model, auth_fix=self._auth_fix()) from e
     yield aggregator.final()
 
   def _auth_fix(self) -> str:
