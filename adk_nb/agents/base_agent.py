@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any, AsyncGenerator, Callable, ClassVar, Optional
+from typing import Any, AsyncGenerator, ClassVar, Optional
 
 from google.genai import types
 from pydantic import BaseModel, ConfigDict, Field, field_validator

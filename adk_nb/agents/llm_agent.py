@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-import json
 from typing import Any, AsyncGenerator, Awaitable, Callable, Literal, Optional, Union
 
 from google.genai import types

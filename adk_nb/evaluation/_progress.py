@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any, Optional, Union
+from typing import Any, Union
 
 
 def _in_notebook() -> bool:

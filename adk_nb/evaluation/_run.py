@@ -7,7 +7,7 @@ import copy
 import logging
 import time
 import uuid
-from typing import Any, Callable, Iterable, Optional, Union
+from typing import Any, Callable, Optional
 
 from google.genai import types
 
@@ -15,7 +15,6 @@ from .eval_case import EvalCase, Invocation, InvocationEvent, InvocationEvents
 from .eval_config import EvalConfig
 from .eval_metrics import EvalMetric, EvalMetricResult, EvalMetricResultDetails, EvalMetricResultPerInvocation, EvalStatus
 from .eval_result import EvalCaseResult
-from .eval_set import EvalSet
 from .evaluator import EvaluationResult
 from .metrics import BUILTIN_METRICS, UserMetric, import_function, run_metric
 

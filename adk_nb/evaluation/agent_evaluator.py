@@ -15,7 +15,7 @@ from .eval_case import content_text, get_all_tool_calls
 from .eval_config import EvalConfig
 from .eval_metrics import BaseCriterion, EvalStatus
 from .eval_set import EvalSet
-from .formats import EvalFileError, load_eval_config, load_eval_set, save_eval_set
+from .formats import load_eval_config, load_eval_set, save_eval_set
 
 logger = logging.getLogger("adk_nb.evaluation")
 

@@ -13,9 +13,8 @@ from __future__ import annotations
 import asyncio
 import importlib
 import inspect
-import json
 import re
-from typing import Any, Awaitable, Callable, Optional, Union
+from typing import Any, Callable, Optional
 
 from google.genai import types
 

@@ -8,7 +8,7 @@ unescaped text could run script). The static HTML form is also the saved-noteboo
 from __future__ import annotations
 
 import html
-from typing import Any, Optional
+from typing import Any
 
 _CSS = """<style>
 .adknb-eval{font-family:var(--jp-ui-font-family,sans-serif);font-size:13px}

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from adk_nb.evaluation import (EvalConfig, EvalFileError, EvalSet, ToolTrajectoryCriterion, load_eval_config,
+from adk_nb.evaluation import (EvalConfig, EvalFileError, ToolTrajectoryCriterion, load_eval_config,
                                load_eval_set, save_eval_set)
 from adk_nb.evaluation.eval_case import get_all_tool_calls
 

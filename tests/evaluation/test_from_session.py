@@ -1,6 +1,5 @@
 """A notebook conversation becomes an eval case appended to an eval set file, and that case passes."""
 
-import json
 import subprocess
 import sys
 

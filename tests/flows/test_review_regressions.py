@@ -10,7 +10,7 @@ from google.genai import types
 from adk_nb import Agent, InMemoryRunner
 from adk_nb.agents import LoopAgent, ParallelAgent, SequentialAgent
 from adk_nb.agents.run_config import RunConfig
-from adk_nb.pending import answer_message, confirmation_response, pending_items, tool_response
+from adk_nb.pending import answer_message, confirmation_response, pending_items
 from adk_nb.testing import ScriptedModel, call, run_turn
 from adk_nb.tools import FunctionTool, LongRunningFunctionTool
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import subprocess
 import sys
 
-import pytest
 from IPython.core.error import UsageError
 
 from adk_nb.models import call
