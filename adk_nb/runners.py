@@ -195,6 +195,8 @@ class Runner:
   def _find_agent_to_run(self, session: Session) -> BaseAgent:
     """The agent that answered last, if transfer back up the tree is allowed; else the root."""
     root = self.agent
+    if not any(_transferable_across_tree(a) for a in _descendants(root)):
+      return root  # e.g. a workflow root: nobody else can keep the conversation, no need to scan
     for event in reversed(session.events):
       if event.author == "user" or not event.author:
         continue
@@ -346,6 +348,12 @@ class Runner:
     close = getattr(self.session_service, "close", None)
     if close is not None:
       await close()
+
+
+def _descendants(agent: BaseAgent):
+  for sub in agent.sub_agents:
+    yield sub
+    yield from _descendants(sub)
 
 
 def _transferable_across_tree(agent: BaseAgent) -> bool:
