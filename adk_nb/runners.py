@@ -23,6 +23,7 @@ from .plugins.plugin_manager import PluginManager
 from .sessions.base_session_service import BaseSessionService
 from .sessions.in_memory_session_service import InMemorySessionService
 from .sessions.session import Session
+from .telemetry import tracing
 
 logger = logging.getLogger("adk_nb.runners")
 
@@ -129,6 +130,8 @@ class Runner:
         resumed=resume is not None,
     )
     pm = self.plugin_manager
+    span = tracing.invocation_span(ctx)
+    failure: Optional[BaseException] = None
     try:
       if new_message is not None:
         if pm.has("on_user_message_callback"):
@@ -165,6 +168,7 @@ class Runner:
     except InvocationStopped:
       pass  # the reason was already yielded (and committed) as an error event
     except Exception as exc:  # the session keeps everything committed before the failure
+      failure = exc
       logger.warning("Run failed in invocation %s: %s", invocation_id, exc, exc_info=True)
       yield Event(
           invocation_id=invocation_id,
@@ -173,6 +177,7 @@ class Runner:
           error_message=f"{type(exc).__name__}: {exc}",
       )
     finally:
+      tracing.end_span(span, failure)
       if pm.has("after_run_callback"):
         await pm.run("after_run_callback", invocation_context=ctx)
 

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..events.event import Event
 from ..events.event_actions import EventActions
+from ..telemetry import tracing
 from . import _callbacks
 from .callback_context import CallbackContext
 from .invocation_context import InvocationContext
@@ -113,18 +114,26 @@ class BaseAgent(BaseModel):
   async def run_async(self, parent_context: InvocationContext) -> AsyncGenerator[Event, None]:
     """Runs the agent: before-callbacks, `_run_async_impl`, after-callbacks. Do not override."""
     ctx = self._create_context(parent_context)
-    event = await self._handle_before_agent(ctx)
-    if event is not None:
-      yield event
-    if ctx.end_invocation:
-      return
-    async for event in self._run_async_impl(ctx):
-      yield event
-    if ctx.end_invocation or ctx.paused:
-      return
-    event = await self._handle_after_agent(ctx)
-    if event is not None:
-      yield event
+    span = tracing.agent_span(ctx)
+    failure: Optional[BaseException] = None
+    try:
+      event = await self._handle_before_agent(ctx)
+      if event is not None:
+        yield event
+      if ctx.end_invocation:
+        return
+      async for event in self._run_async_impl(ctx):
+        yield event
+      if ctx.end_invocation or ctx.paused:
+        return
+      event = await self._handle_after_agent(ctx)
+      if event is not None:
+        yield event
+    except Exception as exc:
+      failure = exc
+      raise
+    finally:
+      tracing.end_span(span, failure)
 
   async def run_live(self, parent_context: InvocationContext) -> AsyncGenerator[Event, None]:
     raise NotImplementedError(f"Live (audio/video) runs are not supported by adk_nb ({type(self).__name__}).")

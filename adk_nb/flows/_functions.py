@@ -13,6 +13,7 @@ from ..events.event_actions import EventActions
 from ..tools.agent_tool import NESTED_KEY, NestedPause
 from ..tools._function_schema import ToolArgumentsError
 from ..tools.tool_confirmation import ToolConfirmation
+from ..telemetry import tracing
 from ..tools.tool_context import ToolContext
 from ._contents import REQUEST_CONFIRMATION
 
@@ -85,7 +86,9 @@ async def _run_tool(agent: "LlmAgent", ctx: "InvocationContext", tool: "BaseTool
                            plugin_kwargs={**common, "tool_args": args}, args=args, **common)
   if result is None:
     try:
-      result = await tool.run_async(args=args, tool_context=tc)
+      with tracing.tool_span(ctx, tool, call) as span:
+        result = await tool.run_async(args=args, tool_context=tc)
+        tracing.record_tool_result(span, result)
     except Exception as exc:  # a failing tool becomes an answer the model can read
       handled = await run_hooks(pm, "on_tool_error_callback", agent._on_tool_error_cbs, "on_tool_error_callback",
                                 plugin_kwargs={**common, "tool_args": args, "error": exc},

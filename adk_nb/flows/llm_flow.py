@@ -15,6 +15,7 @@ from ..agents.run_config import StreamingMode
 from ..events.event import Event
 from ..events.event_actions import EventActions
 from ..models.llm_request import LlmRequest
+from ..telemetry import tracing
 from ..models.llm_response import LlmResponse
 from ..tools.set_model_response_tool import SET_MODEL_RESPONSE
 from ..tools.tool_context import ToolContext
@@ -192,23 +193,30 @@ async def _call_model(agent, ctx, request, cc) -> AsyncGenerator[LlmResponse, No
     return
   stream = ctx.run_config.streaming_mode is StreamingMode.SSE
   llm = agent.canonical_model
+  span = tracing.model_span(ctx, request.model or llm.model)
+  final: Optional[LlmResponse] = None
   try:
     async for response in llm.generate_content_async(request, stream=stream):
       if response.partial:
         yield response
       else:
-        yield await _after_model(agent, ctx, cc, response)
+        final = await _after_model(agent, ctx, cc, response)
+        yield final
   except _callbacks.CallbackError:
     raise
   except Exception as exc:
     handled = await _on_model_error(agent, ctx, cc, request, exc)
     if handled is not None:
+      final = handled
       yield handled
       return
-    yield LlmResponse(
+    final = LlmResponse(
         error_code="MODEL_ERROR",
         error_message=f"Model {llm.model!r} failed: {type(exc).__name__}: {exc}",
     )
+    yield final
+  finally:
+    tracing.end_model_span(span, final)
 
 
 async def _run_one_step(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGenerator[Event, None]:
