@@ -228,7 +228,8 @@ def _parameters(decl: types.FunctionDeclaration) -> dict[str, Any]:
 
 _SCHEMA_KEYS = {"any_of": "anyOf", "max_items": "maxItems", "min_items": "minItems", "max_length": "maxLength",
                 "min_length": "minLength", "max_properties": "maxProperties",
-                "min_properties": "minProperties"}
+                "min_properties": "minProperties", "additional_properties": "additionalProperties",
+                "defs": "$defs", "ref": "$ref"}
 
 
 def schema_to_json(schema: types.Schema) -> dict[str, Any]:
@@ -246,8 +247,8 @@ def _rename_schema_keys(value: Any) -> Any:
   for key, v in value.items():
     if key == "property_ordering":
       continue
-    if key == "properties" and isinstance(v, dict):
-      out[key] = {name: _rename_schema_keys(s) for name, s in v.items()}
+    if key in ("properties", "defs") and isinstance(v, dict):  # maps of names to schemas: names stay as written
+      out[_SCHEMA_KEYS.get(key, key)] = {name: _rename_schema_keys(s) for name, s in v.items()}
     else:
       out[_SCHEMA_KEYS.get(key, key)] = _rename_schema_keys(v)
   if out.pop("nullable", False) and isinstance(out.get("type"), str):
@@ -266,7 +267,7 @@ def _lowercase_types(value: Any) -> Any:
       out[key] = v.lower()
     elif key == "type" and isinstance(v, list):
       out[key] = [t.lower() if isinstance(t, str) else t for t in v]
-    elif key == "properties" and isinstance(v, dict):
+    elif key in ("properties", "$defs") and isinstance(v, dict):
       out[key] = {name: _lowercase_types(s) for name, s in v.items()}
     else:
       out[key] = _lowercase_types(v)

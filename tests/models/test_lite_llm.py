@@ -296,6 +296,28 @@ async def test_schema_parameters_are_converted_to_json_schema(server):
       "a": {"type": "integer"}, "tags": {"type": "array", "items": {"type": "string"}}}}
 
 
+async def test_schema_defs_refs_and_additional_properties_reach_the_model_as_json_schema(server):
+  """A types.Schema with nested models ($defs/$ref) and maps arrives in JSON-schema spelling, not field names."""
+  decl = types.FunctionDeclaration(name="book", parameters=types.Schema(
+      type=types.Type.OBJECT, required=["guest"],
+      properties={"guest": types.Schema(ref="#/$defs/Guest"),
+                  "notes": types.Schema(type=types.Type.OBJECT,
+                                        additional_properties=types.Schema(type=types.Type.STRING))},
+      defs={"Guest": types.Schema(type=types.Type.OBJECT, required=["name"], properties={
+          "name": types.Schema(type=types.Type.STRING),
+          "age": types.Schema(any_of=[types.Schema(type=types.Type.INTEGER), types.Schema(type=types.Type.NULL)])})}))
+  server.reply(completion("ok"))
+  req = LlmRequest(contents=[user("Hi")], config=types.GenerateContentConfig(
+      tools=[types.Tool(function_declarations=[decl])]))
+  await collect(model(server), req)
+  params = server.requests[0].json["tools"][0]["function"]["parameters"]
+  assert params == {"type": "object", "required": ["guest"], "properties": {
+      "guest": {"$ref": "#/$defs/Guest"},
+      "notes": {"type": "object", "additionalProperties": {"type": "string"}}},
+      "$defs": {"Guest": {"type": "object", "required": ["name"], "properties": {
+          "name": {"type": "string"}, "age": {"anyOf": [{"type": "integer"}, {"type": "null"}]}}}}}
+
+
 async def test_extra_kwargs_reach_litellm(server):
   server.reply(completion("ok"))
   await collect(model(server, temperature=0.7, user="u-1"), request(user("Hi"), tools=False))
