@@ -28,8 +28,11 @@ SCHEMA_VERSION = 1
 
 DEFAULT_BUSY_TIMEOUT = 30.0
 
+MAX_KEY_LENGTH = 128
+"""Longest app name, user id, session id or event id the key columns hold."""
+
 metadata = sa.MetaData()
-_key = sa.String(128)
+_key = sa.String(MAX_KEY_LENGTH)
 
 sa.Table(
     "adk_nb_schema", metadata,

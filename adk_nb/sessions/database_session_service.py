@@ -38,6 +38,7 @@ from ..errors.stale_session_error import StaleSessionError
 from ..events.event import Event
 from ._sql import (
     DEFAULT_BUSY_TIMEOUT,
+    MAX_KEY_LENGTH,
     SCHEMA_VERSION,
     SQL,
     SqliteWriter,
@@ -107,6 +108,20 @@ def _dumps(value: Any, what: str) -> str:
         f"{what} is not JSON-serializable ({exc}); keep plain JSON values (str, numbers, "
         "bools, None, lists, dicts) or pydantic models in state. Nothing was written."
     ) from None
+
+
+def _check_keys(**keys: str) -> None:
+  """Refuses ids the key columns cannot hold, before anything is written.
+
+  PostgreSQL would reject them mid-transaction and SQLite would store them, so both
+  backends refuse them the same way here.
+  """
+  for what, value in keys.items():
+    if len(value) > MAX_KEY_LENGTH:
+      raise ValueError(
+          f"{what} is {len(value)} characters; the database "
+          f"stores at most {MAX_KEY_LENGTH}. Use a shorter one (e.g. a hash of it). Nothing was written."
+      )
 
 
 def _select(events: list[Event], config: Optional[GetSessionConfig]) -> list[Event]:
@@ -436,6 +451,7 @@ class DatabaseSessionService(BaseSessionService):
   ) -> Session:
     await self.prepare_tables()
     session_id = session_id.strip() if session_id and session_id.strip() else str(uuid.uuid4())
+    _check_keys(app_name=app_name, user_id=user_id, session_id=session_id)
     app_delta, user_delta, session_state = split_delta(state or {})
     session_json = _dumps(session_state, "The initial session state")
     now = time.time()
@@ -607,6 +623,7 @@ class DatabaseSessionService(BaseSessionService):
     if event.partial:
       return event
     await self.prepare_tables()
+    _check_keys(**{"event id": event.id})
     stored = self._storable(event)
     try:
       data = stored.model_dump_json(by_alias=True, exclude_none=True)

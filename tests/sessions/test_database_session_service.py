@@ -149,6 +149,22 @@ async def test_the_same_event_cannot_be_stored_twice(db_url):
     assert [e.id for e in loaded.events] == [event.id] and loaded.state == {"k": 1}
 
 
+async def test_ids_longer_than_the_key_columns_are_refused_the_same_way_on_sqlite_and_postgresql(db_url):
+  """SQLite would store a 300-character id that PostgreSQL rejects; both refuse it up front, naming the limit."""
+  async with DatabaseSessionService(db_url) as service:
+    with pytest.raises(ValueError, match=r"user_id is 200 characters.*at most 128"):
+      await service.create_session(app_name=APP, user_id="u" * 200)
+    with pytest.raises(ValueError, match=r"session_id is 300 characters.*at most 128"):
+      await service.create_session(app_name=APP, user_id=USER, session_id="s" * 300)
+    assert (await service.list_sessions(app_name=APP)).sessions == []
+    session = await service.create_session(app_name=APP, user_id=USER, state={"k": 0})
+    with pytest.raises(ValueError, match=r"event id is 129 characters.*at most 128"):
+      await service.append_event(session, text_event("x", {"k": 1}, id="e" * 129))
+    loaded = await service.get_session(app_name=APP, user_id=USER, session_id=session.id)
+    assert loaded.events == [] and loaded.state == {"k": 0}
+    await service.append_event(loaded, text_event("fine", {"k": 2}, id="e" * 128))
+
+
 # -- faults -------------------------------------------------------------------
 
 
