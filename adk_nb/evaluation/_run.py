@@ -100,14 +100,16 @@ async def score_case(case: EvalCase, actual: list[Invocation], metrics: list[tup
     except Exception as exc:  # one broken metric never hides the others
       logger.warning("Metric %s failed on case %s: %s", metric.metric_name, case.eval_id, exc, exc_info=True)
       result, error = EvaluationResult(), f"{type(exc).__name__}: {exc}"
-    base = metric.model_dump()
+    # Every result of this metric shares the metric's (validated, read-only) criterion object:
+    # re-validating a dump of it per turn kept one copy per result (a third of a case's memory).
+    base = {name: getattr(metric, name) for name in EvalMetric.model_fields}
     details = EvalMetricResultDetails(error=error) if error else EvalMetricResultDetails()
-    overall.append(EvalMetricResult(**base, score=result.overall_score, eval_status=result.overall_eval_status,
-                                    details=details))
+    overall.append(EvalMetricResult.model_construct(**base, score=result.overall_score,
+                                                    eval_status=result.overall_eval_status, details=details))
     aligned = len(result.per_invocation_results) == len(per_turn)
     for i, entry in enumerate(per_turn):
       per = result.per_invocation_results[i] if aligned else None
-      entry.eval_metric_results.append(EvalMetricResult(
+      entry.eval_metric_results.append(EvalMetricResult.model_construct(
           **base, score=per.score if per else None,
           eval_status=per.eval_status if per else EvalStatus.NOT_EVALUATED,
           details=EvalMetricResultDetails(**per.details) if per and per.details else EvalMetricResultDetails()))

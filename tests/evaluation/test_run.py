@@ -154,3 +154,20 @@ async def test_actual_turns_carry_the_invocation_id(make_weather_agent, make_wea
   results = await evaluate(make_weather_agent(), make_weather_set(), CRITERIA, progress=False)
   ids = [t.actual_invocation.invocation_id for r in results.case_results for t in r.eval_metric_result_per_invocation]
   assert all(ids) and len(set(ids)) == len(ids)
+
+
+async def test_metric_results_keep_the_configured_criterion_with_its_options(make_weather_agent, make_weather_set):
+  """Each result carries the criterion as configured (type and options), one shared object, not a re-parsed copy."""
+  config = {"criteria": {"tool_trajectory_avg_score": {"threshold": 1.0, "match_type": "IN_ORDER"},
+                         "response_match_score": 0.8}}
+  results = await evaluate(make_weather_agent(), make_weather_set(), config, progress=False)
+  case = results.case_results[0]
+  overall = {m.metric_name: m for m in case.overall_eval_metric_results}
+  trajectory = overall["tool_trajectory_avg_score"].criterion
+  assert type(trajectory).__name__ == "ToolTrajectoryCriterion"
+  assert trajectory.match_type.name == "IN_ORDER" and trajectory.threshold == 1.0
+  per_turn = [m.criterion for t in case.eval_metric_result_per_invocation for m in t.eval_metric_results
+              if m.metric_name == "tool_trajectory_avg_score"]
+  assert per_turn and all(c is trajectory for c in per_turn)
+  dumped = overall["tool_trajectory_avg_score"].model_dump(mode="json", by_alias=True)
+  assert dumped["criterion"] == {"threshold": 1.0, "matchType": 1, "ignoreArgs": False}
