@@ -29,18 +29,32 @@ class _CaseFailed(Exception):
 
 def _to_invocation(invocation_id: str, user_content: types.Content, events: list, started: float,
                    duration: float) -> Invocation:
-  final, kept = None, []
+  """One turn as ADK's EvaluationGenerator records it.
+
+  The final answer lives on `final_response` only: its event stays in the intermediate
+  events (author, tokens) without content, unless it also calls tools. A later final
+  event without text (e.g. audio) does not replace one with text.
+  """
+  final, final_event, kept = None, None, []
   for event in events:
     content = event.content
     if not content or not content.parts:
+      if event.grounding_metadata is not None:
+        kept.append(event)
       continue
     if event.is_final_response():
-      final = content
-    if any(p.function_call or p.function_response or p.text or p.inline_data for p in content.parts):
-      kept.append(InvocationEvent(author=event.author, content=content, usage_metadata=event.usage_metadata,
-                                  model_version=event.model_version))
+      if final is None or not any(p.text for p in final.parts or []) or any(p.text for p in content.parts):
+        final, final_event = content, event
+    if event.grounding_metadata is not None or any(
+        p.function_call or p.function_response or p.text or p.inline_data for p in content.parts):
+      kept.append(event)
+  recorded = [InvocationEvent(author=e.author,
+                              content=None if e is final_event and not e.get_function_calls() else e.content,
+                              grounding_metadata=e.grounding_metadata, usage_metadata=e.usage_metadata,
+                              model_version=e.model_version)
+              for e in kept]
   return Invocation(invocation_id=invocation_id, user_content=user_content, final_response=final,
-                    intermediate_data=InvocationEvents(invocation_events=kept), creation_timestamp=started,
+                    intermediate_data=InvocationEvents(invocation_events=recorded), creation_timestamp=started,
                     duration=duration)
 
 

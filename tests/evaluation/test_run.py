@@ -171,3 +171,16 @@ async def test_metric_results_keep_the_configured_criterion_with_its_options(mak
   assert per_turn and all(c is trajectory for c in per_turn)
   dumped = overall["tool_trajectory_avg_score"].model_dump(mode="json", by_alias=True)
   assert dumped["criterion"] == {"threshold": 1.0, "matchType": 1, "ignoreArgs": False}
+
+
+async def test_the_final_answer_is_not_repeated_in_the_intermediate_events(make_weather_agent, make_weather_set):
+  """As ADK records a turn: the answer is on final_response only; its event stays (author, tokens) without content."""
+  results = await evaluate(make_weather_agent(), make_weather_set(), CRITERIA, progress=False)
+  paris = results.case_results[0].eval_metric_result_per_invocation[1].actual_invocation
+  events = paris.intermediate_data.invocation_events
+  assert paris.final_response.parts[0].text == "It is 21 degrees C in Paris."
+  assert [bool(e.content and e.content.parts[0].function_call) for e in events] == [True, False, False]
+  assert events[1].content.parts[0].function_response.name == "get_weather"
+  assert events[-1].author == "weather" and events[-1].content is None
+  texts = [p.text for e in events if e.content for p in e.content.parts if p.text]
+  assert texts == []
