@@ -14,6 +14,7 @@ import re
 from typing import Any, AsyncGenerator, Optional
 
 from google.genai import types
+import pydantic
 from pydantic import PrivateAttr
 
 from . import _retry
@@ -303,8 +304,13 @@ def _response_schema(config: types.GenerateContentConfig) -> Optional[tuple[str,
   if isinstance(schema, types.Schema):
     return "response", schema_to_json(schema)
   if isinstance(schema, dict):
-    return "response", schema
-  return None
+    # ADK-style dicts may spell types as Gemini does ('OBJECT'); chat models want JSON schema.
+    return "response", _lowercase_types(_rename_schema_keys(json.loads(_json(schema))))
+  try:  # list[Model], Optional[...], enums, TypedDicts: whatever pydantic can describe
+    return "response", pydantic.TypeAdapter(schema).json_schema()
+  except (pydantic.PydanticSchemaGenerationError, pydantic.PydanticUserError, TypeError) as exc:
+    raise ValueError(f"LiteLlm cannot turn response_schema={schema!r} into a JSON schema ({exc}); pass a "
+                     "pydantic model, list[Model], a types.Schema or a JSON-schema dict.") from exc
 
 
 def _json(value: Any) -> str:

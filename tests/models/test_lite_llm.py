@@ -281,6 +281,26 @@ async def test_response_schema_becomes_response_format(server):
   assert "tools" not in body
 
 
+async def test_a_list_schema_and_a_gemini_style_dict_schema_still_constrain_the_answer(server):
+  """response_schema=list[Model] was silently dropped; an ADK-style dict with 'OBJECT' went out uppercase."""
+  class City(BaseModel):
+    name: str
+
+  server.reply(completion('[{"name": "Paris"}]'))
+  server.reply(completion('{"a": "x"}'))
+  llm = model(server)
+  await collect(llm, request(user("Hi"), tools=False, response_schema=list[City],
+                             response_mime_type="application/json"))
+  await collect(llm, request(user("Hi"), tools=False, response_mime_type="application/json", response_schema={
+      "type": "OBJECT", "properties": {"a": {"type": "STRING"}}}))
+  listed, mapped = (r.json["response_format"] for r in server.requests)
+  assert listed["type"] == "json_schema"
+  assert listed["json_schema"]["schema"]["type"] == "array"
+  items = listed["json_schema"]["schema"]["items"]
+  assert items == {"$ref": "#/$defs/City"} and "City" in listed["json_schema"]["schema"]["$defs"]
+  assert mapped["json_schema"]["schema"] == {"type": "object", "properties": {"a": {"type": "string"}}}
+
+
 async def test_schema_parameters_are_converted_to_json_schema(server):
   decl = types.FunctionDeclaration(name="add", parameters=types.Schema(
       type=types.Type.OBJECT, properties={"a": types.Schema(type=types.Type.INTEGER),
