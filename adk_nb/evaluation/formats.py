@@ -174,6 +174,10 @@ def save_eval_set(eval_set: EvalSet, path: PathLike) -> Path:
   return path
 
 
+_CONFIG_KEYS = frozenset({"criteria", "custom_metrics", "customMetrics", "user_simulator_config",
+                          "userSimulatorConfig"})
+
+
 def load_eval_config(path: Optional[PathLike] = None, *, default: Optional[EvalConfig] = None) -> EvalConfig:
   """Reads `test_config.json`; ADK's default criteria when `path` is None or missing."""
   if path is None or not Path(path).exists():
@@ -181,6 +185,12 @@ def load_eval_config(path: Optional[PathLike] = None, *, default: Optional[EvalC
   data = _read_json(path)
   if not isinstance(data, dict):
     raise EvalFileError(path, "a test config is an object like {\"criteria\": {\"tool_trajectory_avg_score\": 1.0}}")
+  # ADK's test_config.json keys, in either spelling; anything else is most likely a typo that
+  # would leave the run without criteria.
+  unknown = [k for k in data if k not in _CONFIG_KEYS]
+  if unknown:
+    raise EvalFileError(path, f"unknown key {unknown[0]!r}; a test config has \"criteria\" (and optionally "
+                        "\"custom_metrics\", \"user_simulator_config\")", field=unknown[0])
   try:
     return EvalConfig.model_validate(data)
   except ValidationError as exc:

@@ -107,3 +107,12 @@ def test_invalid_json_and_bad_legacy_and_bad_config(tmp_path):
                            {"criteria": {"tool_trajectory_avg_score": {"threshold": 1, "match_type": "SIDEWAYS"}}}))
   with pytest.raises(EvalFileError, match="file not found"):
     load_eval_set(tmp_path / "nope.evalset.json")
+
+
+def test_a_misspelt_key_in_test_config_is_named_not_ignored(tmp_path):
+  """'criterias' used to load as a config with no criteria, so every case came out not evaluated."""
+  with pytest.raises(EvalFileError, match=r"unknown key 'criterias'; a test config has \"criteria\""):
+    load_eval_config(write(tmp_path / "test_config.json", {"criterias": {"response_match_score": 0.5}}))
+  config = load_eval_config(write(tmp_path / "test_config.json", {
+      "criteria": {"response_match_score": 0.5}, "customMetrics": {}, "user_simulator_config": {}}))
+  assert config.criteria == {"response_match_score": 0.5}
