@@ -108,15 +108,9 @@ class BaseSessionService(abc.ABC):
       return list(events)
     selected = events
     if config.after_timestamp is not None:
-      # Events are ordered by timestamp; find the first one at or after the bound.
-      lo, hi = 0, len(selected)
-      while lo < hi:
-        mid = (lo + hi) // 2
-        if selected[mid].timestamp < config.after_timestamp:
-          lo = mid + 1
-        else:
-          hi = mid
-      selected = selected[lo:]
+      # A filter, not a bisection: events may carry timestamps out of order (as the database stores do).
+      bound = config.after_timestamp
+      selected = [e for e in selected if e.timestamp >= bound]
     if config.num_recent_events is not None:
       n = config.num_recent_events
       selected = selected[len(selected) - n:] if n else []

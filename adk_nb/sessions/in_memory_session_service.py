@@ -17,7 +17,7 @@ from .state import merge_state, split_delta
 class _Stored:
   """One stored session: its own state and events, and a revision for stale checks."""
 
-  __slots__ = ("id", "app_name", "user_id", "state", "events", "last_update_time")
+  __slots__ = ("id", "app_name", "user_id", "state", "events", "event_ids", "last_update_time")
 
   def __init__(self, session_id: str, app_name: str, user_id: str, state: dict[str, Any]):
     self.id = session_id
@@ -25,6 +25,7 @@ class _Stored:
     self.user_id = user_id
     self.state = state
     self.events: list[Event] = []
+    self.event_ids: set[str] = set()
     self.last_update_time = time.time()
 
 
@@ -111,6 +112,11 @@ class InMemorySessionService(BaseSessionService):
           f"Session {session.id!r} of app {session.app_name!r} does not exist in this "
           "service; create it with create_session(...) first."
       )
+    if event.id in stored.event_ids:
+      raise ValueError(
+          f"Event {event.id!r} is already stored in session {session.id!r} (nothing was written); "
+          "each step needs a new Event with its own id."
+      )
     if stored.last_update_time > session.last_update_time + 1e-9:
       raise StaleSessionError(
           f"Session {session.id!r} was changed by another writer since this copy was loaded "
@@ -126,6 +132,7 @@ class InMemorySessionService(BaseSessionService):
       if session_delta:
         stored.state.update(session_delta)
     stored.events.append(self._storable(event))
+    stored.event_ids.add(event.id)
     # Strictly increasing, so a copy loaded before this append is detected as stale.
     stamp = max(event.timestamp, stored.last_update_time + 1e-6)
     stored.last_update_time = stamp

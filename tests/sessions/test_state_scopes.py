@@ -80,3 +80,17 @@ async def test_stale_writer_gets_a_clear_error_and_nothing_is_written():
     await svc.append_event(b, Event(author="x", invocation_id="2"))
   fresh = await svc.get_session(app_name="app", user_id="u", session_id=s.id)
   assert [e.invocation_id for e in fresh.events] == ["1"]
+
+
+async def test_out_of_order_timestamps_and_duplicate_ids_behave_like_the_database_stores():
+  svc = InMemorySessionService()
+  s = await svc.create_session(app_name="app", user_id="u", session_id="s")
+  for i, ts in enumerate((100.0, 300.0, 200.0)):
+    await svc.append_event(s, Event(author="a", invocation_id=str(i), timestamp=ts))
+  got = await svc.get_session(app_name="app", user_id="u", session_id="s",
+                              config=GetSessionConfig(after_timestamp=150.0))
+  assert [e.invocation_id for e in got.events] == ["1", "2"]
+  again = got.events[0]
+  with pytest.raises(ValueError, match="already stored"):
+    await svc.append_event(s, again)
+  assert len((await svc.get_session(app_name="app", user_id="u", session_id="s")).events) == 3
