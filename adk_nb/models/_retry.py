@@ -244,6 +244,14 @@ async def stream_with_retries(
       return chunks, await chunks.__anext__()
     except StopAsyncIteration:
       return chunks, _END
+    except BaseException:
+      close = getattr(chunks, "aclose", None)  # this attempt is abandoned: release its connection
+      if close is not None:
+        try:
+          await close()
+        except Exception:  # noqa: BLE001 - the original failure is what matters
+          pass
+      raise
 
   chunks, chunk = await call_with_retries(first_chunk, options=options, classify=classify, model=model,
                                           auth_fix=auth_fix)
