@@ -22,6 +22,12 @@ def make_refund(log):
   return refund
 
 
+def approving_runner(model, log):
+  """A runner whose one agent has a refund tool that always needs approval."""
+  return InMemoryRunner(Agent(name="s", model=model,
+                              tools=[FunctionTool(make_refund(log), require_confirmation=True)]), app_name="app")
+
+
 async def session_of(runner, sid="session"):
   return await runner.session_service.get_session(app_name=runner.app_name, user_id="user", session_id=sid)
 
@@ -94,8 +100,7 @@ async def test_small_amounts_run_without_confirmation():
 async def test_rejection_tells_the_model_and_the_tool_never_runs():
   log = []
   model = ScriptedModel([call("refund", order_id="A", amount=500.0), "Understood, no refund."])
-  runner = InMemoryRunner(Agent(name="s", model=model,
-                                tools=[FunctionTool(make_refund(log), require_confirmation=True)]), app_name="app")
+  runner = approving_runner(model, log)
   await run_turn(runner, "refund")
   [item] = await pending(runner)
   events = await answer(runner, [confirmation_response(item, False, payload={"reason": "over budget"})])
@@ -108,8 +113,7 @@ async def test_rejection_tells_the_model_and_the_tool_never_runs():
 async def test_double_delivered_resume_is_refused_and_the_tool_runs_once():
   log = []
   model = ScriptedModel([call("refund", order_id="A", amount=500.0), "ok"])
-  runner = InMemoryRunner(Agent(name="s", model=model,
-                                tools=[FunctionTool(make_refund(log), require_confirmation=True)]), app_name="app")
+  runner = approving_runner(model, log)
   await run_turn(runner, "refund")
   [item] = await pending(runner)
   await answer(runner, [confirmation_response(item, True)])
@@ -123,8 +127,7 @@ async def test_double_delivered_resume_is_refused_and_the_tool_runs_once():
 async def test_retry_after_a_crash_mid_tool_does_not_run_the_tool_again():
   log = []
   model = ScriptedModel([call("refund", order_id="A", amount=500.0), "I could not confirm the refund."])
-  runner = InMemoryRunner(Agent(name="s", model=model,
-                                tools=[FunctionTool(make_refund(log), require_confirmation=True)]), app_name="app")
+  runner = approving_runner(model, log)
   await run_turn(runner, "refund")
   [item] = await pending(runner)
   # Simulate a process that committed the start marker and died before the result was committed.
@@ -158,8 +161,7 @@ async def test_retry_after_a_crash_mid_tool_does_not_run_the_tool_again():
 async def test_edited_arguments_are_used_when_approved():
   log = []
   model = ScriptedModel([call("refund", order_id="A", amount=500.0), "Refunded 50."])
-  runner = InMemoryRunner(Agent(name="s", model=model,
-                                tools=[FunctionTool(make_refund(log), require_confirmation=True)]), app_name="app")
+  runner = approving_runner(model, log)
   await run_turn(runner, "refund")
   [item] = await pending(runner)
   await answer(runner, [confirmation_response(item, True, payload={"arguments": {"order_id": "A", "amount": 50.0}})])
@@ -169,8 +171,7 @@ async def test_edited_arguments_are_used_when_approved():
 async def test_malformed_answer_fails_closed():
   log = []
   model = ScriptedModel([call("refund", order_id="A", amount=500.0), "ok"])
-  runner = InMemoryRunner(Agent(name="s", model=model,
-                                tools=[FunctionTool(make_refund(log), require_confirmation=True)]), app_name="app")
+  runner = approving_runner(model, log)
   await run_turn(runner, "refund")
   [item] = await pending(runner)
   bad = types.Part(function_response=types.FunctionResponse(
@@ -195,8 +196,7 @@ async def test_several_pending_confirmations_answered_one_at_a_time():
   log = []
   model = ScriptedModel([[call("refund", order_id="A", amount=1.0), call("refund", order_id="B", amount=2.0)],
                          "both handled"])
-  runner = InMemoryRunner(Agent(name="s", model=model,
-                                tools=[FunctionTool(make_refund(log), require_confirmation=True)]), app_name="app")
+  runner = approving_runner(model, log)
   await run_turn(runner, "refund both")
   items = await pending(runner)
   assert [i.args["order_id"] for i in items] == ["A", "B"]
