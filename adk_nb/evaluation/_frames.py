@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Optional
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, Optional
 
 from ._run import case_status
-from .eval_case import Invocation, content_text, get_all_tool_calls, get_all_tool_responses
+from .eval_case import (
+  Invocation,
+  content_text,
+  get_all_tool_calls,
+  get_all_tool_responses,
+)
 from .eval_metrics import EvalStatus
+
+if TYPE_CHECKING:
+  import pandas as pd
 
 
 def _call_text(call) -> str:
@@ -39,6 +45,7 @@ def _passed(status: EvalStatus):
 
 def build_frames(results) -> dict[str, pd.DataFrame]:
   """The cases, turns, tool_calls, metrics and runs frames of an EvalResults."""
+  import pandas as pd  # the reporting stack loads only when a frame or chart is asked for
   names = results.metric_names
   case_rows, turn_rows, call_rows, metric_rows = [], [], [], []
   for r in results.case_results:
@@ -115,6 +122,7 @@ def _case_columns(names: list[str]) -> list[str]:
 
 
 def _runs(cases: pd.DataFrame, names: list[str]) -> pd.DataFrame:
+  import pandas as pd  # the reporting stack loads only when a frame or chart is asked for
   rows = []
   for run, group in cases.groupby("run", sort=True):
     status = group["status"]
@@ -131,6 +139,7 @@ def _runs(cases: pd.DataFrame, names: list[str]) -> pd.DataFrame:
 
 def per_case(results) -> pd.DataFrame:
   """One row per case over its runs: pass rate, passed (all runs passed), mean score per metric."""
+  import pandas as pd  # the reporting stack loads only when a frame or chart is asked for
   cases = results.cases
   if cases.empty:
     return pd.DataFrame(columns=["eval_id", "pass_rate", "passed"] + results.metric_names).set_index("eval_id")
@@ -144,6 +153,7 @@ def per_case(results) -> pd.DataFrame:
 
 def compare(current, baseline) -> pd.DataFrame:
   """Current vs baseline per case: pass rates, metric means, deltas and a regressed / fixed label."""
+  import pandas as pd  # the reporting stack loads only when a frame or chart is asked for
   cur, base = per_case(current), per_case(baseline)
   names = list(dict.fromkeys(current.metric_names + baseline.metric_names))
   ids = list(dict.fromkeys(list(base.index) + list(cur.index)))

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
-import pandas as pd
-import plotly.graph_objects as go
+if TYPE_CHECKING:
+  import plotly.graph_objects as go
+
 
 KINDS = ("pass_rate", "scores", "latency", "deltas")
 
@@ -25,6 +27,7 @@ def plot(results, kind: str = "pass_rate", baseline=None) -> go.Figure:
 
 
 def _pass_rate(results) -> go.Figure:
+  import plotly.graph_objects as go  # the reporting stack loads only when a frame or chart is asked for
   cases = results.cases
   labels, rates = ["all metrics"], [float(cases["passed"].mean()) if len(cases) else 0.0]
   for name, threshold in results.thresholds.items():
@@ -41,6 +44,7 @@ def _pass_rate(results) -> go.Figure:
 
 
 def _scores(results) -> go.Figure:
+  import plotly.graph_objects as go  # the reporting stack loads only when a frame or chart is asked for
   m = results.metrics
   m = m[(m["level"] == "case") & m["score"].notna()]
   fig = go.Figure()
@@ -53,6 +57,8 @@ def _scores(results) -> go.Figure:
 
 
 def _latency(results) -> go.Figure:
+  import pandas as pd
+  import plotly.graph_objects as go  # the reporting stack loads only when a frame or chart is asked for
   lat = pd.to_numeric(results.cases["latency_s"], errors="coerce").dropna()
   fig = go.Figure(go.Histogram(x=lat.tolist(), nbinsx=30, name="latency"))
   fig.update_layout(title=f"Case latency · {results.label}", xaxis_title="seconds per case run", yaxis_title="case runs")
@@ -60,6 +66,7 @@ def _latency(results) -> go.Figure:
 
 
 def _deltas(results, baseline) -> go.Figure:
+  import plotly.graph_objects as go  # the reporting stack loads only when a frame or chart is asked for
   table = results.compare(baseline)
   fig = go.Figure()
   for name in results.metric_names:
