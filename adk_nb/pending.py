@@ -14,10 +14,7 @@ from typing import Any, Iterable, Optional
 from google.genai import types
 
 from .events.event import Event
-from .flows._contents import REQUEST_CONFIRMATION
-
-STARTED_KEY = "adk_nb_tool_started"
-"""custom_metadata key of the marker committed just before an approved tool runs."""
+from .flows._contents import NESTED_KEY, REQUEST_CONFIRMATION, STARTED_KEY
 
 
 @dataclass(frozen=True)
@@ -47,6 +44,53 @@ class PendingItem:
   """True when the call belongs to an agent run through AgentTool (raised to this session)."""
 
 
+def _item_for(event: Event, call: types.FunctionCall, nested: bool) -> PendingItem:
+  """The PendingItem describing one long-running call of `event`."""
+  args = dict(call.args or {})
+  if call.name == REQUEST_CONFIRMATION:
+    original = args.get("originalFunctionCall") or {}
+    confirmation = args.get("toolConfirmation") or {}
+    return PendingItem(
+        call_id=call.id, kind="confirmation", agent=event.author,
+        tool=original.get("name", ""), args=dict(original.get("args") or {}),
+        hint=confirmation.get("hint", ""), payload=confirmation.get("payload"),
+        invocation_id=event.invocation_id, original_call_id=original.get("id"),
+        branch=event.branch, nested=nested,
+    )
+  return PendingItem(
+      call_id=call.id, kind="long_running", agent=event.author, tool=call.name, args=args,
+      invocation_id=event.invocation_id, branch=event.branch, nested=nested,
+  )
+
+
+def _long_running(event: Event):
+  """(call, nested) for each long-running call of an event."""
+  if not event.long_running_tool_ids:
+    return
+  nested = bool(event.custom_metadata and NESTED_KEY in event.custom_metadata)
+  for call in event.get_function_calls():
+    if call.id in event.long_running_tool_ids:
+      yield call, nested
+
+
+def call_progress(events: Iterable[Event]) -> tuple[set[str], set[str]]:
+  """(ids of calls with a real answer, ids of approved calls whose start marker was committed).
+
+  A confirmation's placeholder answer ("requires confirmation") does not count as an answer.
+  """
+  answered: set[str] = set()
+  started: set[str] = set()
+  for event in events:
+    meta = event.custom_metadata
+    if meta and STARTED_KEY in meta:
+      started.add(meta[STARTED_KEY])
+    placeholders = event.actions.requested_tool_confirmations
+    for response in event.get_function_responses():
+      if not (placeholders and response.id in placeholders):
+        answered.add(response.id)
+  return answered, started
+
+
 def pending_items(events: Iterable[Event]) -> list[PendingItem]:
   """The unanswered long-running calls in a session's events, oldest first.
 
@@ -54,46 +98,34 @@ def pending_items(events: Iterable[Event]) -> list[PendingItem]:
   rejected, or its start marker was committed). An answer whose resume failed before that
   leaves the call pending, so the same answer can be sent again.
   """
+  events = list(events)
   calls: dict[str, PendingItem] = {}
   answered: dict[str, PendingItem] = {}
-  acted_on: set[str] = set()
   for event in events:
-    meta = event.custom_metadata
-    if meta and STARTED_KEY in meta:
-      acted_on.add(meta[STARTED_KEY])
-    placeholders = event.actions.requested_tool_confirmations
     for response in event.get_function_responses():
       item = calls.pop(response.id, None)
       if item is not None and item.kind == "confirmation" and not item.nested:
         answered[response.id] = item
-      if not (placeholders and response.id in placeholders):
-        acted_on.add(response.id)
-    if not event.long_running_tool_ids:
-      continue
-    nested = bool(event.custom_metadata and "adk_nb_nested" in event.custom_metadata)
-    for call in event.get_function_calls():
-      if call.id not in event.long_running_tool_ids:
-        continue
-      args = dict(call.args or {})
-      if call.name == REQUEST_CONFIRMATION:
-        original = args.get("originalFunctionCall") or {}
-        confirmation = args.get("toolConfirmation") or {}
-        calls[call.id] = PendingItem(
-            call_id=call.id, kind="confirmation", agent=event.author,
-            tool=original.get("name", ""), args=dict(original.get("args") or {}),
-            hint=confirmation.get("hint", ""), payload=confirmation.get("payload"),
-            invocation_id=event.invocation_id, original_call_id=original.get("id"),
-            branch=event.branch, nested=nested,
-        )
-      else:
-        calls[call.id] = PendingItem(
-            call_id=call.id, kind="long_running", agent=event.author, tool=call.name, args=args,
-            invocation_id=event.invocation_id, branch=event.branch, nested=nested,
-        )
-  for call_id, item in answered.items():
-    if item.original_call_id and item.original_call_id not in acted_on:
-      calls[call_id] = item
+    for call, nested in _long_running(event):
+      calls[call.id] = _item_for(event, call, nested)
+  if answered:
+    done, started = call_progress(events)
+    for call_id, item in answered.items():
+      if item.original_call_id and item.original_call_id not in done | started:
+        calls[call_id] = item
   return list(calls.values())
+
+
+def interim_answered_calls(events: Iterable[Event]) -> dict[str, PendingItem]:
+  """Long-running tool calls (not confirmations, not nested) by id, whether or not answered yet.
+
+  google-adk's documented pattern: the tool answers `{'status': 'pending'}` at once and the
+  client sends the final FunctionResponse with the same id later; these are the calls such a
+  later answer may update.
+  """
+  return {call.id: _item_for(event, call, nested)
+          for event in events for call, nested in _long_running(event)
+          if not nested and call.name != REQUEST_CONFIRMATION}
 
 
 def confirmation_response(item: PendingItem, confirmed: bool, payload: Any = None) -> types.Part:

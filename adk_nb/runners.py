@@ -222,11 +222,11 @@ class Runner:
     responses = [p.function_response for p in message.parts or [] if p.function_response is not None]
     if not responses:
       return None
-    from .pending import pending_items
+    from .pending import interim_answered_calls, pending_items
 
     pending = {item.call_id: item for item in pending_items(session.events)}
     answered = {fr.id for e in session.events for fr in e.get_function_responses()}
-    late = _long_running_calls(session.events)
+    late = interim_answered_calls(session.events)
     items = []
     for fr in responses:
       if not fr.id:
@@ -392,26 +392,6 @@ def _resume_entry(session: Session, invocation_id: str, pausing: BaseAgent,
       entry, branch = node, checkpoints[node.name]
     node = node.parent_agent
   return entry, branch
-
-
-def _long_running_calls(events: list[Event]) -> dict[str, Any]:
-  """Long-running tool calls that already got an interim answer, which a later message may update.
-
-  google-adk's documented pattern: the tool answers `{'status': 'pending'}` at once and the
-  client sends the final FunctionResponse with the same id later.
-  """
-  from .pending import PendingItem
-
-  found: dict[str, Any] = {}
-  for event in events:
-    if not event.long_running_tool_ids or event.custom_metadata and "adk_nb_nested" in event.custom_metadata:
-      continue
-    for call in event.get_function_calls():
-      if call.id in event.long_running_tool_ids and call.name != REQUEST_CONFIRMATION:
-        found[call.id] = PendingItem(call_id=call.id, kind="long_running", agent=event.author, tool=call.name,
-                                     args=dict(call.args or {}), invocation_id=event.invocation_id,
-                                     branch=event.branch)
-  return found
 
 
 def _error_code(exc: BaseException) -> str:

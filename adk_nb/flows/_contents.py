@@ -31,7 +31,11 @@ def belongs_to_branch(invocation_branch: Optional[str], event: Event) -> bool:
 
 
 NESTED_KEY = "adk_nb_nested"
+"""custom_metadata key of an event that raises an AgentTool's pending calls to the caller."""
 NESTED_ANSWER_KEY = "adk_nb_nested_answer"
+"""custom_metadata key listing the answers in a user message that belong to nested calls."""
+STARTED_KEY = "adk_nb_tool_started"
+"""custom_metadata key of the marker committed just before an approved tool runs."""
 
 
 def _visible_parts(event: Event) -> list[types.Part]:

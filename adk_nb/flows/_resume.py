@@ -12,14 +12,14 @@ from ..tools.agent_tool import NESTED_KEY, NestedPause
 from ..tools.tool_confirmation import ToolConfirmation
 from ..tools.tool_context import ToolContext
 from . import _functions
-from ._contents import REQUEST_CONFIRMATION
+from ..pending import call_progress
+from ._contents import REQUEST_CONFIRMATION, STARTED_KEY
 
 if TYPE_CHECKING:
   from ..agents.invocation_context import InvocationContext
   from ..agents.llm_agent import LlmAgent
 
-STARTED_KEY = "adk_nb_tool_started"
-"""custom_metadata key of the marker committed just before an approved tool runs (see adk_nb.pending)."""
+
 
 
 def parse_confirmation(response: Optional[dict]) -> tuple[ToolConfirmation, Optional[str]]:
@@ -51,20 +51,6 @@ def _find_requests(agent: "LlmAgent", ctx: "InvocationContext") -> dict[str, typ
   return found
 
 
-def _already_handled(ctx: "InvocationContext", call_id: str) -> Optional[str]:
-  """'done' when the call already has a real answer, 'started' when it began but never finished."""
-  state = None
-  for event in ctx.session.events:
-    meta = event.custom_metadata
-    if meta and meta.get(STARTED_KEY) == call_id:
-      state = "started"
-    pending = event.actions.requested_tool_confirmations
-    for response in event.get_function_responses():
-      if response.id == call_id and not (pending and call_id in pending):
-        return "done"
-  return state
-
-
 async def resume_confirmed_calls(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGenerator[Event, None]:
   """Runs the originally requested calls whose confirmation answers arrived, then lets the loop continue.
 
@@ -80,13 +66,13 @@ async def resume_confirmed_calls(agent: "LlmAgent", ctx: "InvocationContext") ->
   confirmations: dict[str, ToolConfirmation] = {}
   calls: list[types.FunctionCall] = []
   notes: list[types.Part] = []
+  done, started = call_progress(ctx.session.events)
   for request_id, original in requests.items():
     answer = ctx.resume_answers.pop(request_id)
     confirmation, problem = parse_confirmation(answer.response)
-    status = _already_handled(ctx, original.id)
-    if status == "done":
+    if original.id in done:
       continue
-    if status == "started":
+    if original.id in started:
       notes.append(types.Part(function_response=types.FunctionResponse(
           id=original.id, name=original.name,
           response={"error": f"`{original.name}` was started before an interruption and may have "

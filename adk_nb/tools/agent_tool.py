@@ -16,10 +16,7 @@ if TYPE_CHECKING:
   from ..agents.base_agent import BaseAgent
 
 
-NESTED_KEY = "adk_nb_nested"
-"""custom_metadata key of an event that raises an AgentTool's pending calls to the caller."""
-NESTED_ANSWER_KEY = "adk_nb_nested_answer"
-"""custom_metadata key listing the answers in a user message that belong to nested calls."""
+from ..flows._contents import NESTED_ANSWER_KEY, NESTED_KEY  # noqa: F401  (NESTED_ANSWER_KEY re-exported)
 
 
 @dataclass
