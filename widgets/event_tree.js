@@ -2,10 +2,17 @@
 // inserted with textContent, never as HTML. Updates arrive as append-only batches
 // ({type: "ops", seq, ops}); the `nodes` trait holds the full snapshot for reloads.
 
-const LABELS = {
-  invocation: "run", agent: "agent", user: "user", text: "model", call: "tool", pause: "pause",
-  transfer: "transfer", escalate: "escalate", error: "error", state: "state", decision: "decision",
-};
+// The labels and status words come from Python (adk_nb.inspect.steps.LABELS / STATUS_TEXT) in
+// the `labels` and `status_text` traits, so the live view, static HTML and trajectory agree.
+
+/**
+ * @typedef {{id: string, parent: ?string, kind: string, title: string, text: string, status: string,
+ *            t?: number, ms?: number, meta?: string, result?: string, branch?: string}} Node
+ */
+
+function formatMs(ms) {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
 
 function el(tag, cls, text) {
   const node = document.createElement(tag);
@@ -33,16 +40,21 @@ function render({ model, el: root }) {
     status.textContent = value;
     status.dataset.status = value;
     root.dataset.status = value;
-    title.textContent = model.get("title") || "adk_nb run";
+    title.textContent = model.get("title") || "agent run";
+    const words = model.get("status_text") || {};
+    status.textContent = words[value] || value;
   }
 
   function paint(entry) {
     const n = entry.data;
+    const labels = model.get("labels") || {};
+    const words = model.get("status_text") || {};
     entry.title.textContent = n.title || "";
-    entry.kind.textContent = LABELS[n.kind] || n.kind || "";
-    entry.status.textContent = n.status || "";
+    entry.kind.textContent = labels[n.kind] || n.kind || "";
+    entry.status.textContent = n.status ? (words[n.status] || n.status) : "";
     entry.status.dataset.status = n.status || "";
-    entry.ms.textContent = n.ms !== undefined && n.ms !== null ? `${n.ms} ms` : "";
+    entry.ms.textContent = n.ms !== undefined && n.ms !== null ? formatMs(n.ms) : "";
+    entry.meta.textContent = n.meta || "";
     entry.text.textContent = n.text || "";
     entry.text.hidden = !n.text;
     entry.result.textContent = n.result ? `→ ${n.result}` : "";
@@ -54,17 +66,17 @@ function render({ model, el: root }) {
   function add(n) {
     if (byId.has(n.id)) { Object.assign(byId.get(n.id).data, n); paint(byId.get(n.id)); return; }
     const nodeRoot = el("details", "adknb-node");
-    // Tool calls with results start folded; everything else is open.
-    nodeRoot.open = n.kind !== "state" && n.kind !== "call";
+    // Tool calls and state changes start folded; everything else is open.
+    nodeRoot.open = n.kind !== "state" && n.kind !== "tool_call";
     const summary = el("summary");
     const entry = {
       data: { ...n }, root: nodeRoot,
       kind: el("span", "adknb-kind"), title: el("span", "adknb-node-title"),
-      status: el("span", "adknb-node-status"), ms: el("span", "adknb-ms"),
+      status: el("span", "adknb-node-status"), ms: el("span", "adknb-ms"), meta: el("span", "adknb-meta"),
       text: el("pre", "adknb-text"), result: el("pre", "adknb-result"),
       children: el("div", "adknb-children"),
     };
-    summary.append(entry.kind, entry.title, entry.status, entry.ms);
+    summary.append(entry.kind, entry.title, entry.status, entry.ms, entry.meta);
     nodeRoot.append(summary, entry.text, entry.result, entry.children);
     paint(entry);
     const parent = n.parent !== null && n.parent !== undefined ? byId.get(n.parent) : undefined;

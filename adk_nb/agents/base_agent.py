@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from ..events.event import Event
 from ..events.event_actions import EventActions
-from ..telemetry import tracing
+from ..telemetry import progress, tracing
 from . import _callbacks
 from .callback_context import CallbackContext
 from .invocation_context import InvocationContext
@@ -115,6 +115,7 @@ class BaseAgent(BaseModel):
     """Runs the agent: before-callbacks, `_run_async_impl`, after-callbacks. Do not override."""
     ctx = self._create_context(parent_context)
     span = tracing.agent_span(ctx)
+    progress.agent_started(ctx)
     failure: Optional[BaseException] = None
     try:
       event = await self._handle_before_agent(ctx)
@@ -134,6 +135,7 @@ class BaseAgent(BaseModel):
       raise
     finally:
       tracing.end_span(span, failure)
+      progress.agent_ended(ctx, failure)
 
   async def run_live(self, parent_context: InvocationContext) -> AsyncGenerator[Event, None]:
     raise NotImplementedError(f"Live (audio/video) runs are not supported by adk_nb ({type(self).__name__}).")

@@ -15,7 +15,7 @@ from ..agents.run_config import StreamingMode
 from ..events.event import Event
 from ..events.event_actions import EventActions
 from ..models.llm_request import LlmRequest
-from ..telemetry import tracing
+from ..telemetry import progress, tracing
 from ..models.llm_response import LlmResponse
 from ..tools.set_model_response_tool import SET_MODEL_RESPONSE
 from ..tools.tool_context import ToolContext
@@ -179,7 +179,7 @@ def _event_from_response(agent, ctx, response: LlmResponse, event_id: str, actio
                actions=actions, **fields)
 
 
-async def _call_model(agent, ctx, request, cc) -> AsyncGenerator[LlmResponse, None]:
+async def _call_model(agent, ctx, request, cc, event_id: str) -> AsyncGenerator[LlmResponse, None]:
   """Model responses for one call, with callbacks and error handling applied."""
   short = await _before_model(agent, ctx, cc, request)
   if short is not None:
@@ -194,17 +194,20 @@ async def _call_model(agent, ctx, request, cc) -> AsyncGenerator[LlmResponse, No
   stream = ctx.run_config.streaming_mode is StreamingMode.SSE
   llm = agent.canonical_model
   span = tracing.model_span(ctx, request.model or llm.model)
+  progress.model_started(ctx, event_id, request.model or llm.model, request)
   final: Optional[LlmResponse] = None
   try:
     async for response in llm.generate_content_async(request, stream=stream):
       if response.partial:
         yield response
       else:
+        progress.model_ended(ctx, event_id, response)
         final = await _after_model(agent, ctx, cc, response)
         yield final
   except _callbacks.CallbackError:
     raise
   except Exception as exc:
+    progress.model_ended(ctx, event_id, None)
     handled = await _on_model_error(agent, ctx, cc, request, exc)
     if handled is not None:
       final = handled
@@ -225,7 +228,7 @@ async def _run_one_step(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGen
   cc = CallbackContext(ctx, event_actions=actions)
   event_id = Event.new_id()
   final: Optional[Event] = None
-  async for response in _call_model(agent, ctx, request, cc):
+  async for response in _call_model(agent, ctx, request, cc, event_id):
     event = _event_from_response(agent, ctx, response, event_id, actions if not response.partial else EventActions())
     if not response.partial:
       _functions.populate_call_ids(event)

@@ -5,15 +5,19 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Iterable
 
-from ._tree import to_json_text
+from ..inspect.steps import LABELS, STATUS_TEXT, readable_hint, to_json_text
 
+# JupyterLab's theme variables first (light, dark, high contrast), plain colours where they are missing
+# (GitHub, nbviewer); no colour carries meaning on its own: statuses are words with a symbol.
 _STYLE = (
-    "<style>.adknb-static{font:13px/1.4 system-ui,sans-serif}.adknb-static details{margin-left:1em}"
-    ".adknb-static pre{white-space:pre-wrap;margin:2px 0 2px 1.5em;background:#f6f6f6;padding:2px 4px}"
-    ".adknb-static .k{color:#666;font-size:11px;text-transform:uppercase;margin-right:4px}"
-    ".adknb-static .st{font-size:11px;margin-left:6px;color:#555}"
-    ".adknb-static table{border-collapse:collapse}.adknb-static td{border:1px solid #ddd;padding:2px 6px;"
-    "vertical-align:top}</style>"
+    "<style>.adknb-static{font:13px/1.4 var(--jp-ui-font-family,system-ui,sans-serif);"
+    "color:var(--jp-ui-font-color1,inherit)}.adknb-static details{margin-left:1em}"
+    ".adknb-static pre{white-space:pre-wrap;margin:2px 0 2px 1.5em;background:var(--jp-layout-color2,#f6f6f6);"
+    "color:var(--jp-content-font-color1,inherit);padding:2px 4px}"
+    ".adknb-static .k{color:var(--jp-ui-font-color2,#666);font-size:11px;text-transform:uppercase;margin-right:4px}"
+    ".adknb-static .st{font-size:11px;margin-left:6px;color:var(--jp-ui-font-color2,#555)}"
+    ".adknb-static table{border-collapse:collapse}.adknb-static td{border:1px solid var(--jp-border-color2,#ddd);"
+    "padding:2px 6px;vertical-align:top}</style>"
 )
 
 
@@ -24,18 +28,21 @@ def _children(nodes: Iterable[dict[str, Any]]) -> dict[Any, list[dict[str, Any]]
   return out
 
 
-def tree_html(nodes: list[dict[str, Any]], status: str = "") -> str:
-  """The event tree as nested <details>, every model, tool and state text escaped."""
+def tree_html(nodes: list[dict[str, Any]], status: str = "", title: str = "") -> str:
+  """The event tree as nested <details>, with the live view's labels; every model, tool and state text escaped."""
   kids = _children(nodes)
   parts: list[str] = []
 
   def walk(node: dict[str, Any]) -> None:
     parts.append("<details open><summary>")
-    parts.append(f"<span class='k'>{escape(str(node.get('kind', '')))}</span>{escape(str(node.get('title', '')))}")
+    kind = str(node.get("kind", ""))
+    parts.append(f"<span class='k'>{escape(LABELS.get(kind, kind))}</span>{escape(str(node.get('title', '')))}")
     if node.get("status"):
-      parts.append(f"<span class='st'>[{escape(str(node['status']))}]</span>")
+      parts.append(f"<span class='st'>{escape(STATUS_TEXT.get(node['status'], node['status']))}</span>")
     if node.get("ms") is not None:
-      parts.append(f"<span class='st'>{escape(str(node['ms']))} ms</span>")
+      parts.append(f"<span class='st'>{escape(format_ms(node['ms']))}</span>")
+    if node.get("meta"):
+      parts.append(f"<span class='st'>{escape(str(node['meta']))}</span>")
     parts.append("</summary>")
     if node.get("text"):
       parts.append(f"<pre>{escape(str(node['text']))}</pre>")
@@ -50,8 +57,14 @@ def tree_html(nodes: list[dict[str, Any]], status: str = "") -> str:
   for node in nodes:
     if node.get("parent") is None or node.get("parent") not in known:
       walk(node)
-  head = f"<div><b>adk_nb run</b> <span class='st'>{escape(status)}</span></div>" if status else ""
+  head = (f"<div><b>{escape(title or 'agent run')}</b> "
+          f"<span class='st'>{escape(STATUS_TEXT.get(status, status))}</span></div>") if status or title else ""
   return head + "".join(parts)
+
+
+def format_ms(ms: float) -> str:
+  """A duration as people read it: '850 ms', '4.2 s' (the live view formats the same way)."""
+  return f"{ms:.0f} ms" if ms < 1000 else f"{ms / 1000:.1f} s"
 
 
 def state_html(scopes: dict[str, dict[str, Any]]) -> str:
@@ -73,14 +86,14 @@ def pending_html(pending: list[Any]) -> str:
     return ""
   rows = "".join(
       f"<li>{escape(item.kind)}: {escape(item.agent)} → {escape(item.tool)}"
-      f"<pre>{escape(to_json_text(item.args, indent=2))}</pre>{escape(item.hint or '')}</li>"
+      f"<pre>{escape(to_json_text(item.args, indent=2))}</pre>{escape(readable_hint(item.hint))}</li>"
       for item in pending
   )
   return f"<div><b>Waiting for an answer</b><ul>{rows}</ul></div>"
 
 
 def run_view_html(nodes: list[dict[str, Any]], scopes: dict[str, dict[str, Any]], pending: list[Any],
-                  status: str) -> str:
+                  status: str, title: str = "") -> str:
   """The whole RunView as static HTML."""
-  return (f"<div class='adknb-static'>{_STYLE}{tree_html(nodes, status)}"
+  return (f"<div class='adknb-static'>{_STYLE}{tree_html(nodes, status, title)}"
           f"<details><summary>state</summary>{state_html(scopes)}</details>{pending_html(pending)}</div>")

@@ -25,26 +25,15 @@ from ._sessions import DEFAULT_USER, NotebookAgent, SessionBusyError, registry
 from .live_run import LiveRun
 
 _WHO_CSS = {"user": "adknb-chat-user", "error": "adknb-chat-error"}
-_STYLE = ("<style>.adknb-chat-log{font:13px/1.45 system-ui,sans-serif;max-height:22em;overflow-y:auto;"
-          "border:1px solid #ddd;padding:4px 8px}.adknb-chat-log p{margin:3px 0;white-space:pre-wrap}"
-          ".adknb-chat-log b{margin-right:6px}.adknb-chat-user b{color:#1a6}.adknb-chat-error{color:#b00}"
-          ".adknb-chat-log i{color:#777}</style>")
+_STYLE = ("<style>.adknb-chat-log{font:13px/1.45 var(--jp-ui-font-family,system-ui,sans-serif);max-height:22em;"
+          "overflow-y:auto;color:var(--jp-ui-font-color1,inherit);border:1px solid var(--jp-border-color2,#ddd);"
+          "padding:4px 8px}.adknb-chat-log p{margin:3px 0;white-space:pre-wrap}.adknb-chat-log b{margin-right:6px}"
+          ".adknb-chat-user b{color:var(--jp-success-color0,#1a6)}.adknb-chat-error{color:var(--jp-error-color0,#b00)}"
+          ".adknb-chat-log i{color:var(--jp-ui-font-color2,#777)}</style>")
 
 
-class ChatTurn(LiveRun):
-  """One turn of a chat: a LiveRun that tells its chat view when each step (run or resume) ends."""
-
-  def __init__(self, chat_view: "ChatView", *args: Any, **kwargs: Any):
-    super().__init__(*args, **kwargs)
-    self._chat = chat_view
-
-  def _start(self, *args: Any, **kwargs: Any) -> "ChatTurn":
-    self._chat._step_started(self)
-    return super()._start(*args, **kwargs)
-
-  def _step_over(self) -> None:
-    super()._step_over()
-    self._chat._step_ended(self)
+ChatTurn = LiveRun
+"""One turn of a chat is a LiveRun; the chat subscribes to it (name kept for code that imports it)."""
 
 
 class ChatView(widgets.VBox):
@@ -128,8 +117,9 @@ class ChatView(widgets.VBox):
       self.status.value = str(exc)
       return None
     entry.session_id, entry.user_id = session_id, user_id  # %%agent cells continue the same session
-    turn = ChatTurn(self, entry.runner, user_id=user_id, session_id=session_id, approve=self.policy,
-                    run_config=self.run_config, view=True, label=entry.name)
+    turn = LiveRun(entry.runner, user_id=user_id, session_id=session_id, approve=self.policy,
+                   run_config=self.run_config, view=True, label=entry.name)
+    turn.subscribe(self._on_turn_change)
     entry.runs.append(turn)
     self._show_turn(turn)
     self.turns.append(turn)
@@ -165,8 +155,8 @@ class ChatView(widgets.VBox):
         jobs = [j for j in self._jobs if not j.done()]
         if jobs:
           await asyncio.wait(jobs)
-        elif self.turn is not None and self.turn._task is not None and not self.turn._task.done():
-          await asyncio.wait([self.turn._task])
+        elif self.turn is not None and self.turn.running:
+          await self.turn.settled()
         else:
           return
 
@@ -257,9 +247,8 @@ class ChatView(widgets.VBox):
     if old is not None and old is not turn:
       if old.status in ("paused", "running"):
         self._parked[old.session_id] = old  # its buttons come back when the chat returns to its session
-      elif old._view is not None:
-        old._view.close()  # its widgets are open comms; `turn.view` makes a fresh one if shown again
-        old._view = None
+      else:
+        old.close_view()  # its widgets are open comms; `turn.view` makes a fresh one if shown again
     self.turn = turn
     self.run_box.children = [turn.view] if turn is not None else []
     self._set_busy(turn is not None and turn.status == "running")
@@ -268,6 +257,12 @@ class ChatView(widgets.VBox):
     if self._switching or change.get("new") in (None, self.session_id):
       return
     self._from_click(lambda: self.switch(change["new"]))
+
+  def _on_turn_change(self, change) -> None:
+    if change.what == "started":
+      self._step_started(change.run)
+    elif change.final:
+      self._step_ended(change.run)
 
   def _step_started(self, turn: ChatTurn) -> None:
     if turn is self.turn:

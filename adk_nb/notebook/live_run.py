@@ -1,26 +1,37 @@
-"""LiveRun: a handle on one agent run in a notebook, live while it runs, answerable when it pauses."""
+"""LiveRun: a handle on one agent run in a notebook, live while it runs, answerable when it pauses.
+
+A LiveRun is an observable model: views (the RunView, the chat, the inspector's panels)
+`subscribe` to it and read its public fields; it never knows which views exist. Every
+answer to a paused call, from code or from a button, goes through `decide`.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import time
-from typing import Any, Awaitable, Callable, Optional, Union
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable, Literal, Optional, Union
 
 from google.genai import types
 
 from ..agents.run_config import RunConfig
 from ..events.event import Event
+from ..events.event_actions import EventActions
+from ..inspect.steps import StepBuilder, jsonable, short_args
 from ..pending import PendingItem, answer_message, confirmation_response, pending_items, tool_response
 from ..runners import Runner
-from ._loop import call_in_loop, logger, run_sync, running_loop, spawn
-from ._tree import TreeBuilder, jsonable, short_args
+from ..telemetry import progress
+from ._loop import logger, run_sync, running_loop, spawn
 
+Status = Literal["running", "paused", "done", "error"]
 STATUSES = ("running", "paused", "done", "error")
 CANCELLED = "Cancelled (run.cancel() or a kernel interrupt)."
 _MAX_POLICY_ROUNDS = 100
 
 Which = Union[None, str, int, PendingItem]
+Action = Literal["approve", "reject", "edit", "respond"]
+_DECISIONS = {"approve": "approved", "reject": "rejected", "edit": "approved with edits", "respond": "responded"}
 
 
 def split_scopes(state: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -38,14 +49,32 @@ def split_scopes(state: dict[str, Any]) -> dict[str, dict[str, Any]]:
   return scopes
 
 
+@dataclass(frozen=True)
+class RunChange:
+  """What a subscriber of a LiveRun is told: something changed in `run`."""
+
+  run: "LiveRun"
+  what: Literal["started", "event", "progress", "state", "decision", "ended"]
+  """'started' (a run or resume step began), 'event', 'progress' (an agent or model call began or
+  ended), 'state' (an edit between turns), 'decision' (an answer was given), 'ended' (the step has
+  its final status: done, paused or error)."""
+  event: Optional[Event] = None
+  """The event, for 'event' and 'state'."""
+
+  @property
+  def final(self) -> bool:
+    """True when the step (run or resume) has ended: a view shows its final form now."""
+    return self.what == "ended"
+
+
 class LiveRun:
-  """One run of an agent in a session: its events, state and status, updated as it happens.
+  """One run of an agent in a session: its events, steps, state and status, updated as it happens.
 
   A run ends `done`, `error`, or `paused` when a tool waits for a person or an external
-  result; `pending` then lists what it waits for, and `approve()`, `reject()`,
-  `edit_and_approve()` or `respond()` resume the same invocation (on the kernel's loop, in
-  the same view). `await run` waits for the current step; the run never waits inside a
-  cell for a click.
+  result; `pending` then lists what it waits for, and `decide(...)` (or `approve()`,
+  `reject()`, `edit_and_approve()`, `respond()`) resumes the same invocation (on the
+  kernel's loop, in the same view). `await run` waits for the current step; the run never
+  waits inside a cell for a click.
   """
 
   def __init__(self, runner: Runner, *, user_id: str, session_id: str, approve: str = "ask",
@@ -60,8 +89,11 @@ class LiveRun:
     """Who answers confirmations when nobody clicks: 'ask', 'auto' or 'deny'."""
     self.run_config = run_config
     self.label = label or runner.app_name
+    """The run's title in views: the agent's name."""
     self.events: list[Event] = []
     """The committed events of this run (partial streaming chunks are not kept)."""
+    self.steps = StepBuilder(keep_ops=False)
+    """The run as typed steps (see `adk_nb.inspect.steps`): what every view draws."""
     self.final_text: str = ""
     """The text of the agents' last final answer."""
     self.state: dict[str, Any] = {}
@@ -70,7 +102,7 @@ class LiveRun:
     """`temp:` keys written during the latest invocation (they are never stored)."""
     self.changed_keys: list[str] = []
     """State keys changed by the latest event that changed state."""
-    self.status: str = "running"
+    self.status: Status = "running"
     """'running', 'paused' (waiting for answers), 'done' or 'error'."""
     self.pending: list[PendingItem] = []
     """What the paused run waits for: confirmations and long-running calls."""
@@ -79,12 +111,11 @@ class LiveRun:
     self.decisions: list[dict[str, Any]] = []
     """Every answer given: call, tool, decision, who decided (code, button, policy:auto, policy:deny)."""
     self.invocation_ids: list[str] = []
-    self.tree = TreeBuilder()
+    self._subscribers: list[Callable[[RunChange], None]] = []
     self._view = None
     self._want_view = view
     self._task: Optional[asyncio.Task] = None
     self._loop: Optional[asyncio.AbstractEventLoop] = None
-    self._display = None
     self._shown_in = None
 
   # ---- what users read -----------------------------------------------------------------------
@@ -95,6 +126,16 @@ class LiveRun:
     return self.invocation_ids[-1] if self.invocation_ids else None
 
   @property
+  def loop(self) -> Optional[asyncio.AbstractEventLoop]:
+    """The event loop the run lives on (views hand clicks over to it)."""
+    return self._loop
+
+  @property
+  def running(self) -> bool:
+    """True while a run or resume step is in progress (its task has not finished)."""
+    return self._task is not None and not self._task.done()
+
+  @property
   def view(self):
     """The RunView showing this run (made on first use)."""
     if self._view is None:
@@ -103,11 +144,17 @@ class LiveRun:
       self._view = RunView(self)
     return self._view
 
+  def close_view(self) -> None:
+    """Closes the view `view` made (its widgets are open comms); the next use of `view` makes a fresh one."""
+    if self._view is not None:
+      self._view.close()
+      self._view = None
+
   def trajectory(self):
     """The run as a pandas DataFrame, one row per step (see `adk_nb.notebook.trajectory`)."""
-    from .trajectory import trajectory_frame
+    from .trajectory import trajectory_frame_of_steps
 
-    return trajectory_frame(self.events, self.decisions)
+    return trajectory_frame_of_steps(self.steps)
 
   def to_eval_case(self, eval_set=None, *, eval_id: Optional[str] = None, overwrite: bool = False):
     """Turns this run's conversation into an eval case (appended to `eval_set`, a path or EvalSet).
@@ -136,17 +183,45 @@ class LiveRun:
   def _repr_mimebundle_(self, include=None, exclude=None):
     shell = _shell()
     if shell is not None and self._shown_in == shell.execution_count:
-      return {"text/plain": repr(self)}  # its view is already on screen in this cell
+      return {"text/plain": ""}  # its view is already on screen in this cell
     if not self._want_view:
       return {"text/plain": repr(self)}
     return self.view._repr_mimebundle_(include=include, exclude=exclude)
 
+  # ---- observing -----------------------------------------------------------------------------
+
+  def subscribe(self, fn: Callable[[RunChange], None]) -> Callable[[], None]:
+    """Calls `fn(change)` on the run's loop after every change; returns the function that unsubscribes.
+
+    A subscriber must be quick (it runs for every streamed event) and must not raise; what
+    it raises is logged and ignored.
+    """
+    self._subscribers.append(fn)
+
+    def unsubscribe() -> None:
+      if fn in self._subscribers:
+        self._subscribers.remove(fn)
+    return unsubscribe
+
+  def _publish(self, what: str, event: Optional[Event] = None) -> None:
+    if not self._subscribers:
+      return
+    change = RunChange(self, what, event)  # type: ignore[arg-type]
+    for fn in list(self._subscribers):
+      try:
+        fn(change)
+      except Exception as exc:  # noqa: BLE001 - a view must never break the run
+        logger.warning("adk_nb: a view of %s failed on %r: %s", self.label, what, exc, exc_info=exc)
+
   # ---- running -------------------------------------------------------------------------------
 
   def _start(self, message: Optional[types.Content], state_delta: Optional[dict[str, Any]],
-             prelude: Optional[Callable[[], Awaitable[Any]]] = None) -> "LiveRun":
+             prelude: Optional[Callable[[], Awaitable[Any]]] = None,
+             invocation_id: Optional[str] = None) -> "LiveRun":
     """Starts the run: a task on the running loop, or to completion on the private loop."""
     self.status = "running"
+    self.steps.begin(message, state_delta, time.time(), invocation_id)
+    self._publish("started")
     loop = running_loop()
     if loop is not None:
       self._loop = loop
@@ -181,6 +256,12 @@ class LiveRun:
       raise self._task.exception()
     return self
 
+  async def settled(self) -> "LiveRun":
+    """Waits until the current step has ended, paused or failed, without raising its error."""
+    while self._task is not None and not self._task.done():
+      await asyncio.wait([self._task])
+    return self
+
   def wait(self) -> "LiveRun":
     """Blocks until the current step ends (outside a kernel only; in a cell use `await run`)."""
     if running_loop() is not None:
@@ -203,7 +284,6 @@ class LiveRun:
           await prelude()
         except Exception as exc:  # e.g. the session store cannot be opened
           self.status, self.error = "error", f"{type(exc).__name__}: {exc}"
-          self._notify(final=True)
           return
       for _ in range(_MAX_POLICY_ROUNDS):
         await self._segment(message, state_delta)
@@ -213,24 +293,21 @@ class LiveRun:
     except asyncio.CancelledError:
       if self.status == "running":  # cancelled while the store opened (the prelude)
         self.status, self.error = "error", CANCELLED
-        self._notify(final=True)
       raise
     finally:
       self._step_over()
 
   def _step_over(self) -> None:
-    """Called on the loop once a step (the run, or a resume) has its final status: the view shows it."""
-    if self._view is not None:
-      self._view.finish()
-    self._refresh_display()
+    """Called on the loop once a step (the run, or a resume) has its final status."""
+    self.steps.finish(time.time(), self.status)
+    self._publish("ended")
 
   async def _segment(self, message: Optional[types.Content], state_delta: Optional[dict[str, Any]]) -> None:
     self.status = "running"
     self.error = None
     self.temp_state = {}
-    self._seed = (message, state_delta, time.time())
-    self._notify()
     failed = None
+    unwatch = progress.watch(self.session_id, self._on_progress)
     try:
       if not self.events:
         session = await self.runner.session_service.get_session(
@@ -243,18 +320,28 @@ class LiveRun:
         self._on_event(event)
     except asyncio.CancelledError:
       self.status, self.error = "error", CANCELLED
-      self._notify()
       raise
     except Exception as exc:  # a run that cannot start (unknown session, bad answer) is an error status
       failed = f"{type(exc).__name__}: {exc}"
+    finally:
+      unwatch()
     await self._settle(failed)
 
+  def _on_progress(self, kind: str, info: dict[str, Any]) -> None:
+    steps = self.steps
+    if kind == "agent_started":
+      steps.agent_started(info["invocation_id"], info["agent"], info["branch"], info["time"])
+    elif kind == "agent_ended":
+      steps.agent_ended(info["invocation_id"], info["agent"], info["time"], info["paused"], info["error"])
+    elif kind == "model_started":
+      steps.model_started(info["invocation_id"], info["agent"], info["branch"], info["event_id"], info["model"],
+                          info["request"], info["time"])
+    elif kind == "model_ended":
+      steps.model_ended(info["event_id"], info["time"])
+    self._publish("progress")
+
   def _on_event(self, event: Event) -> None:
-    seed, self._seed = getattr(self, "_seed", None), None
-    if seed is not None and event.author != "user" and (seed[0] is not None or seed[1]):
-      # The Runner commits the user's message (or answers) without yielding it: show it from what was sent.
-      self.tree.add_user_message(event.invocation_id, seed[0], seed[1], seed[2])
-    self.tree.add_event(event)
+    self.steps.add_event(event)
     if not event.partial:
       self.events.append(event)
       if event.invocation_id and event.invocation_id not in self.invocation_ids:
@@ -269,7 +356,7 @@ class LiveRun:
         self.changed_keys = sorted(delta)
       if event.author != "user" and event.text and event.is_final_response():
         self.final_text = event.text
-    self._notify()
+    self._publish("event", event)
 
   async def _settle(self, failed: Optional[str]) -> None:
     session = None
@@ -294,26 +381,66 @@ class LiveRun:
       self.status = "paused"
     else:
       self.status = "done"
-    self._notify(final=True)
-
-  def _notify(self, final: bool = False) -> None:
-    if self._view is not None:
-      self._view.changed(final=final)
-
-  def _refresh_display(self) -> None:
-    # The saved notebook keeps the last bundle sent: refresh it so its static HTML is final.
-    if self._display is not None and self._view is not None:
-      try:
-        self._display.update(self._view)
-      except Exception as exc:  # noqa: BLE001 - a display refresh must never break a run
-        logger.debug("adk_nb: could not refresh the run's display: %s", exc)
 
   # ---- answering a pause ---------------------------------------------------------------------
 
+  def answerable(self, item: PendingItem) -> bool:
+    """True while the run is paused on `item` (False once a click or code has answered it)."""
+    return self.status != "running" and not self.running and any(p.call_id == item.call_id for p in self.pending)
+
+  def decide(self, item: Union[PendingItem, list[PendingItem]], action: Action, value: Any = None, *,
+             by: str = "code") -> "LiveRun":
+    """Answers a paused call and resumes the run: the one door every answer goes through.
+
+    Args:
+      item: the PendingItem (from `run.pending`), or several confirmations answered alike.
+      action: 'approve', 'reject' (value: the reason, optional), 'edit' (value: the edited
+        arguments, checked against the tool's signature) or 'respond' (value: the result of
+        a long-running call).
+      by: who decided, recorded in `decisions` and the tree ('code', 'button', ...).
+
+    Raises ValueError (nothing is sent, the run stays paused) when the item is not pending,
+    the action does not fit it, or edited arguments do not fit the tool.
+    """
+    items = list(item) if isinstance(item, (list, tuple)) else [item]
+    if action not in _DECISIONS:
+      raise ValueError(f"Unknown action {action!r}; use one of: {', '.join(_DECISIONS)}.")
+    if self.status == "running" or self.running:
+      raise RuntimeError("The run is still running; wait for it to pause (`await run`) before answering.")
+    kind = "long_running" if action == "respond" else "confirmation"
+    for one in items:
+      if not any(p.call_id == one.call_id for p in self.pending):
+        raise ValueError(f"{one.tool} ({one.call_id}) is not pending any more; pending: "
+                         + (", ".join(f"{p.tool} ({p.call_id})" for p in self.pending) or "nothing") + ".")
+      if one.kind != kind:
+        raise ValueError(f"{one.tool} is a {one.kind.replace('_', '-')} call: use "
+                         + ("respond(...)." if one.kind == "long_running" else "approve() or reject()."))
+    reason = ""
+    if action == "approve":
+      parts = [confirmation_response(i, True, value) for i in items]
+    elif action == "reject":
+      reason = value or ""
+      parts = [confirmation_response(i, False, {"reason": reason} if reason else None) for i in items]
+    elif action == "edit":
+      if len(items) != 1:
+        raise ValueError("Edit one call at a time; pass a single pending item.")
+      self.validate_arguments(items[0], value)
+      parts = [confirmation_response(items[0], True, {"arguments": dict(value)})]
+      reason = json.dumps(value, default=str)
+    else:
+      if len(items) != 1:
+        raise ValueError("Respond to one call at a time; pass a single pending item.")
+      parts = [tool_response(items[0], value)]
+    for one in items:
+      self._record(one, _DECISIONS[action], by, reason)
+    answered = {i.call_id for i in items}
+    self.pending = [p for p in self.pending if p.call_id not in answered]
+    self._publish("decision")
+    return self._start(answer_message(parts), None, invocation_id=items[0].invocation_id)
+
   def approve(self, which: Which = None, *, payload: Any = None) -> "LiveRun":
     """Approves pending confirmations (all of them, or `which`: call id, tool name or index) and resumes."""
-    items = self._select(which, "confirmation", many=True)
-    return self._answer(items, [confirmation_response(i, True, payload) for i in items], "approved", "code")
+    return self.decide(self._select(which, "confirmation", many=True), "approve", payload)
 
   def reject(self, reason: str = "", which: Which = None) -> "LiveRun":
     """Rejects pending confirmations (all, or `which`) and resumes; the model is told the call was rejected.
@@ -321,22 +448,17 @@ class LiveRun:
     The reason travels in the answer's payload and reaches the model next to ADK's standard
     rejection message.
     """
-    items = self._select(which, "confirmation", many=True)
-    payload = {"reason": reason} if reason else None
-    return self._answer(items, [confirmation_response(i, False, payload) for i in items], "rejected", "code",
-                        reason)
+    return self.decide(self._select(which, "confirmation", many=True), "reject", reason)
 
   def edit_and_approve(self, arguments: dict[str, Any], which: Which = None) -> "LiveRun":
     """Approves one pending call with edited arguments, validated against the tool's schema first."""
     (item,) = self._select(which, "confirmation", many=False)
-    self.validate_arguments(item, arguments)
-    part = confirmation_response(item, True, {"arguments": dict(arguments)})
-    return self._answer([item], [part], "approved with edits", "code", json.dumps(arguments, default=str))
+    return self.decide(item, "edit", arguments)
 
   def respond(self, response: Any, which: Which = None) -> "LiveRun":
     """Delivers the result of a pending long-running call and resumes the run."""
     (item,) = self._select(which, "long_running", many=False)
-    return self._answer([item], [tool_response(item, response)], "responded", "code")
+    return self.decide(item, "respond", response)
 
   def validate_arguments(self, item: PendingItem, arguments: Any) -> None:
     """Raises ValueError naming the problem when `arguments` do not fit the tool's signature."""
@@ -393,20 +515,13 @@ class LiveRun:
       raise ValueError(f"{len(found)} pending calls match {which!r}; pass the call id instead.")
     return found
 
-  def _answer(self, items: list[PendingItem], parts: list[types.Part], decision: str, by: str,
-              reason: str = "") -> "LiveRun":
-    for item in items:
-      self._record(item, decision, by, reason)
-    answered = {i.call_id for i in items}
-    self.pending = [p for p in self.pending if p.call_id not in answered]
-    return self._start(answer_message(parts), None)
-
   def _record(self, item: PendingItem, decision: str, by: str, reason: str = "") -> None:
+    now = time.time()
     entry = {"call_id": item.call_id, "tool": item.tool, "args": jsonable(item.args), "decision": decision,
-             "by": by, "reason": reason, "invocation_id": item.invocation_id, "timestamp": time.time()}
+             "by": by, "reason": reason, "invocation_id": item.invocation_id, "timestamp": now}
     self.decisions.append(entry)
     title = f"{decision} by {by}: {item.tool}({short_args(item.args, 60)})"
-    self.tree.add_decision(f"dec:{len(self.decisions)}:{item.call_id}", title, reason, item.invocation_id)
+    self.steps.add_decision(item.call_id, item.invocation_id, title, reason, now, decision)
     if by.startswith("policy"):
       logger.warning("adk_nb: %s (approval policy %r, from --approve or $ADK_NB_APPROVE)", title, self.policy)
     else:
@@ -420,44 +535,44 @@ class LiveRun:
       return None
     approve = self.policy == "auto"
     decision = "approved" if approve else "rejected"
-    payload = None if approve else {"reason": "rejected by approval policy 'deny'"}
+    reason = "" if approve else "rejected by approval policy 'deny'"
     for item in items:
-      self._record(item, decision, f"policy:{self.policy}")
-    return answer_message([confirmation_response(i, approve, payload) for i in items])
+      self._record(item, decision, f"policy:{self.policy}", reason)
+    message = answer_message([confirmation_response(i, approve, {"reason": reason} if reason else None)
+                              for i in items])
+    self.steps.begin(message, None, time.time(), items[0].invocation_id)
+    return message
 
-  def _answerable(self, item: PendingItem) -> bool:
-    """True while the run is paused on `item` (False once a click or code has answered it)."""
-    return self.status != "running" and any(p.call_id == item.call_id for p in self.pending)
+  # ---- state between turns -------------------------------------------------------------------
 
-  # called from widget buttons, possibly on another thread
-  def _click(self, action: str, item: PendingItem, value: Any = None) -> None:
-    def act() -> None:
-      if not self._answerable(item):
-        return  # a double click, or Reject right after Approve: the first answer stands
-      try:
-        which = item.call_id
-        if action == "approve":
-          self._answer(self._select(which, "confirmation", True), [confirmation_response(item, True)],
-                       "approved", "button")
-        elif action == "reject":
-          payload = {"reason": value} if value else None
-          self._answer(self._select(which, "confirmation", True), [confirmation_response(item, False, payload)],
-                       "rejected", "button", value or "")
-        elif action == "edit":
-          self.validate_arguments(item, value)
-          self._answer(self._select(which, "confirmation", True),
-                       [confirmation_response(item, True, {"arguments": value})], "approved with edits", "button",
-                       json.dumps(value, default=str))
-        elif action == "respond":
-          self._answer(self._select(which, "long_running", False), [tool_response(item, value)], "responded",
-                       "button")
-      except Exception as exc:  # shown next to the buttons; the run is unchanged
-        if self._view is not None:
-          self._view.panel.show_error(item.call_id, str(exc))
-        else:
-          raise
+  def edit_state(self, delta: dict[str, Any]):
+    """Changes session state between turns, recorded as a user event with a state delta.
 
-    call_in_loop(self._loop, act)
+    Nothing changes behind the session's back: the edit is an event in the session, like
+    ADK's state changes. Raises ValueError while the run is running or for `temp:` keys.
+    In a kernel the store write runs as a task on the loop (returned); outside one it
+    completes before returning.
+    """
+    if self.status == "running" or self.running:
+      raise ValueError("The run is running; edit state between turns.")
+    temp = [k for k in delta if k.startswith("temp:")]
+    if temp:
+      raise ValueError(f"{temp[0]}: temp: keys live for one invocation and are never stored; nothing was changed.")
+    loop = running_loop()
+    if loop is None:
+      return run_sync(self._record_state(dict(delta)))
+    return spawn(loop, self._record_state(dict(delta)), f"State edit of {', '.join(delta)}")
+
+  async def _record_state(self, delta: dict[str, Any]) -> None:
+    service = self.runner.session_service
+    session = await service.get_session(app_name=self.runner.app_name, user_id=self.user_id,
+                                        session_id=self.session_id)
+    if session is None:
+      raise ValueError(f"Session {self.session_id!r} no longer exists.")
+    event = Event(invocation_id=self.invocation_id or "", author="user", actions=EventActions(state_delta=delta))
+    await service.append_event(session, event)
+    self._on_event(event)
+    self._publish("state", event)
 
 
 def _shell():

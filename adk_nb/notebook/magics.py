@@ -191,7 +191,7 @@ def _start_cell(line: str, cell: str) -> LiveRun:
   if not args.quiet:
     from IPython.display import display
 
-    live._display = display(live.view, display_id=True)
+    live.view.display_handle = display(live.view, display_id=True)
     live._shown_in = shell.execution_count
   live._quiet = args.quiet
   live._background = args.background

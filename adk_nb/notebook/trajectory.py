@@ -1,80 +1,62 @@
-"""A run as a table: one row per step, for pandas."""
+"""A run as a table: one row per step, for pandas (read from the step model, as every view is)."""
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable
 
 from ..events.event import Event
-from ..flows._contents import REQUEST_CONFIRMATION
-from ..flows._resume import STARTED_KEY
+from ..inspect.steps import CONTAINER_KINDS, StepBuilder, steps_of
 
 COLUMNS = ["invocation", "author", "branch", "kind", "tool", "arguments", "result", "text", "state_delta",
-           "latency", "timestamp"]
-"""kind is one of: user, model, tool_call, confirmation, transfer, escalate, error, state, decision.
-latency is in seconds: for a tool call, from the call to its result; otherwise since the previous step."""
+           "latency_ms", "timestamp"]
+"""kind is a step kind (`adk_nb.inspect.LABELS`): user, model_call, text, tool_call, approval,
+input_request, transfer, escalate, error, state, decision. latency_ms is the step's own
+duration in milliseconds: a model call alone (live runs; between events for stored ones), a
+tool call from its start to its result, an approval the person's wait."""
 
 
-def trajectory_rows(events: Iterable[Event], decisions: Iterable[dict[str, Any]] = ()) -> list[dict[str, Any]]:
-  """The steps of a run as dicts (the rows of `trajectory_frame`)."""
+def _rows(steps: StepBuilder) -> list[dict[str, Any]]:
   rows: list[dict[str, Any]] = []
-  calls: dict[str, dict[str, Any]] = {}
-  previous: dict[str, float] = {}
-
-  def row(event: Event, kind: str, **fields: Any) -> dict[str, Any]:
-    inv = event.invocation_id
-    before: Optional[float] = previous.get(inv)
-    out = {"invocation": inv, "author": event.author, "branch": event.branch, "kind": kind, "tool": None,
-           "arguments": None, "result": None, "text": None, "state_delta": None,
-           "latency": None if before is None else event.timestamp - before, "timestamp": event.timestamp}
-    out.update(fields)
-    rows.append(out)
-    return out
-
-  for event in events:
-    if event.partial or (event.custom_metadata and STARTED_KEY in event.custom_metadata):
+  by_event: dict[str, dict[str, Any]] = {}
+  for step in steps.steps.values():
+    if step.kind in CONTAINER_KINDS:
       continue
-    first: Optional[dict[str, Any]] = None
-    delta = dict(event.actions.state_delta) or None
-    if event.text:
-      first = row(event, "user" if event.author == "user" else "model", text=event.text)
-    for call in event.get_function_calls():
-      args = dict(call.args or {})
-      if call.name == REQUEST_CONFIRMATION:
-        original = args.get("originalFunctionCall") or {}
-        r = row(event, "confirmation", tool=original.get("name"), arguments=original.get("args"),
-                text=(args.get("toolConfirmation") or {}).get("hint"))
-      else:
-        r = row(event, "tool_call", tool=call.name, arguments=args)
-      r["latency"] = None
-      calls[call.id or ""] = r
-      first = first or r
-    for response in event.get_function_responses():
-      r = calls.get(response.id or "")
-      if r is not None:
-        r["result"] = response.response
-        r["latency"] = event.timestamp - r["timestamp"]
-    if event.actions.transfer_to_agent:
-      first = first or row(event, "transfer", text=event.actions.transfer_to_agent)
-    if event.actions.escalate:
-      first = first or row(event, "escalate")
-    if event.error_code or event.error_message:
-      first = first or row(event, "error", text=f"{event.error_code}: {event.error_message}")
-    if delta:
-      if first is None:
-        first = row(event, "state")
-      first["state_delta"] = delta
-    previous[event.invocation_id] = event.timestamp
-  for decision in decisions:
-    rows.append({"invocation": decision.get("invocation_id"), "author": decision.get("by"), "branch": None,
-                 "kind": "decision", "tool": decision.get("tool"), "arguments": decision.get("args"),
-                 "result": decision.get("decision"), "text": decision.get("reason") or None, "state_delta": None,
-                 "latency": None, "timestamp": decision.get("timestamp")})
-  rows.sort(key=lambda r: r["timestamp"] if r["timestamp"] is not None else float("inf"))
+    if step.kind == "state" and step.event_id in by_event:
+      by_event[step.event_id]["state_delta"] = step.state_delta  # the delta of the step that wrote it
+      continue
+    text = step.text or None
+    if step.kind == "tool_call" and step.status != "rejected":
+      text = None  # the arguments are in their own column
+    row = {"invocation": step.invocation_id or None, "author": step.author or None, "branch": step.branch or None,
+           "kind": step.kind, "tool": step.tool or None, "arguments": step.args, "result": step.result,
+           "text": text, "state_delta": step.state_delta, "latency_ms": step.ms, "timestamp": step.t0}
+    if step.kind == "decision":
+      row["result"] = step.status or None
+    rows.append(row)
+    if step.event_id and step.event_id not in by_event:
+      by_event[step.event_id] = row
   return rows
 
 
+def trajectory_rows(events: Iterable[Event], decisions: Iterable[dict[str, Any]] = ()) -> list[dict[str, Any]]:
+  """The steps of stored events (plus recorded `decisions`) as dicts, the rows of `trajectory_frame`."""
+  builder = steps_of(list(events))
+  for d in decisions:
+    builder.add_decision(d.get("call_id", ""), d.get("invocation_id", ""),
+                         f"{d.get('decision')} by {d.get('by')}: {d.get('tool')}", d.get("reason") or "",
+                         d.get("timestamp") or 0.0, d.get("decision", ""))
+  return _rows(builder)
+
+
 def trajectory_frame(events: Iterable[Event], decisions: Iterable[dict[str, Any]] = ()):
-  """The run as a pandas DataFrame with COLUMNS, one row per step, in order."""
+  """Stored events as a pandas DataFrame with COLUMNS, one row per step, in order."""
   import pandas as pd
 
   return pd.DataFrame(trajectory_rows(events, decisions), columns=COLUMNS)
+
+
+def trajectory_frame_of_steps(steps: StepBuilder):
+  """A run's steps as a pandas DataFrame with COLUMNS (what `LiveRun.trajectory()` returns)."""
+  import pandas as pd
+
+  return pd.DataFrame(_rows(steps), columns=COLUMNS)

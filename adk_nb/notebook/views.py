@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import html
 import json
 import pathlib
@@ -12,12 +13,12 @@ import anywidget
 import ipywidgets as widgets
 import traitlets
 
-from ._loop import call_in_loop, running_loop
+from ..inspect.steps import LABELS, STATUS_TEXT, jsonable, readable_hint, to_json_text
+from ._loop import call_in_loop, logger, running_loop
 from ._static import run_view_html, state_html, tree_html
-from ._tree import jsonable, to_json_text
 
 if TYPE_CHECKING:
-  from .live_run import LiveRun
+  from .live_run import LiveRun, RunChange
 
 WIDGETS_DIR = pathlib.Path(__file__).parent / "_widgets"
 """The browser side (ES modules and CSS): top-level `widgets/`, shipped inside the wheel."""
@@ -71,12 +72,17 @@ class EventTree(anywidget.AnyWidget):
   _esm = _asset("event_tree.js")
   _css = _asset("event_tree.css")
   nodes = traitlets.List().tag(sync=True)
-  """Snapshot of every node (see TreeBuilder)."""
+  """Snapshot of every node (`Step.as_node()` of `adk_nb.inspect.steps`)."""
   seq = traitlets.Int(0).tag(sync=True)
   """Number of update batches the snapshot includes."""
   status = traitlets.Unicode("").tag(sync=True)
   """The run's status shown in the header."""
   title = traitlets.Unicode("").tag(sync=True)
+  """The run's title: the agent's name."""
+  labels = traitlets.Dict(dict(LABELS)).tag(sync=True)
+  """How each kind of step is named (the one table every view uses)."""
+  status_text = traitlets.Dict(dict(STATUS_TEXT)).tag(sync=True)
+  """How each status reads (a symbol and a word: never colour alone)."""
 
   def __init__(self, source: Optional[Callable[[], list]] = None,
                loop: Optional[Callable[[], Any]] = None, **kwargs: Any):
@@ -110,7 +116,7 @@ class EventTree(anywidget.AnyWidget):
     self.send({"type": "reset", "seq": self._sent_seq, "nodes": [dict(n) for n in self._source()]})
 
   def _repr_mimebundle_(self, **kwargs: Any):
-    return _with_html(super()._repr_mimebundle_(**kwargs), tree_html(self._source(), self.status))
+    return _with_html(super()._repr_mimebundle_(**kwargs), tree_html(self._source(), self.status, self.title))
 
 
 class StateView(anywidget.AnyWidget):
@@ -148,7 +154,10 @@ class StateView(anywidget.AnyWidget):
       return
     self.error = ""
     if self._on_edit is not None:
-      self._on_edit(key, value)
+      try:
+        self._on_edit(key, value)
+      except ValueError as exc:
+        self.error = str(exc)
 
   def _repr_mimebundle_(self, **kwargs: Any):
     return _with_html(super()._repr_mimebundle_(**kwargs), f"<div class='adknb-static'>{state_html(self.scopes)}</div>")
@@ -175,6 +184,7 @@ class ConfirmationPanel(widgets.VBox):
       close_widgets(row)
 
   def show_error(self, call_id: str, message: str) -> None:
+    """Shows why an answer was not sent next to its buttons, and enables them again."""
     row = self._rows.get(call_id)
     if row is None:
       return
@@ -185,29 +195,28 @@ class ConfirmationPanel(widgets.VBox):
   def _row(self, item) -> widgets.Widget:
     title = _text(f"{item.agent} wants to run {item.tool}" if item.kind == "confirmation"
                   else f"{item.agent} waits for the result of {item.tool}")
-    hint = _text(item.hint or "")
-    args = widgets.Textarea(value=to_json_text(item.args, indent=2), layout=widgets.Layout(width="100%"))
+    hint = _text(readable_hint(item.hint))
+    shown = to_json_text(item.args, indent=2)
+    args = widgets.Textarea(value=shown, rows=min(12, shown.count("\n") + 2), layout=widgets.Layout(width="100%"))
     error = _text()
     buttons: list[widgets.Button] = []
 
     def clicked(action: str, value: Callable[[], Any] = lambda: None):
       def act() -> None:
         run = self._run
-        if not run._answerable(item):
+        if not run.answerable(item):
           return  # a double click, or a second button: the first answer stands, buttons stay disabled
-        try:
-          answer = value()
-        except ValueError as exc:
-          error.value = _escaped(str(exc))
-          return
         for b in buttons:
           b.disabled = True
         error.value = ""
-        run._click(action, item, answer)
+        try:
+          run.decide(item, action, value(), by="button")
+        except (ValueError, RuntimeError) as exc:  # shown next to the buttons; the run is unchanged
+          self.show_error(item.call_id, str(exc))
 
       def handler(_button: Any) -> None:
         # A click may arrive on another thread (ipykernel subshells): widgets change on the run's loop only.
-        call_in_loop(self._run._loop, act)
+        call_in_loop(self._run.loop, act)
       return handler
 
     def parsed_args() -> Any:
@@ -220,7 +229,8 @@ class ConfirmationPanel(widgets.VBox):
       reason = widgets.Text(placeholder="reason (optional)")
       approve = widgets.Button(description="Approve", button_style="success")
       reject = widgets.Button(description="Reject", button_style="danger")
-      edit = widgets.Button(description="Approve edited arguments")
+      edit = widgets.Button(description="Approve with edits", tooltip="Approve with the arguments as edited above",
+                            layout=widgets.Layout(width="auto"))
       approve.on_click(clicked("approve"))
       reject.on_click(clicked("reject", lambda: reason.value))
       edit.on_click(clicked("edit", parsed_args))
@@ -246,30 +256,45 @@ class ConfirmationPanel(widgets.VBox):
 
 
 class RunView(widgets.VBox):
-  """What a `%%agent` cell shows: the live event tree, the state scopes and the confirmation panel."""
+  """What a `%%agent` cell shows: the live event tree, the state scopes and the confirmation panel.
+
+  It subscribes to its LiveRun and reads only the run's public fields; the run does not know it.
+  """
 
   def __init__(self, run: "LiveRun", **kwargs: Any):
     self.run = run
-    self.tree = EventTree(source=lambda: run.tree.nodes, loop=lambda: run._loop, title=run.label)
-    self.state = StateView(on_edit=self._edit_state, loop=lambda: run._loop)
+    run.steps.keep_ops = True  # this view replays the step log
+    self.tree = EventTree(source=run.steps.nodes, loop=lambda: run.loop, title=run.label,
+                          nodes=run.steps.nodes())
+    run.steps.take_ops()  # already in the snapshot
+    self.state = StateView(on_edit=self._edit_state, loop=lambda: run.loop)
     self.panel = ConfirmationPanel(run)
     super().__init__(children=[self.tree, self.state, self.panel], **kwargs)
     self.add_class("adknb-runview")
+    self.display_handle = None
+    """The display this view was shown with (`display(view, display_id=True)`), refreshed when a step ends."""
     self._handle = None
     self._last_flush = 0.0
     self._state_key: Any = None
+    self._unsubscribe = run.subscribe(self._on_change)
 
   def close(self) -> None:
     """Closes the view and every widget in it, e.g. when the chat shows the next turn in its place."""
+    self._unsubscribe()
     if self._handle is not None:
       self._handle.cancel()
       self._handle = None
     close_widgets(self)
 
+  def _on_change(self, change: "RunChange") -> None:
+    self.changed(final=change.final)
+    if change.final:
+      self.finish()
+
   # ---- coalesced updates ---------------------------------------------------------------------
 
   def changed(self, final: bool = False) -> None:
-    """Called for every event: schedules one flush (at most MAX_UPDATES_PER_SECOND), or flushes now when final."""
+    """Called for every change: schedules one flush (at most MAX_UPDATES_PER_SECOND), or flushes now when final."""
     if final:
       self.flush()
       return
@@ -288,7 +313,7 @@ class RunView(widgets.VBox):
       self._handle = None
     self._last_flush = time.monotonic()
     run = self.run
-    ops = run.tree.take_ops()
+    ops = run.steps.take_ops()
     scopes = None
     state_key = (len(run.events), run.status, tuple(run.changed_keys))
     if state_key != self._state_key:
@@ -307,43 +332,35 @@ class RunView(widgets.VBox):
         self.state.editable = editable
 
   def finish(self) -> None:
-    """Ends a run step: last flush, full snapshot in the widget state, panel refreshed."""
+    """Ends a run step: last flush, full snapshot in the widget state, panel refreshed, display refreshed."""
     self.flush()
     self.tree.snapshot()
     self.panel.refresh()
+    if self.display_handle is not None:
+      # The saved notebook keeps the last bundle sent: refresh it so its static HTML is final.
+      try:
+        self.display_handle.update(self)
+      except Exception as exc:  # noqa: BLE001 - a display refresh must never break a run
+        logger.debug("adk_nb: could not refresh the run's display: %s", exc)
 
   # ---- state edits ---------------------------------------------------------------------------
 
   def _edit_state(self, key: str, value: Any) -> None:
-    run = self.run
-    if run.status == "running":
-      self.state.error = "The run is running; edit state between turns."
-      return
-    if key.startswith("temp:"):
-      self.state.error = f"{key}: temp: keys live for one invocation and are never stored; nothing was changed."
-      return
-    from ._loop import spawn
-
-    async def record() -> None:
-      try:
-        await record_state_edit(run, {key: value})
-      except Exception as exc:  # noqa: BLE001 - shown in the view
-        self.state.error = f"Could not save {key}: {exc}"
-        return
-      self.state.error = ""
+    job = self.run.edit_state({key: value})  # ValueError (running, temp:) is shown by the StateView
+    if isinstance(job, asyncio.Task):
+      job.add_done_callback(lambda done: self._edited(key, done))
+    else:
       self.flush()
 
-    loop = running_loop()
-    if loop is None:
-      from ._loop import run_sync
-
-      run_sync(record())
-    else:
-      spawn(loop, record(), f"State edit of {key}")
+  def _edited(self, key: str, done: "asyncio.Task[Any]") -> None:
+    exc = None if done.cancelled() else done.exception()
+    self.state.error = f"Could not save {key}: {exc}" if exc is not None else ""
+    self.flush()
 
   def _repr_mimebundle_(self, **kwargs: Any):
     run = self.run
-    html = run_view_html(run.tree.nodes, {**_split(run.state), "temp": run.temp_state}, run.pending, run.status)
+    html = run_view_html(run.steps.nodes(), {**_split(run.state), "temp": run.temp_state}, run.pending, run.status,
+                         run.label)
     return _with_html(super()._repr_mimebundle_(**kwargs), html)
 
 
@@ -353,18 +370,3 @@ def _split(state: dict[str, Any]) -> dict[str, dict[str, Any]]:
   scopes = split_scopes(state)
   scopes.pop("temp", None)
   return scopes
-
-
-async def record_state_edit(run: "LiveRun", delta: dict[str, Any]) -> None:
-  """Records a state change as a user event with a state delta, so nothing changes behind the session's back."""
-  from ..events.event import Event
-  from ..events.event_actions import EventActions
-
-  service = run.runner.session_service
-  session = await service.get_session(app_name=run.runner.app_name, user_id=run.user_id,
-                                      session_id=run.session_id)
-  if session is None:
-    raise ValueError(f"Session {run.session_id!r} no longer exists.")
-  event = Event(invocation_id=run.invocation_id or "", author="user", actions=EventActions(state_delta=delta))
-  await service.append_event(session, event)
-  run._on_event(event)

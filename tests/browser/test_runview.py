@@ -76,12 +76,12 @@ def test_tree_grows_approve_click_finishes_the_run_once(page, lab, tmp_path):
   page.wait_for_function(
       "n => document.querySelectorAll('.adknb-tree .adknb-node').length > n", arg=first, timeout=30_000)
   page.wait_for_selector(".adknb-tree[data-status='paused']", timeout=60_000)
-  assert page.locator(".adknb-tree details[data-kind='pause'][data-status='pending']").count() == 1
+  assert page.locator(".adknb-tree details[data-kind='approval'][data-status='pending']").count() == 1
   page.get_by_role("button", name="Approve", exact=True).click()
   page.wait_for_selector(".adknb-tree[data-status='done']", timeout=60_000)
   tree_text = tree.inner_text()
   assert "Order A1 is refunded: $250." in tree_text
-  assert page.locator(".adknb-tree details[data-kind='call'][data-status='ok']:has-text('refund(')").count() == 1
+  assert page.locator(".adknb-tree details[data-kind='tool_call'][data-status='ok']:has-text('refund(')").count() == 1
   assert page.get_by_role("button", name="Approve", exact=True).count() == 0  # the answered row is gone
   # Re-run the last cell: the tool ran exactly once.
   last = page.locator(".jp-Notebook .jp-Cell").nth(2)

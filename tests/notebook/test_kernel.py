@@ -56,11 +56,13 @@ class Kernel:
     raise AssertionError(f"kernel did not finish {msg_id} within {timeout} s")
 
   def value(self, expr: str) -> str:
-    self.execute(f"print(repr({expr}))")
-    for msg in reversed(self.iopub):
-      if msg["msg_type"] == "stream":
-        return msg["content"]["text"].strip()
-    raise AssertionError("no output")
+    msg_id = self.execute(f"print(repr({expr}))")["parent_header"]["msg_id"]
+    # stdout may arrive in several stream messages ("'done'", then "\n"): join this cell's.
+    text = "".join(m["content"]["text"] for m in self.iopub if m["msg_type"] == "stream"
+                   and m["content"]["name"] == "stdout" and m["parent_header"].get("msg_id") == msg_id)
+    if not text:
+      raise AssertionError("no output")
+    return text.strip()
 
   def widgets(self, model_name: str) -> dict[str, dict]:
     out = {}

@@ -71,7 +71,7 @@ def test_auto_policy_approves_and_says_so(make_refund_agent, monkeypatch, caplog
   assert run.status == "done" and refunds == [("A1", 250.0)]
   assert run.decisions[0]["by"] == "policy:auto"
   assert "approved by policy:auto: refund" in caplog.text
-  assert any(n["kind"] == "decision" and "policy:auto" in n["title"] for n in run.tree.nodes)
+  assert any(n["kind"] == "decision" and "policy:auto" in n["title"] for n in run.steps.nodes())
   assert "decision" in set(run.trajectory()["kind"])
 
 
@@ -95,10 +95,11 @@ def test_small_refund_needs_no_approval_and_trajectory_has_one_row_per_step(make
   run = nb.run(agent, "Refund B2", store="memory://", state={"user:tier": "gold"})
   assert run.status == "done" and refunds == [("B2", 20.0)]
   frame = run.trajectory()
-  assert list(frame["kind"]) == ["user", "tool_call", "model"]
-  call_row = frame.iloc[1]
+  assert list(frame["kind"]) == ["user", "model_call", "tool_call", "model_call"]
+  call_row = frame.iloc[2]
   assert call_row["tool"] == "refund" and call_row["arguments"] == {"order_id": "B2", "amount": 20.0}
-  assert call_row["result"]["status"] == "refunded" and call_row["latency"] >= 0
+  assert call_row["result"]["status"] == "refunded" and call_row["latency_ms"] >= 0
+  assert frame.iloc[3]["text"] == "Done." and frame.iloc[3]["latency_ms"] >= 0
   assert frame.iloc[0]["state_delta"] == {"user:tier": "gold"}
   assert run.state["user:tier"] == "gold"
 

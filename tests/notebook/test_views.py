@@ -49,14 +49,14 @@ def test_edit_arguments_are_validated_before_anything_is_sent(make_refund_agent)
   buttons, row = _buttons(run)
   args_box, error = row.children[2], row.children[4]
   args_box.value = "{not json"
-  buttons["Approve edited arguments"].click()
+  buttons["Approve with edits"].click()
   assert "not valid JSON" in error.value and run.status == "paused"
   args_box.value = '{"order_id": "A1", "amount": "ninety"}'
-  buttons["Approve edited arguments"].click()
+  buttons["Approve with edits"].click()
   assert "Edited arguments rejected for refund" in error.value
   assert run.status == "paused" and not buttons["Approve"].disabled
   args_box.value = '{"order_id": "A1", "amount": 90}'
-  buttons["Approve edited arguments"].click()
+  buttons["Approve with edits"].click()
   assert refunds == [("A1", 90.0)] and run.status == "done"
 
 
@@ -194,7 +194,7 @@ def test_a_run_without_a_view_keeps_no_tree_operations(make_refund_agent):
   agent = Agent(name="s", model=ScriptedModel(["y" * 5000], chunk_size=1))
   run = nb.run(agent, "go", store="memory://", view=False, run_config=RunConfig(streaming_mode=StreamingMode.SSE))
   assert run.status == "done"
-  assert len(run.tree.ops) < 10, f"{len(run.tree.ops)} operations kept with no view to take them"
+  assert len(run.steps.ops) < 10, f"{len(run.steps.ops)} operations kept with no view to take them"
 
 
 def test_a_view_rendered_mid_run_asks_for_everything(make_refund_agent):
@@ -204,7 +204,7 @@ def test_a_view_rendered_mid_run_asks_for_everything(make_refund_agent):
   run.view.tree.send = lambda content, buffers=None: sent.append(content)
   run.view.tree._handle_custom_msg({"type": "hello"}, [])
   assert sent[-1]["type"] == "reset"
-  assert [n["kind"] for n in sent[-1]["nodes"]] == ["invocation", "user", "agent", "text"]
+  assert [n["kind"] for n in sent[-1]["nodes"]] == ["invocation", "user", "agent", "model_call"]
 
 
 async def test_updates_are_coalesced_and_replay_to_the_snapshot(make_refund_agent):
@@ -239,7 +239,7 @@ async def test_updates_are_coalesced_and_replay_to_the_snapshot(make_refund_agen
   snapshot = {n["id"]: n for n in run.view.tree.nodes}
   assert nodes == snapshot
   assert run.view.tree.seq == len(ops_messages)
-  assert sum(1 for n in snapshot.values() if n["kind"] == "call") == 40
+  assert sum(1 for n in snapshot.values() if n["kind"] == "tool_call") == 40
 
 
 def test_static_html_escapes_model_and_tool_text(make_refund_agent):
@@ -269,5 +269,6 @@ def test_tree_marks_transfers_errors_and_pauses(make_refund_agent):
   agent, _ = make_refund_agent([call("refund", order_id="A1", amount=500.0)])
   run = nb.run(agent, "Refund A1", store="memory://")
   kinds = {n["kind"]: n for n in run.view.tree.nodes}
-  assert kinds["pause"]["status"] == "pending" and "refund" in kinds["pause"]["title"]
+  assert kinds["approval"]["status"] == "pending" and "refund" in kinds["approval"]["title"]
+  assert kinds["tool_call"]["status"] == "needs approval"
   assert run.view.tree.status == "paused"

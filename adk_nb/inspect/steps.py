@@ -1,0 +1,591 @@
+"""One model of a run: events (and progress points) folded once into typed, time-ordered steps.
+
+Every view of a run reads the steps built here: the notebook's live tree and its static
+HTML, `LiveRun.trajectory()`, the chat, the timeline. The label of each kind lives in
+`LABELS`, so no two views can name a step differently.
+
+    builder = StepBuilder()
+    for event in session.events:
+      builder.add_event(event)
+    builder.steps          # {id: Step}, in the order they began
+
+The tree is: invocation > agent (inside workflow containers: sequential, parallel with one
+lane per branch, loop > iteration n, workflow node) > model call > tool call > approval.
+Live runs also feed `progress` points (agent start and end, model call start and end, from
+`adk_nb.telemetry.progress`), which give containers, loop iterations and the model's own
+latency; without them (a stored session) the same tree is built from events alone, with
+latencies measured between events.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal, Optional
+
+from google.genai import types
+
+from ..events.event import Event
+from ._protocol import REQUEST_CONFIRMATION, REQUEST_INPUT, STARTED_KEY, confirmation_request
+
+StepKind = Literal["invocation", "agent", "sequential", "parallel", "loop", "iteration", "node", "user",
+                   "model_call", "text", "tool_call", "approval", "input_request", "transfer", "escalate",
+                   "error", "state", "decision"]
+
+LABELS: dict[str, str] = {
+    "invocation": "run", "agent": "agent", "sequential": "sequence", "parallel": "parallel", "loop": "loop",
+    "iteration": "iteration", "node": "node", "user": "user", "model_call": "model", "text": "text",
+    "tool_call": "tool", "approval": "approval", "input_request": "input", "transfer": "transfer",
+    "escalate": "escalate", "error": "error", "state": "state", "decision": "decision",
+}
+"""The label every view shows for each kind of step."""
+
+STATUS_TEXT: dict[str, str] = {
+    "running": "… running", "streaming": "… streaming", "ok": "✓ ok", "done": "✓ done", "error": "✗ error",
+    "pending": "⏸ waiting", "needs approval": "⏸ needs approval", "paused": "⏸ paused",
+    "approved": "✓ approved", "rejected": "⊘ rejected", "responded": "✓ answered",
+}
+"""How each status reads: a symbol and a word, so status never depends on colour alone."""
+
+CONTAINER_KINDS = {"invocation", "agent", "sequential", "parallel", "loop", "iteration", "node"}
+
+_WORKFLOW_KINDS = {"SequentialAgent": "sequential", "ParallelAgent": "parallel", "LoopAgent": "loop"}
+_DEFAULT_HINT = "Please approve or reject the tool call"  # ADK's hint: protocol advice, not for people
+
+
+@dataclass
+class Step:
+  """One step of a run: a container (invocation, agent, workflow part) or something that happened in it."""
+
+  id: str
+  """Unique within the run."""
+  kind: str
+  """One of StepKind; `LABELS[kind]` is how views name it."""
+  parent: Optional[str]
+  """The id of the enclosing step (None for an invocation)."""
+  title: str
+  """One line: agent name, model name, `tool(args)`, ..."""
+  text: str = ""
+  """The step's text: a message, the model's answer, arguments as JSON, an error message."""
+  status: str = ""
+  """'' or a key of STATUS_TEXT."""
+  t0: Optional[float] = None
+  """When it began (seconds since the epoch)."""
+  t1: Optional[float] = None
+  """When it ended (None while it runs, or when unknown)."""
+  invocation_id: str = ""
+  author: str = ""
+  """The agent (or 'user') that produced it."""
+  branch: str = ""
+  """The branch (`parallel.child`): one lane per parallel branch."""
+  tool: str = ""
+  """For tool calls, approvals and input requests: the tool's name."""
+  args: Any = None
+  """For tool calls: the arguments."""
+  result: Any = None
+  """For tool calls: the response; for approvals: the answer."""
+  model: str = ""
+  """For model calls: the model's name."""
+  tokens: Optional[tuple[Optional[int], Optional[int]]] = None
+  """For model calls: (input, output) token counts, when the model reported them."""
+  finish: str = ""
+  """For model calls: the finish reason."""
+  event_id: str = ""
+  """The event that showed it (the model's response event for a model call)."""
+  path: str = ""
+  """For workflow nodes (and agents inside a workflow): the node path, e.g. `wf@1/child@2`."""
+  state_delta: Optional[dict[str, Any]] = None
+  """For state steps: the keys written."""
+  request: Any = field(default=None, repr=False, compare=False)
+  """For model calls of a live run: the LlmRequest as sent (kept by reference, never copied)."""
+
+  @property
+  def label(self) -> str:
+    return LABELS.get(self.kind, self.kind)
+
+  @property
+  def ms(self) -> Optional[float]:
+    """Duration in milliseconds, when both ends are known."""
+    if self.t0 is None or self.t1 is None:
+      return None
+    return round((self.t1 - self.t0) * 1000, 1)
+
+  def meta(self) -> str:
+    """The small print after the title: branch, tokens, finish reason."""
+    parts = []
+    if self.kind in ("agent", "sequential", "parallel", "loop") and self.branch and "." in self.branch:
+      parts.append(f"branch {self.branch}")
+    if self.tokens:
+      tin, tout = self.tokens
+      parts.append(f"{_n(tin)} in · {_n(tout)} out tokens")
+    if self.finish and self.finish not in ("STOP", "FinishReason.STOP"):
+      parts.append(self.finish.lower())
+    return " · ".join(parts)
+
+  def as_node(self) -> dict[str, Any]:
+    """The step as the plain dict the widgets and the static HTML draw."""
+    node: dict[str, Any] = {"id": self.id, "parent": self.parent, "kind": self.kind, "title": self.title,
+                            "text": self.text, "status": self.status}
+    if self.t0 is not None:
+      node["t"] = self.t0
+    ms = self.ms
+    if ms is not None:
+      node["ms"] = ms
+    meta = self.meta()
+    if meta:
+      node["meta"] = meta
+    if self.result is not None and self.kind == "tool_call":
+      node["result"] = to_json_text(self.result, indent=2)
+    if self.branch:
+      node["branch"] = self.branch
+    return node
+
+
+def _n(value: Optional[int]) -> str:
+  return "?" if value is None else (f"{value / 1000:.1f}k" if value >= 10_000 else str(value))
+
+
+def readable_hint(hint: Optional[str]) -> str:
+  """A confirmation's hint for people: '' for ADK's default, which is advice to API clients."""
+  hint = hint or ""
+  return "" if hint.startswith(_DEFAULT_HINT) else hint
+
+
+def to_json_text(value: Any, indent: Optional[int] = None) -> str:
+  """JSON text for anything a tool or model produced (non-JSON values shown with str())."""
+  try:
+    return json.dumps(value, ensure_ascii=False, indent=indent, default=str)
+  except (TypeError, ValueError):
+    return str(value)
+
+
+def jsonable(value: Any) -> Any:
+  """`value` as plain JSON data (what widgets can carry)."""
+  try:
+    return json.loads(json.dumps(value, default=str))
+  except (TypeError, ValueError):
+    return str(value)
+
+
+def short_args(args: Optional[dict[str, Any]], limit: int = 80) -> str:
+  """`a=1, b='x'` cut to `limit` characters, for a one-line title."""
+  text = ", ".join(f"{k}={to_json_text(v)}" for k, v in (args or {}).items())
+  return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+class StepBuilder:
+  """Folds a run's events and progress points into Steps, and logs each change for live views.
+
+  `ops` is the change log a live view replays: ['add', id] | ['set', id, fields] |
+  ['text', id, chunk]; `take_ops()` turns it into messages for the browser.
+  """
+
+  def __init__(self, keep_ops: bool = True) -> None:
+    self.steps: dict[str, Step] = {}
+    """Every step by id, in the order they began."""
+    self.keep_ops = keep_ops
+    """False when no live view reads the change log (nothing is kept)."""
+    self.ops: list[list] = []
+    self._invocations: dict[str, str] = {}     # invocation id -> step id
+    self._unbound: Optional[str] = None        # an invocation step shown before its id was known
+    self._active: dict[tuple[str, str], str] = {}   # (invocation, agent name) -> its current step
+    self._last_author: dict[tuple[str, str], str] = {}  # (invocation, branch) -> author of the last event
+    self._last_time: dict[tuple[str, str], float] = {}  # (invocation, branch) -> time of the last event
+    self._loops: dict[str, list] = {}           # loop step -> [iteration step, last child index, n]
+    self._approval_of: dict[str, str] = {}      # tool call id -> its approval step
+    self._original_of: dict[str, str] = {}      # approval step -> the tool call id it is about
+    self._live_models: set[str] = set()         # event ids of model calls announced by progress
+    self._counter = 0
+
+  # ---- the change log ------------------------------------------------------------------------
+
+  def _new_id(self, prefix: str) -> str:
+    self._counter += 1
+    return f"{prefix}:{self._counter}"
+
+  def _add(self, step: Step) -> Step:
+    self.steps[step.id] = step
+    if self.keep_ops:
+      self.ops.append(["add", step.id])
+    return step
+
+  def _set(self, step: Step, **fields: Any) -> None:
+    for name, value in fields.items():
+      setattr(step, name, value)
+    if self.keep_ops:
+      ops = self.ops
+      if ops and ops[-1][0] == "set" and ops[-1][1] == step.id:
+        ops[-1][2].update(fields)
+      elif not (ops and ops[-1][0] == "add" and ops[-1][1] == step.id):
+        ops.append(["set", step.id, dict(fields)])
+
+  def _append_text(self, step: Step, chunk: str) -> None:
+    step.text += chunk
+    if self.keep_ops:
+      ops = self.ops
+      if ops and ops[-1][0] == "text" and ops[-1][1] == step.id:
+        ops[-1][2] += chunk
+      elif not (ops and ops[-1][0] == "add" and ops[-1][1] == step.id):
+        ops.append(["text", step.id, chunk])
+
+  def take_ops(self) -> list[list]:
+    """The changes since the last call as browser operations (and forgets them).
+
+    A step added in this batch travels whole ('add' with its current node); its later
+    changes in the batch are already in it.
+    """
+    ops, self.ops = self.ops, []
+    out: list[list] = []
+    added: set[str] = set()
+    for op in ops:
+      step = self.steps[op[1]]
+      if op[0] == "add":
+        added.add(step.id)
+        out.append(["add", step.as_node()])
+      elif step.id in added:
+        continue
+      elif op[0] == "set":
+        node = step.as_node()  # derived fields (ms, meta, result text) follow their sources
+        out.append(["set", step.id, {k: node.get(k) for k in _node_fields(op[2])}])
+      else:
+        out.append(op)
+    return out
+
+  def nodes(self) -> list[dict[str, Any]]:
+    """Every step as a node dict, in order (the snapshot a reloaded view draws)."""
+    return [s.as_node() for s in self.steps.values()]
+
+  # ---- structure -----------------------------------------------------------------------------
+
+  def _invocation(self, invocation_id: str, when: Optional[float]) -> Step:
+    inv = invocation_id or "-"
+    step_id = self._invocations.get(inv)
+    if step_id is not None:
+      return self.steps[step_id]
+    if self._unbound is not None:
+      step = self.steps[self._unbound]
+      self._unbound = None
+      self._invocations[inv] = step.id
+      self._set(step, title=f"invocation {inv[:12]}", invocation_id=inv)
+      return step
+    step = self._add(Step(id=f"inv:{inv}", kind="invocation", parent=None, title=f"invocation {inv[:12]}",
+                          t0=when, invocation_id=inv, status="running"))
+    self._invocations[inv] = step.id
+    return step
+
+  def begin(self, message: Optional[types.Content], state_delta: Optional[dict[str, Any]], when: float,
+            invocation_id: Optional[str] = None) -> None:
+    """Shows at once what a run (or resume) was started with: the user's message, answers, state.
+
+    The Runner stores this message without yielding it, so a live view would otherwise show
+    nothing until the first model call ends.
+    """
+    if invocation_id:
+      inv = self._invocation(invocation_id, when)
+    else:
+      inv = self._add(Step(id=self._new_id("inv"), kind="invocation", parent=None, title="invocation",
+                           t0=when, status="running"))
+      self._unbound = inv.id
+    if inv.status != "running":
+      self._set(inv, status="running", t1=None)
+    self._user(inv, message, state_delta, when, "")
+
+  def _user(self, inv: Step, content: Optional[types.Content], state_delta: Optional[dict[str, Any]],
+            when: float, event_id: str) -> None:
+    answered = False
+    event_id = event_id or self._new_id("message")  # ties the message to its state delta
+    self._last_time[(inv.invocation_id, "*")] = when
+    for part in (content.parts or []) if content is not None else []:
+      if part.function_response is not None:
+        answered = True
+        response = part.function_response
+        self._answer(response.id, response.name, response.response, when)
+    text = "".join(p.text or "" for p in content.parts or [] if not p.thought) if content is not None else ""
+    if text or (content is not None and not answered):
+      self._add(Step(id=self._new_id("user"), kind="user", parent=inv.id, title="user", text=text, t0=when,
+                     invocation_id=inv.invocation_id, author="user", event_id=event_id))
+    if state_delta:
+      self._state(inv.id, state_delta, when, inv.invocation_id, "user", event_id)
+
+  def _state(self, parent: str, delta: dict[str, Any], when: float, invocation_id: str, author: str,
+             event_id: str) -> None:
+    self._add(Step(id=self._new_id("state"), kind="state", parent=parent, title="state " + ", ".join(sorted(delta)),
+                   text=to_json_text(delta, indent=2), t0=when, invocation_id=invocation_id, author=author,
+                   event_id=event_id, state_delta=dict(delta)))
+
+  def agent_started(self, invocation_id: str, agent: Any, branch: Optional[str], when: float) -> None:
+    """An agent began (a progress point): a new step for this activation, inside its container."""
+    inv = self._invocation(invocation_id, when)
+    parent_agent = getattr(agent, "parent_agent", None)
+    parent_id = self._active.get((inv.invocation_id, parent_agent.name)) if parent_agent is not None else None
+    parent = self.steps[parent_id] if parent_id is not None else inv
+    if parent.kind == "loop":
+      parent = self._iteration(parent, parent_agent, agent, when)
+    kind = _WORKFLOW_KINDS.get(type(agent).__name__, "agent")
+    step = self._add(Step(id=self._new_id("agent"), kind=kind, parent=parent.id, title=agent.name, t0=when,
+                          status="running", invocation_id=inv.invocation_id, author=agent.name,
+                          branch=branch or ""))
+    self._active[(inv.invocation_id, agent.name)] = step.id
+    self._last_author[(inv.invocation_id, branch or "")] = agent.name
+
+  def _iteration(self, loop: Step, loop_agent: Any, child: Any, when: float) -> Step:
+    index = next((i for i, a in enumerate(loop_agent.sub_agents) if a is child), 0)
+    state = self._loops.get(loop.id)
+    if state is None or index <= state[1]:
+      n = 1 if state is None else state[2] + 1
+      if state is not None:
+        self._set(self.steps[state[0]], t1=when, status="done")
+      step = self._add(Step(id=self._new_id("iter"), kind="iteration", parent=loop.id, title=f"iteration {n}",
+                            t0=when, status="running", invocation_id=loop.invocation_id, branch=loop.branch))
+      state = [step.id, index, n]
+      self._loops[loop.id] = state
+    state[1] = index
+    return self.steps[state[0]]
+
+  def agent_ended(self, invocation_id: str, agent: Any, when: float, paused: bool, error: Optional[str]) -> None:
+    """An agent finished (a progress point): its step gets an end time and a status."""
+    step_id = self._active.get((invocation_id or "-", agent.name))
+    if step_id is None:
+      return
+    step = self.steps[step_id]
+    status = "error" if error else "paused" if paused else "done"
+    self._set(step, t1=when, status=status)
+    loop = self._loops.get(step.id)
+    if loop is not None:
+      self._set(self.steps[loop[0]], t1=when, status=status)
+
+  def _agent(self, event: Event) -> Step:
+    """The step of the agent activation that produced `event` (made from the event when no progress told us)."""
+    inv = self._invocation(event.invocation_id, event.timestamp)
+    key = (inv.invocation_id, event.author)
+    lane = (inv.invocation_id, event.branch or "")
+    step_id = self._active.get(key)
+    last = self._last_author.get(lane)
+    self._last_author[lane] = event.author
+    if step_id is not None and (last is None or last == event.author or self.steps[step_id].status == "running"):
+      return self.steps[step_id]
+    # No progress point: a new activation whenever another agent spoke in between on this branch.
+    step = self._add(Step(id=self._new_id("agent"), kind="agent", parent=inv.id, title=event.author,
+                          t0=event.timestamp, invocation_id=inv.invocation_id, author=event.author,
+                          branch=event.branch or ""))
+    self._active[key] = step.id
+    return step
+
+  # ---- model calls ---------------------------------------------------------------------------
+
+  def model_started(self, invocation_id: str, agent: str, branch: Optional[str], event_id: str, model: str,
+                    request: Any, when: float) -> None:
+    """A model call began (a progress point): shown at once, running."""
+    fake = Event(invocation_id=invocation_id, author=agent, branch=branch, timestamp=when)
+    parent = self._agent(fake)
+    self._live_models.add(event_id)
+    step_id = f"model:{event_id}"
+    step = self.steps.get(step_id)
+    if step is None:
+      self._add(Step(id=step_id, kind="model_call", parent=parent.id, title=model or "model", t0=when,
+                     status="running", invocation_id=parent.invocation_id, author=agent, branch=branch or "",
+                     model=model, event_id=event_id, request=request))
+
+  def model_ended(self, event_id: str, when: float) -> None:
+    """A model call's response arrived (a progress point): the call's own latency ends here."""
+    step = self.steps.get(f"model:{event_id}")
+    if step is not None and step.t1 is None:
+      self._set(step, t1=when)
+
+  # ---- events --------------------------------------------------------------------------------
+
+  def add_event(self, event: Event) -> None:
+    """Folds one event (partial chunks grow their model call's text in place)."""
+    if event.custom_metadata and STARTED_KEY in event.custom_metadata:
+      return  # the at-most-once marker is bookkeeping, not a step
+    if event.author == "user":
+      inv = self._invocation(event.invocation_id, event.timestamp)
+      self._user(inv, event.content, event.actions.state_delta, event.timestamp, event.id)
+      return
+    agent = self._agent(event)
+    lane = (agent.invocation_id, event.branch or "")
+    previous = self._last_time.get(lane) or self._last_time.get((agent.invocation_id, "*")) or agent.t0
+    if not event.partial:
+      self._last_time[lane] = self._last_time[(agent.invocation_id, "*")] = event.timestamp
+    model = self._model_call(event, agent, previous)
+    parent = model or agent
+    if event.partial:
+      return
+    for call in event.get_function_calls():
+      self._call(event, call, parent)
+    waiting = event.actions.requested_tool_confirmations or {}
+    for response in event.get_function_responses():
+      if response.id in waiting:
+        step = self.steps.get(f"call:{response.id}")
+        if step is not None:
+          self._set(step, status="needs approval", t1=event.timestamp)
+        continue
+      self._answer(response.id, response.name, response.response, event.timestamp)
+    text = event.text
+    if text and model is None:
+      self._add(Step(id=f"text:{event.id}", kind="text", parent=agent.id, title=event.author, text=text,
+                     t0=event.timestamp, invocation_id=agent.invocation_id, author=event.author,
+                     branch=event.branch or "", event_id=event.id))
+    actions = event.actions
+    common = {"t0": event.timestamp, "invocation_id": agent.invocation_id, "author": event.author,
+              "branch": event.branch or "", "event_id": event.id}
+    if actions.transfer_to_agent:
+      self._add(Step(id=f"transfer:{event.id}", kind="transfer", parent=agent.id,
+                     title=f"transfer to {actions.transfer_to_agent}", text=actions.transfer_reason or "", **common))
+    if actions.escalate:
+      self._add(Step(id=f"escalate:{event.id}", kind="escalate", parent=agent.id, title="escalate", **common))
+    if actions.state_delta:
+      self._state(agent.id, actions.state_delta, event.timestamp, agent.invocation_id, event.author, event.id)
+    if (event.error_code or event.error_message) and model is None:
+      self._add(Step(id=f"error:{event.id}", kind="error", parent=agent.id,
+                     title=f"error {event.error_code or ''}".strip(), text=event.error_message or "",
+                     status="error", **common))
+
+  def _model_call(self, event: Event, agent: Step, previous: Optional[float]) -> Optional[Step]:
+    """The model call `event` is the response of (None for other events: tool results, custom agents)."""
+    step = self.steps.get(f"model:{event.id}")
+    if step is None:
+      if event.id not in self._live_models and not _looks_like_model_output(event):
+        return None
+      step = self._add(Step(id=f"model:{event.id}", kind="model_call", parent=agent.id,
+                            title=event.model_version or "model", t0=previous, invocation_id=agent.invocation_id,
+                            author=event.author, branch=event.branch or "", model=event.model_version or "",
+                            event_id=event.id, status="streaming" if event.partial else ""))
+    text = event.text
+    if event.partial:
+      if text:
+        if step.status != "streaming":
+          self._set(step, status="streaming")
+        self._append_text(step, text)
+      return step
+    fields: dict[str, Any] = {"status": "error" if event.error_code else "ok"}
+    if step.t1 is None:
+      fields["t1"] = event.timestamp
+    if event.error_code or event.error_message:
+      text = f"{event.error_code or 'error'}: {event.error_message or ''}".strip()
+    if text != step.text:
+      fields["text"] = text or ""
+    usage = event.usage_metadata
+    if usage is not None:
+      fields["tokens"] = (usage.prompt_token_count, usage.candidates_token_count)
+    if event.finish_reason is not None:
+      fields["finish"] = str(getattr(event.finish_reason, "value", event.finish_reason))
+    if event.model_version and not step.model:
+      fields["model"] = event.model_version
+      fields["title"] = event.model_version
+    self._set(step, **fields)
+    return step
+
+  def _call(self, event: Event, call: types.FunctionCall, parent: Step) -> None:
+    args = dict(call.args or {})
+    common = {"t0": event.timestamp, "invocation_id": parent.invocation_id, "author": event.author,
+              "branch": event.branch or "", "event_id": event.id}
+    if call.name == REQUEST_CONFIRMATION:
+      request = confirmation_request(args)
+      tool_step = self.steps.get(f"call:{request.call_id}")
+      hint = readable_hint(request.hint)
+      step = self._add(Step(id=f"approval:{call.id}", kind="approval",
+                            parent=tool_step.id if tool_step is not None else parent.id,
+                            title=f"approval for {request.tool}({short_args(request.args)})", text=hint,
+                            status="pending", tool=request.tool, args=request.args, **common))
+      if request.call_id:
+        self._approval_of[request.call_id] = step.id
+        self._original_of[step.id] = request.call_id
+      return
+    if call.name == REQUEST_INPUT:
+      self._add(Step(id=f"call:{call.id}", kind="input_request", parent=parent.id,
+                     title=f"input requested: {to_json_text(args.get('message') or args)}", status="pending",
+                     tool=call.name, args=args, **common))
+      return
+    long_running = call.id in (event.long_running_tool_ids or set())
+    self._add(Step(id=f"call:{call.id}", kind="tool_call", parent=parent.id, title=f"{call.name}({short_args(args)})",
+                   text=to_json_text(args, indent=2), status="pending" if long_running else "running",
+                   tool=call.name, args=args, **common))
+
+  def _answer(self, call_id: Optional[str], name: Optional[str], response: Any, when: float) -> None:
+    """A function response: closes its tool call, approval or input request."""
+    if name == REQUEST_CONFIRMATION:
+      approval = self.steps.get(f"approval:{call_id}")
+      if approval is None:
+        return
+      confirmed = isinstance(response, dict) and response.get("confirmed") is True
+      payload = response.get("payload") if isinstance(response, dict) else None
+      reason = payload.get("reason", "") if isinstance(payload, dict) else ""
+      self._set(approval, status="approved" if confirmed else "rejected", t1=when, result=jsonable(response),
+                text=reason or approval.text)
+      tool = self.steps.get(f"call:{self._original_of.get(approval.id)}")
+      if tool is not None:
+        if confirmed:  # the tool runs now: its time starts after the person's wait
+          self._set(tool, status="running", t0=when, t1=None)
+        else:
+          self._set(tool, status="rejected", t1=when, text=reason or tool.text)
+      return
+    step = self.steps.get(f"call:{call_id}")
+    if step is None:
+      return
+    approval = self.steps.get(self._approval_of.get(call_id or "", ""))
+    if approval is not None and approval.status == "rejected":
+      self._set(step, result=response, t1=when, status="rejected")
+      return
+    failed = isinstance(response, dict) and "error" in response
+    self._set(step, status="error" if failed else "responded" if step.status == "pending" else "ok",
+              result=response, t1=when)
+
+  # ---- decisions -----------------------------------------------------------------------------
+
+  def add_decision(self, call_id: str, invocation_id: str, title: str, text: str, when: float,
+                   decision: str = "") -> None:
+    """Marks who answered a paused call (code, a button, an approval policy) under that call."""
+    parent = self.steps.get(f"approval:{call_id}") or self.steps.get(f"call:{call_id}")
+    if parent is None:
+      parent = self._invocation(invocation_id, when)
+    status = {"approved": "approved", "rejected": "rejected", "approved with edits": "approved",
+              "responded": "responded"}.get(decision, "")
+    self._add(Step(id=self._new_id("decision"), kind="decision", parent=parent.id, title=title, text=text,
+                   t0=when, status=status, invocation_id=invocation_id))
+
+  def finish(self, when: float, status: str) -> None:
+    """A run step ended (done, paused or error): open invocations get their end and status."""
+    for step_id in self._invocations.values():
+      step = self.steps[step_id]
+      if step.status == "running":
+        self._set(step, status=status, t1=when)
+    if self._unbound is not None:  # the run ended before it began (e.g. the store could not open)
+      self._set(self.steps[self._unbound], status=status, t1=when)
+
+
+def _looks_like_model_output(event: Event) -> bool:
+  """For events with no progress point: a model's answer (text or calls), not a tool result or a marker."""
+  content = event.content
+  if content is None or content.role not in (None, "model"):
+    return bool(event.error_code) and event.usage_metadata is not None
+  parts = content.parts or []
+  if any(p.function_response is not None for p in parts):
+    return False
+  if event.usage_metadata is not None or event.finish_reason is not None or event.model_version:
+    return True
+  return any(p.text or (p.function_call is not None and p.function_call.name != REQUEST_CONFIRMATION)
+             for p in parts)
+
+
+_FIELD_SOURCES = {"t0": ("t", "ms"), "t1": ("ms",), "tokens": ("meta",), "finish": ("meta",), "branch": ("branch", "meta"),
+                  "result": ("result",), "model": (), "request": (), "args": (), "tool": (), "state_delta": (),
+                  "invocation_id": (), "author": (), "event_id": (), "path": ()}
+
+
+def _node_fields(changed: dict[str, Any]) -> list[str]:
+  """The node keys that follow from changed Step fields."""
+  out: list[str] = []
+  for name in changed:
+    for key in _FIELD_SOURCES.get(name, (name,)):
+      if key not in out:
+        out.append(key)
+  return out
+
+
+def steps_of(events: list[Event]) -> StepBuilder:
+  """The steps of stored events (no progress points: latencies are measured between events)."""
+  builder = StepBuilder(keep_ops=False)
+  for event in events:
+    builder.add_event(event)
+  return builder
