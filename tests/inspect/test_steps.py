@@ -1,0 +1,140 @@
+"""The step model: events and progress points folded into the tree every view draws."""
+
+from __future__ import annotations
+
+import pathlib
+
+from adk_nb import Agent
+from adk_nb.agents import LoopAgent, ParallelAgent, SequentialAgent
+from adk_nb.inspect import LABELS, STATUS_TEXT, steps_of
+from adk_nb.models import ScriptedModel, call
+from adk_nb.tools import FunctionTool, exit_loop
+import adk_nb.notebook as nb
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+
+
+def outline(builder, kinds=None):
+  """[(depth, kind, title, status)] in tree order."""
+  kids: dict = {}
+  for step in builder.steps.values():
+    kids.setdefault(step.parent, []).append(step)
+  out = []
+
+  def walk(parent, depth):
+    for step in kids.get(parent, []):
+      if kinds is None or step.kind in kinds:
+        out.append((depth, step.kind, step.title, step.status))
+      walk(step.id, depth + 1)
+  walk(None, 0)
+  return out
+
+
+def loop_and_parallel():
+  critic = Agent(name="critic", model=ScriptedModel(["c1", "c2", call("exit_loop")]), tools=[exit_loop])
+  reviser = Agent(name="reviser", model=ScriptedModel(["r1", "r2"]))
+  loop = LoopAgent(name="review", sub_agents=[critic, reviser], max_iterations=5)
+  a = Agent(name="a", model=ScriptedModel(["A"], latency=0.3))
+  b = Agent(name="b", model=ScriptedModel(["B"], latency=0.3))
+  return SequentialAgent(name="root", sub_agents=[ParallelAgent(name="fan", sub_agents=[a, b]), loop])
+
+
+def test_loop_runs_in_time_order_inside_numbered_iterations():
+  run = nb.run(loop_and_parallel(), "go", store="memory://", view=False)
+  assert run.status == "done"
+  tree = outline(run.steps, kinds={"loop", "iteration", "agent", "model_call"})
+  loop_part = tree[[kind for _, kind, _, _ in tree].index("loop"):]
+  assert [(kind, title) for _, kind, title, _ in loop_part] == [
+      ("loop", "review"),
+      ("iteration", "iteration 1"), ("agent", "critic"), ("model_call", "scripted"), ("agent", "reviser"),
+      ("model_call", "scripted"),
+      ("iteration", "iteration 2"), ("agent", "critic"), ("model_call", "scripted"), ("agent", "reviser"),
+      ("model_call", "scripted"),
+      ("iteration", "iteration 3"), ("agent", "critic"), ("model_call", "scripted")]
+  texts = [s.text for s in run.steps.steps.values() if s.kind == "model_call"]
+  assert texts[2:] == ["c1", "r1", "c2", "r2", ""]
+
+
+def test_parallel_branches_are_lanes_and_each_model_call_times_itself():
+  run = nb.run(loop_and_parallel(), "go", store="memory://", view=False)
+  steps = list(run.steps.steps.values())
+  [fan] = [s for s in steps if s.kind == "parallel"]
+  lanes = [s for s in steps if s.parent == fan.id]
+  assert [(s.title, s.branch) for s in lanes] == [("a", "fan.a"), ("b", "fan.b")]
+  for lane in lanes:
+    [model] = [s for s in steps if s.parent == lane.id and s.kind == "model_call"]
+    # Each model slept 300 ms concurrently: each call's own latency shows it, not the gap since the last event.
+    assert model.model == "scripted" and model.ms >= 290, (lane.title, model.ms)
+  assert [s.kind for s in steps if s.parent is None] == ["invocation"]
+
+
+def test_every_model_call_is_a_step_with_its_calls_under_it():
+  def lookup(q: str) -> dict:
+    """Looks up."""
+    return {"found": q}
+
+  agent = Agent(name="helper", model=ScriptedModel([call("lookup", q="x"), call("lookup", q="y"), "done"]),
+                tools=[lookup])
+  run = nb.run(agent, "hi", store="memory://", view=False)
+  assert [(d, k, t) for d, k, t, _ in outline(run.steps)] == [
+      (0, "invocation", f"invocation {run.invocation_id[:12]}"), (1, "user", "user"), (1, "agent", "helper"),
+      (2, "model_call", "scripted"), (3, "tool_call", 'lookup(q="x")'),
+      (2, "model_call", "scripted"), (3, "tool_call", 'lookup(q="y")'),
+      (2, "model_call", "scripted")]
+  # Stored events (no progress points) give the same tree.
+  stored = steps_of(run.events)
+  assert [(d, k) for d, k, _, _ in outline(stored)] == [(d, k) for d, k, _, _ in outline(run.steps)]
+
+
+def test_a_rejection_shows_as_rejected_with_its_reason_never_ok(make_refund_agent):
+  agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Not refunded."])
+  run = nb.run(agent, "Refund A1", store="memory://", view=False)
+  run.reject("over the limit")
+  assert refunds == []
+  by_kind = {}
+  for step in run.steps.steps.values():
+    by_kind.setdefault(step.kind, []).append(step)
+  [tool] = by_kind["tool_call"]
+  [approval] = by_kind["approval"]
+  assert (tool.status, tool.text) == ("rejected", "over the limit")
+  assert (approval.status, approval.text, approval.parent) == ("rejected", "over the limit", tool.id)
+  assert by_kind["decision"][0].parent == approval.id
+  # Without a reason it is still "rejected", not "error".
+  agent, _ = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Not refunded."])
+  run = nb.run(agent, "Refund A1", store="memory://", view=False)
+  run.reject()
+  assert [s.status for s in run.steps.steps.values() if s.kind == "tool_call"] == ["rejected"]
+
+
+def test_an_approved_tool_is_timed_from_the_approval_not_from_the_request(make_refund_agent):
+  agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Refunded."])
+  run = nb.run(agent, "Refund A1", store="memory://", view=False)
+  run.approve()
+  [tool] = [s for s in run.steps.steps.values() if s.kind == "tool_call"]
+  [approval] = [s for s in run.steps.steps.values() if s.kind == "approval"]
+  assert tool.status == "ok" and approval.status == "approved"
+  assert tool.t0 >= approval.t1  # the person's wait is the approval's, not the tool's
+
+
+async def test_the_user_message_shows_before_the_model_answers(make_refund_agent):
+  agent = Agent(name="slow", model=ScriptedModel(["late"], latency=0.2))
+  run = nb.run(agent, "hello there", store="memory://")  # in a running loop: returns at once
+  assert run.status == "running"
+  assert [(n["kind"], n["text"]) for n in run.steps.nodes()] == [("invocation", ""), ("user", "hello there")]
+  await run
+  assert [n["kind"] for n in run.steps.nodes()] == ["invocation", "user", "agent", "model_call"]
+
+
+def test_one_label_table_everywhere():
+  js = (REPO / "widgets" / "event_tree.js").read_text()
+  assert "LABELS = {" not in js  # the browser gets the table from Python (labels trait)
+  assert set(LABELS) >= {"user", "model_call", "text", "tool_call", "approval", "input_request", "transfer",
+                         "escalate", "error", "state", "decision", "node"}
+  assert all(any(ch.isalpha() for ch in text) and not text[0].isalpha() for text in STATUS_TEXT.values())
+  agent = Agent(name="support_bot", model=ScriptedModel(["hi"]))
+  run = nb.run(agent, "hi", store="memory://")
+  html = run.view._repr_mimebundle_()["text/html"]
+  assert "<b>support_bot</b>" in html and "adk_nb run" not in html
+  assert f">{LABELS['model_call']}<" in html and f">{LABELS['invocation']}<" in html
+  assert STATUS_TEXT["done"] in html
+  assert run.view.tree.labels == LABELS
