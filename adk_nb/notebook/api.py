@@ -42,8 +42,8 @@ def start(agent: Any, message: Any, *, session: Optional[str] = None, new: bool 
   entry.runs.append(live)
   if view:
     live.view  # made now, on the loop's thread, before events arrive
-  return live._start(content, dict(state or {}) or None,
-                     prelude=lambda: entry.create_if_missing(session_id, user_id, new))
+  return live.start(content, dict(state or {}) or None,
+                    prepare=lambda: entry.create_if_missing(session_id, user_id, new))
 
 
 def run(agent: Any, message: Any, **options: Any) -> LiveRun:

@@ -127,7 +127,7 @@ class ChatView(widgets.VBox):
     self.messages.append(("user", text))
     self._render_history()
     message = types.Content(role="user", parts=[types.Part(text=text)])
-    return turn._start(message, None, prelude=lambda: entry.create_if_missing(session_id, user_id, False))
+    return turn.start(message, prepare=lambda: entry.create_if_missing(session_id, user_id, False))
 
   def new_session(self, session_id: Optional[str] = None) -> None:
     """Starts a new, empty session and makes it current (it appears in the session menu)."""
@@ -248,7 +248,7 @@ class ChatView(widgets.VBox):
       if old.status in ("paused", "running"):
         self._parked[old.session_id] = old  # its buttons come back when the chat returns to its session
       else:
-        old.close_view()  # its widgets are open comms; `turn.view` makes a fresh one if shown again
+        old.view.close()  # its widgets are open comms; `turn.view` makes a fresh one if shown again
     self.turn = turn
     self.run_box.children = [turn.view] if turn is not None else []
     self._set_busy(turn is not None and turn.status == "running")

@@ -1,6 +1,6 @@
 """LiveRun: a handle on one agent run in a notebook, live while it runs, answerable when it pauses.
 
-A LiveRun is an observable model: views (the RunView, the chat, the inspector's panels)
+A LiveRun is an observable model: views (the RunView, the chat, the inspector)
 `subscribe` to it and read its public fields; it never knows which views exist. Every
 answer to a paused call, from code or from a button, goes through `decide`.
 """
@@ -137,18 +137,12 @@ class LiveRun:
 
   @property
   def view(self):
-    """The RunView showing this run (made on first use)."""
-    if self._view is None:
+    """The RunView showing this run (made on first use, and again after the last one was closed)."""
+    if self._view is None or self._view.comm is None:
       from .views import RunView
 
       self._view = RunView(self)
     return self._view
-
-  def close_view(self) -> None:
-    """Closes the view `view` made (its widgets are open comms); the next use of `view` makes a fresh one."""
-    if self._view is not None:
-      self._view.close()
-      self._view = None
 
   def trajectory(self):
     """The run as a pandas DataFrame, one row per step (see `adk_nb.notebook.trajectory`)."""
@@ -214,6 +208,12 @@ class LiveRun:
         logger.warning("adk_nb: a view of %s failed on %r: %s", self.label, what, exc, exc_info=exc)
 
   # ---- running -------------------------------------------------------------------------------
+
+  def start(self, message: types.Content, state: Optional[dict[str, Any]] = None, *,
+            prepare: Optional[Callable[[], Awaitable[Any]]] = None) -> "LiveRun":
+    """Sends `message` (with an optional state delta) and runs: a task on the kernel's loop, or to the end
+    outside one. `prepare` is awaited first (e.g. to create the session); its failure is the run's error."""
+    return self._start(message, state, prepare)
 
   def _start(self, message: Optional[types.Content], state_delta: Optional[dict[str, Any]],
              prelude: Optional[Callable[[], Awaitable[Any]]] = None,

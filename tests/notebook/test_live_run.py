@@ -219,3 +219,56 @@ def test_a_run_becomes_an_eval_case(tmp_path, make_refund_agent):
   saved = EvalSet.model_validate_json(path.read_text())
   assert [c.eval_id for c in saved.eval_cases] == [case.eval_id]
   assert saved.eval_cases[0].conversation[0].user_content.parts[0].text == "What about order A1?"
+
+
+def test_a_new_view_subscribes_without_touching_the_run(make_refund_agent):
+  """What the inspector's panels do: subscribe, read public fields, answer through decide."""
+  agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Refunded."])
+  seen: list = []
+
+  class Counter:  # a minimal view
+    def __init__(self, run):
+      self.unsubscribe = run.subscribe(lambda change: seen.append((change.what, change.run.status)))
+
+  run = nb.run(agent, "Refund A1", store="memory://", view=False)
+  view = Counter(run)
+  (item,) = run.pending
+  assert run.answerable(item)
+  run.decide(item, "approve", by="inspector")
+  assert refunds == [("A1", 250.0)] and run.decisions[0]["by"] == "inspector"
+  assert not run.answerable(item)
+  whats = [w for w, _ in seen]
+  assert whats[0] == "decision" and whats[1] == "started" and whats[-1] == "ended"
+  assert {"event", "progress"} <= set(whats) and seen[-1][1] == "done"
+  view.unsubscribe()
+  run.edit_state({"note": "after"})
+  assert len(seen) == len(whats)  # nothing after unsubscribing
+  assert run.state["note"] == "after"
+
+
+def test_decide_refuses_what_does_not_fit_and_sends_nothing(make_refund_agent):
+  agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Refunded."])
+  run = nb.run(agent, "Refund A1", store="memory://", view=False)
+  (item,) = run.pending
+  with pytest.raises(ValueError, match="Unknown action 'maybe'; use one of: approve, reject, edit, respond"):
+    run.decide(item, "maybe")
+  with pytest.raises(ValueError, match="refund is a confirmation call: use approve\\(\\) or reject\\(\\)"):
+    run.decide(item, "respond", {"ok": 1})
+  with pytest.raises(ValueError, match="temp: keys live for one invocation"):
+    run.edit_state({"temp:x": 1})
+  assert run.status == "paused" and refunds == [] and run.decisions == []
+  run.decide(item, "reject", "no")
+  with pytest.raises(ValueError, match="is not pending any more"):
+    run.decide(item, "approve")
+
+
+def test_views_and_chat_use_only_the_runs_public_surface():
+  import pathlib
+  import re
+
+  here = pathlib.Path(nb.__file__).parent
+  for name in ("views.py", "chat.py"):
+    text = (here / name).read_text()
+    assert not re.findall(r"\b(?:run|turn|_run|live|old)\._[a-z]\w*", text), name
+  live = (here / "live_run.py").read_text()
+  assert "self._view." not in live.replace("self._view.comm", "") and "panel" not in live  # never drives a view
