@@ -10,6 +10,8 @@
  *            t?: number, ms?: number, meta?: string, result?: string, branch?: string}} Node
  */
 
+const CONTAINERS = new Set(["invocation", "agent", "sequential", "parallel", "loop", "iteration", "node"]);
+
 function formatMs(ms) {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
@@ -28,8 +30,20 @@ function render({ model, el: root }) {
   const status = el("span", "adknb-status");
   const count = el("span", "adknb-count");
   header.append(title, status, count);
+  // Tools: a filter (author, kind or text), expand all, errors only.
+  const tools = el("div", "adknb-tools");
+  const filter = el("input", "adknb-filter");
+  filter.type = "search";
+  filter.placeholder = "filter: author, kind or text";
+  filter.setAttribute("aria-label", "filter the steps");
+  const expand = el("button", "adknb-expand", "expand all");
+  const errorsOnly = el("label", "adknb-errors-only");
+  const errorsBox = el("input");
+  errorsBox.type = "checkbox";
+  errorsOnly.append(errorsBox, document.createTextNode(" errors only"));
+  tools.append(filter, expand, errorsOnly);
   const body = el("div", "adknb-body");
-  root.append(header, body);
+  root.append(header, tools, body);
 
   let byId = new Map();
   let seq = 0;
@@ -61,11 +75,79 @@ function render({ model, el: root }) {
     entry.result.hidden = !n.result;
     entry.root.dataset.kind = n.kind;
     entry.root.dataset.status = n.status || "";
+    entry.root.dataset.author = n.title || "";
+  }
+
+  // ---- filter ----------------------------------------------------------------------------------
+
+  function matches(entry, needle, errors) {
+    const n = entry.data;
+    if (errors && !(n.status === "error" || n.status === "rejected" || n.kind === "error")) return false;
+    if (!needle) return true;
+    const labels = model.get("labels") || {};
+    const hay = `${labels[n.kind] || n.kind} ${n.kind} ${n.title || ""} ${n.text || ""} ${n.branch || ""}`;
+    return hay.toLowerCase().includes(needle);
+  }
+
+  function applyFilter() {
+    const needle = filter.value.trim().toLowerCase();
+    const errors = errorsBox.checked;
+    root.dataset.filtered = needle || errors ? "yes" : "";
+    if (!needle && !errors) { for (const e of byId.values()) e.root.hidden = false; return; }
+    const keep = new Set();
+    const matched = new Set();
+    for (const [id, entry] of byId) if (matches(entry, needle, errors)) matched.add(id);
+    for (const [id, entry] of byId) {
+      // Everything inside a matching agent (or other container) shows too: "author" filters by agent.
+      let hit = matched.has(id);
+      for (let up = entry.data.parent; !hit && up !== null && up !== undefined; ) {
+        const e = byId.get(up);
+        if (!e) break;
+        if (matched.has(up) && !errors && e.root.classList.contains("adknb-container")) hit = true;
+        up = e.data.parent;
+      }
+      if (!hit) continue;
+      // A match shows with its ancestors, so it stays in its place in the tree.
+      let cur = id;
+      while (cur !== null && cur !== undefined && !keep.has(cur)) {
+        keep.add(cur);
+        const e = byId.get(cur);
+        cur = e ? e.data.parent : null;
+      }
+    }
+    for (const [id, entry] of byId) {
+      entry.root.hidden = !keep.has(id);
+      if (keep.has(id)) entry.root.open = true;
+    }
+  }
+
+  // ---- detail on demand --------------------------------------------------------------------------
+
+  function showDetail(msg) {
+    const entry = byId.get(msg.id);
+    if (!entry) return;
+    const box = entry.detail;
+    box.textContent = "";
+    box.hidden = false;
+    for (const section of msg.sections || []) {
+      const part = el("details", "adknb-section");
+      part.open = true;
+      const head = el("summary", "adknb-section-title", section.title);
+      const pre = el("pre", "adknb-section-text", section.text);
+      part.append(head, pre);
+      if (section.cut) {
+        const more = el("button", "adknb-more", `show all ${section.cut.toLocaleString()} characters`);
+        more.addEventListener("click", () => model.send({ type: "detail", id: msg.id, full: true }));
+        part.append(more);
+      }
+      box.append(part);
+    }
   }
 
   function add(n) {
     if (byId.has(n.id)) { Object.assign(byId.get(n.id).data, n); paint(byId.get(n.id)); return; }
     const nodeRoot = el("details", "adknb-node");
+    if (CONTAINERS.has(n.kind)) nodeRoot.classList.add("adknb-container");
     // Tool calls and state changes start folded; everything else is open.
     nodeRoot.open = n.kind !== "state" && n.kind !== "tool_call";
     const summary = el("summary");
@@ -74,10 +156,18 @@ function render({ model, el: root }) {
       kind: el("span", "adknb-kind"), title: el("span", "adknb-node-title"),
       status: el("span", "adknb-node-status"), ms: el("span", "adknb-ms"), meta: el("span", "adknb-meta"),
       text: el("pre", "adknb-text"), result: el("pre", "adknb-result"),
+      detail: el("div", "adknb-detail"), info: el("button", "adknb-info", "details"),
       children: el("div", "adknb-children"),
     };
-    summary.append(entry.kind, entry.title, entry.status, entry.ms, entry.meta);
-    nodeRoot.append(summary, entry.text, entry.result, entry.children);
+    entry.detail.hidden = true;
+    entry.info.title = "Show the request, response and event of this step";
+    entry.info.addEventListener("click", (ev) => {
+      ev.preventDefault();  // a button in a <summary> would also fold the node
+      if (!entry.detail.hidden) { entry.detail.hidden = true; return; }
+      model.send({ type: "detail", id: entry.data.id, full: false });
+    });
+    summary.append(entry.kind, entry.title, entry.status, entry.ms, entry.meta, entry.info);
+    nodeRoot.append(summary, entry.text, entry.result, entry.detail, entry.children);
     paint(entry);
     const parent = n.parent !== null && n.parent !== undefined ? byId.get(n.parent) : undefined;
     (parent ? parent.children : body).appendChild(nodeRoot);
@@ -98,12 +188,14 @@ function render({ model, el: root }) {
     byId = new Map();
     for (const n of nodes || []) add(n);
     seq = newSeq || 0;
-    count.textContent = `${byId.size} nodes`;
+    count.textContent = `${byId.size} steps`;
+    if (root.dataset.filtered) applyFilter();
   }
 
   function onMsg(msg) {
     if (!msg || typeof msg !== "object") return;
     if (msg.type === "reset") { waiting = false; rebuild(msg.nodes, msg.seq); return; }
+    if (msg.type === "detail") { showDetail(msg); return; }
     if (msg.type !== "ops") return;
     if (msg.seq <= seq) return;            // already in the snapshot
     if (msg.seq !== seq + 1) {             // a gap: ask for everything once
@@ -112,13 +204,17 @@ function render({ model, el: root }) {
     }
     for (const op of msg.ops) apply(op);
     seq = msg.seq;
-    count.textContent = `${byId.size} nodes`;
+    count.textContent = `${byId.size} steps`;
+    if (root.dataset.filtered) applyFilter();
   }
 
   function onSnapshot() {
     if ((model.get("seq") || 0) >= seq) rebuild(model.get("nodes"), model.get("seq"));
   }
 
+  filter.addEventListener("input", applyFilter);
+  errorsBox.addEventListener("change", applyFilter);
+  expand.addEventListener("click", () => { for (const e of byId.values()) e.root.open = true; });
   rebuild(model.get("nodes"), model.get("seq"));
   setStatus();
   model.on("msg:custom", onMsg);

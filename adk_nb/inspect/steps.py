@@ -20,6 +20,7 @@ latencies measured between events.
 from __future__ import annotations
 
 import json
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Literal, Optional
 
@@ -46,6 +47,9 @@ STATUS_TEXT: dict[str, str] = {
     "approved": "✓ approved", "rejected": "⊘ rejected", "responded": "✓ answered",
 }
 """How each status reads: a symbol and a word, so status never depends on colour alone."""
+
+KEEP_REQUESTS = 500
+"""Model requests kept (by reference) for the detail panel: those of the latest model calls."""
 
 CONTAINER_KINDS = {"invocation", "agent", "sequential", "parallel", "loop", "iteration", "node"}
 
@@ -124,8 +128,11 @@ class Step:
 
   def as_node(self) -> dict[str, Any]:
     """The step as the plain dict the widgets and the static HTML draw."""
+    text = self.text
+    if not text and self.kind == "tool_call" and self.args:
+      text = to_json_text(self.args, indent=2)  # made when a view asks, not for every call
     node: dict[str, Any] = {"id": self.id, "parent": self.parent, "kind": self.kind, "title": self.title,
-                            "text": self.text, "status": self.status}
+                            "text": cut(text), "status": self.status}
     if self.t0 is not None:
       node["t"] = self.t0
     ms = self.ms
@@ -135,10 +142,21 @@ class Step:
     if meta:
       node["meta"] = meta
     if self.result is not None and self.kind == "tool_call":
-      node["result"] = to_json_text(self.result, indent=2)
+      node["result"] = cut(to_json_text(self.result, indent=2))
     if self.branch:
       node["branch"] = self.branch
     return node
+
+
+NODE_TEXT_LIMIT = 4_000
+"""Characters of a step's text and result in the tree; the whole is in its details panel."""
+
+
+def cut(text: str, limit: int = NODE_TEXT_LIMIT) -> str:
+  """`text`, or its first `limit` characters and a note saying how much is in the details panel."""
+  if len(text) <= limit:
+    return text
+  return text[:limit] + f"… ({len(text) - limit:,} more characters: see details)"
 
 
 def _n(value: Optional[int]) -> str:
@@ -167,9 +185,17 @@ def jsonable(value: Any) -> Any:
     return str(value)
 
 
+def _short_value(value: Any) -> str:
+  if isinstance(value, str):
+    return json.dumps(value, ensure_ascii=False)
+  if value is None or isinstance(value, (bool, int, float)):
+    return json.dumps(value)
+  return to_json_text(value)
+
+
 def short_args(args: Optional[dict[str, Any]], limit: int = 80) -> str:
   """`a=1, b='x'` cut to `limit` characters, for a one-line title."""
-  text = ", ".join(f"{k}={to_json_text(v)}" for k, v in (args or {}).items())
+  text = ", ".join(f"{k}={_short_value(v)}" for k, v in (args or {}).items())
   return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
@@ -195,13 +221,25 @@ class StepBuilder:
     self._approval_of: dict[str, str] = {}      # tool call id -> its approval step
     self._original_of: dict[str, str] = {}      # approval step -> the tool call id it is about
     self._live_models: set[str] = set()         # event ids of model calls announced by progress
+    self._with_request: deque[Step] = deque()
+    self._keys: dict[str, str] = {}             # 'model:<event id>', 'call:<call id>', ... -> step id
     self._counter = 0
 
   # ---- the change log ------------------------------------------------------------------------
 
-  def _new_id(self, prefix: str) -> str:
+  def _new_id(self, prefix: str = "s") -> str:
+    # Short ids: a 10,000-event run's snapshot repeats each id in its children's `parent`.
     self._counter += 1
-    return f"{prefix}:{self._counter}"
+    return f"{prefix}{self._counter}"
+
+  def _key_id(self, key: str) -> str:
+    """A new step id for what `key` names (`model:<event id>`, `call:<call id>`, ...), found again by `_find`."""
+    step_id = self._keys[key] = self._new_id()
+    return step_id
+
+  def _find(self, key: str) -> Optional[Step]:
+    step_id = self._keys.get(key)
+    return None if step_id is None else self.steps.get(step_id)
 
   def _add(self, step: Step) -> Step:
     self.steps[step.id] = step
@@ -220,7 +258,12 @@ class StepBuilder:
         ops.append(["set", step.id, dict(fields)])
 
   def _append_text(self, step: Step, chunk: str) -> None:
+    before = len(step.text)
     step.text += chunk
+    if before >= NODE_TEXT_LIMIT:
+      return  # the view shows the first NODE_TEXT_LIMIT characters; the end result says how much more
+    if before + len(chunk) > NODE_TEXT_LIMIT:
+      chunk = chunk[:NODE_TEXT_LIMIT - before] + "…"
     if self.keep_ops:
       ops = self.ops
       if ops and ops[-1][0] == "text" and ops[-1][1] == step.id:
@@ -268,7 +311,7 @@ class StepBuilder:
       self._invocations[inv] = step.id
       self._set(step, title=f"invocation {inv[:12]}", invocation_id=inv)
       return step
-    step = self._add(Step(id=f"inv:{inv}", kind="invocation", parent=None, title=f"invocation {inv[:12]}",
+    step = self._add(Step(id=self._key_id(f"inv:{inv}"), kind="invocation", parent=None, title=f"invocation {inv[:12]}",
                           t0=when, invocation_id=inv, status="running"))
     self._invocations[inv] = step.id
     return step
@@ -354,20 +397,19 @@ class StepBuilder:
     if loop is not None:
       self._set(self.steps[loop[0]], t1=when, status=status)
 
-  def _agent(self, event: Event) -> Step:
-    """The step of the agent activation that produced `event` (made from the event when no progress told us)."""
-    inv = self._invocation(event.invocation_id, event.timestamp)
-    key = (inv.invocation_id, event.author)
-    lane = (inv.invocation_id, event.branch or "")
+  def _agent(self, invocation_id: str, author: str, branch: Optional[str], when: float) -> Step:
+    """The step of the agent activation that spoke (made here when no progress point announced it)."""
+    inv = self._invocation(invocation_id, when)
+    key = (inv.invocation_id, author)
+    lane = (inv.invocation_id, branch or "")
     step_id = self._active.get(key)
     last = self._last_author.get(lane)
-    self._last_author[lane] = event.author
-    if step_id is not None and (last is None or last == event.author or self.steps[step_id].status == "running"):
+    self._last_author[lane] = author
+    if step_id is not None and (last is None or last == author or self.steps[step_id].status == "running"):
       return self.steps[step_id]
     # No progress point: a new activation whenever another agent spoke in between on this branch.
-    step = self._add(Step(id=self._new_id("agent"), kind="agent", parent=inv.id, title=event.author,
-                          t0=event.timestamp, invocation_id=inv.invocation_id, author=event.author,
-                          branch=event.branch or ""))
+    step = self._add(Step(id=self._new_id("agent"), kind="agent", parent=inv.id, title=author, t0=when,
+                          invocation_id=inv.invocation_id, author=author, branch=branch or ""))
     self._active[key] = step.id
     return step
 
@@ -376,19 +418,22 @@ class StepBuilder:
   def model_started(self, invocation_id: str, agent: str, branch: Optional[str], event_id: str, model: str,
                     request: Any, when: float) -> None:
     """A model call began (a progress point): shown at once, running."""
-    fake = Event(invocation_id=invocation_id, author=agent, branch=branch, timestamp=when)
-    parent = self._agent(fake)
+    parent = self._agent(invocation_id, agent, branch, when)
     self._live_models.add(event_id)
-    step_id = f"model:{event_id}"
-    step = self.steps.get(step_id)
+    step = self._find(f"model:{event_id}")
     if step is None:
-      self._add(Step(id=step_id, kind="model_call", parent=parent.id, title=model or "model", t0=when,
-                     status="running", invocation_id=parent.invocation_id, author=agent, branch=branch or "",
-                     model=model, event_id=event_id, request=request))
+      step = self._add(Step(id=self._key_id(f"model:{event_id}"), kind="model_call", parent=parent.id,
+                            title=model or "model", t0=when,
+                            status="running", invocation_id=parent.invocation_id, author=agent, branch=branch or "",
+                            model=model, event_id=event_id, request=request))
+      # Requests are kept by reference for the detail panel; the oldest let go so memory stays bounded.
+      self._with_request.append(step)
+      if len(self._with_request) > KEEP_REQUESTS:
+        self._with_request.popleft().request = None
 
   def model_ended(self, event_id: str, when: float) -> None:
     """A model call's response arrived (a progress point): the call's own latency ends here."""
-    step = self.steps.get(f"model:{event_id}")
+    step = self._find(f"model:{event_id}")
     if step is not None and step.t1 is None:
       self._set(step, t1=when)
 
@@ -402,7 +447,7 @@ class StepBuilder:
       inv = self._invocation(event.invocation_id, event.timestamp)
       self._user(inv, event.content, event.actions.state_delta, event.timestamp, event.id)
       return
-    agent = self._agent(event)
+    agent = self._agent(event.invocation_id, event.author, event.branch, event.timestamp)
     lane = (agent.invocation_id, event.branch or "")
     previous = self._last_time.get(lane) or self._last_time.get((agent.invocation_id, "*")) or agent.t0
     if not event.partial:
@@ -416,38 +461,39 @@ class StepBuilder:
     waiting = event.actions.requested_tool_confirmations or {}
     for response in event.get_function_responses():
       if response.id in waiting:
-        step = self.steps.get(f"call:{response.id}")
+        step = self._find(f"call:{response.id}")
         if step is not None:
           self._set(step, status="needs approval", t1=event.timestamp)
         continue
       self._answer(response.id, response.name, response.response, event.timestamp)
     text = event.text
     if text and model is None:
-      self._add(Step(id=f"text:{event.id}", kind="text", parent=agent.id, title=event.author, text=text,
+      self._add(Step(id=self._key_id(f"text:{event.id}"), kind="text", parent=agent.id, title=event.author, text=text,
                      t0=event.timestamp, invocation_id=agent.invocation_id, author=event.author,
                      branch=event.branch or "", event_id=event.id))
     actions = event.actions
     common = {"t0": event.timestamp, "invocation_id": agent.invocation_id, "author": event.author,
               "branch": event.branch or "", "event_id": event.id}
     if actions.transfer_to_agent:
-      self._add(Step(id=f"transfer:{event.id}", kind="transfer", parent=agent.id,
+      self._add(Step(id=self._key_id(f"transfer:{event.id}"), kind="transfer", parent=agent.id,
                      title=f"transfer to {actions.transfer_to_agent}", text=actions.transfer_reason or "", **common))
     if actions.escalate:
-      self._add(Step(id=f"escalate:{event.id}", kind="escalate", parent=agent.id, title="escalate", **common))
+      self._add(Step(id=self._key_id(f"escalate:{event.id}"), kind="escalate", parent=agent.id, title="escalate",
+                     **common))
     if actions.state_delta:
       self._state(agent.id, actions.state_delta, event.timestamp, agent.invocation_id, event.author, event.id)
     if (event.error_code or event.error_message) and model is None:
-      self._add(Step(id=f"error:{event.id}", kind="error", parent=agent.id,
+      self._add(Step(id=self._key_id(f"error:{event.id}"), kind="error", parent=agent.id,
                      title=f"error {event.error_code or ''}".strip(), text=event.error_message or "",
                      status="error", **common))
 
   def _model_call(self, event: Event, agent: Step, previous: Optional[float]) -> Optional[Step]:
     """The model call `event` is the response of (None for other events: tool results, custom agents)."""
-    step = self.steps.get(f"model:{event.id}")
+    step = self._find(f"model:{event.id}")
     if step is None:
       if event.id not in self._live_models and not _looks_like_model_output(event):
         return None
-      step = self._add(Step(id=f"model:{event.id}", kind="model_call", parent=agent.id,
+      step = self._add(Step(id=self._key_id(f"model:{event.id}"), kind="model_call", parent=agent.id,
                             title=event.model_version or "model", t0=previous, invocation_id=agent.invocation_id,
                             author=event.author, branch=event.branch or "", model=event.model_version or "",
                             event_id=event.id, status="streaming" if event.partial else ""))
@@ -482,9 +528,9 @@ class StepBuilder:
               "branch": event.branch or "", "event_id": event.id}
     if call.name == REQUEST_CONFIRMATION:
       request = confirmation_request(args)
-      tool_step = self.steps.get(f"call:{request.call_id}")
+      tool_step = self._find(f"call:{request.call_id}")
       hint = readable_hint(request.hint)
-      step = self._add(Step(id=f"approval:{call.id}", kind="approval",
+      step = self._add(Step(id=self._key_id(f"approval:{call.id}"), kind="approval",
                             parent=tool_step.id if tool_step is not None else parent.id,
                             title=f"approval for {request.tool}({short_args(request.args)})", text=hint,
                             status="pending", tool=request.tool, args=request.args, **common))
@@ -493,19 +539,19 @@ class StepBuilder:
         self._original_of[step.id] = request.call_id
       return
     if call.name == REQUEST_INPUT:
-      self._add(Step(id=f"call:{call.id}", kind="input_request", parent=parent.id,
+      self._add(Step(id=self._key_id(f"call:{call.id}"), kind="input_request", parent=parent.id,
                      title=f"input requested: {to_json_text(args.get('message') or args)}", status="pending",
                      tool=call.name, args=args, **common))
       return
     long_running = call.id in (event.long_running_tool_ids or set())
-    self._add(Step(id=f"call:{call.id}", kind="tool_call", parent=parent.id, title=f"{call.name}({short_args(args)})",
-                   text=to_json_text(args, indent=2), status="pending" if long_running else "running",
-                   tool=call.name, args=args, **common))
+    self._add(Step(id=self._key_id(f"call:{call.id}"), kind="tool_call", parent=parent.id,
+                   title=f"{call.name}({short_args(args)})",
+                   status="pending" if long_running else "running", tool=call.name, args=args, **common))
 
   def _answer(self, call_id: Optional[str], name: Optional[str], response: Any, when: float) -> None:
     """A function response: closes its tool call, approval or input request."""
     if name == REQUEST_CONFIRMATION:
-      approval = self.steps.get(f"approval:{call_id}")
+      approval = self._find(f"approval:{call_id}")
       if approval is None:
         return
       confirmed = isinstance(response, dict) and response.get("confirmed") is True
@@ -513,14 +559,14 @@ class StepBuilder:
       reason = payload.get("reason", "") if isinstance(payload, dict) else ""
       self._set(approval, status="approved" if confirmed else "rejected", t1=when, result=jsonable(response),
                 text=reason or approval.text)
-      tool = self.steps.get(f"call:{self._original_of.get(approval.id)}")
+      tool = self._find(f"call:{self._original_of.get(approval.id)}")
       if tool is not None:
         if confirmed:  # the tool runs now: its time starts after the person's wait
           self._set(tool, status="running", t0=when, t1=None)
         else:
           self._set(tool, status="rejected", t1=when, text=reason or tool.text)
       return
-    step = self.steps.get(f"call:{call_id}")
+    step = self._find(f"call:{call_id}")
     if step is None:
       return
     approval = self.steps.get(self._approval_of.get(call_id or "", ""))
@@ -536,7 +582,7 @@ class StepBuilder:
   def add_decision(self, call_id: str, invocation_id: str, title: str, text: str, when: float,
                    decision: str = "") -> None:
     """Marks who answered a paused call (code, a button, an approval policy) under that call."""
-    parent = self.steps.get(f"approval:{call_id}") or self.steps.get(f"call:{call_id}")
+    parent = self._find(f"approval:{call_id}") or self._find(f"call:{call_id}")
     if parent is None:
       parent = self._invocation(invocation_id, when)
     status = {"approved": "approved", "rejected": "rejected", "approved with edits": "approved",
@@ -568,9 +614,11 @@ def _looks_like_model_output(event: Event) -> bool:
              for p in parts)
 
 
-_FIELD_SOURCES = {"t0": ("t", "ms"), "t1": ("ms",), "tokens": ("meta",), "finish": ("meta",), "branch": ("branch", "meta"),
-                  "result": ("result",), "model": (), "request": (), "args": (), "tool": (), "state_delta": (),
-                  "invocation_id": (), "author": (), "event_id": (), "path": ()}
+_FIELD_SOURCES = {"t0": ("t", "ms"), "t1": ("ms",), "tokens": ("meta",), "finish": ("meta",),
+                  "branch": ("branch", "meta"), "result": ("result",), "text": ("text",), "model": (),
+                  "request": (), "args": (), "tool": (), "state_delta": (), "invocation_id": (), "author": (),
+                  "event_id": (), "path": ()}
+"""For each Step field, the node keys that follow from it (none: not drawn)."""
 
 
 def _node_fields(changed: dict[str, Any]) -> list[str]:

@@ -13,6 +13,7 @@ import anywidget
 import ipywidgets as widgets
 import traitlets
 
+from ..inspect.details import DETAIL_LIMIT, step_details
 from ..inspect.steps import LABELS, STATUS_TEXT, jsonable, readable_hint, to_json_text
 from ._loop import call_in_loop, logger, running_loop
 from ._static import run_view_html, state_html, tree_html
@@ -85,10 +86,12 @@ class EventTree(anywidget.AnyWidget):
   """How each status reads (a symbol and a word: never colour alone)."""
 
   def __init__(self, source: Optional[Callable[[], list]] = None,
-               loop: Optional[Callable[[], Any]] = None, **kwargs: Any):
+               loop: Optional[Callable[[], Any]] = None,
+               detail: Optional[Callable[[str, bool], dict]] = None, **kwargs: Any):
     super().__init__(**kwargs)
     self._source = source or (lambda: list(self.nodes))
     self._loop_of = loop or (lambda: None)
+    self._detail = detail
     self._sent_seq = 0
     self.messages_sent = 0
     """Custom messages sent to the browser (for tests and the benchmark)."""
@@ -107,8 +110,24 @@ class EventTree(anywidget.AnyWidget):
       self.seq = self._sent_seq
 
   def _on_browser_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
-    if isinstance(content, dict) and content.get("type") == "hello":
+    if not isinstance(content, dict):
+      return
+    if content.get("type") == "hello":
       call_in_loop(self._loop_of(), self._send_everything)
+    elif content.get("type") == "detail":
+      node_id, full = str(content.get("id", "")), bool(content.get("full"))
+      call_in_loop(self._loop_of(), lambda: self._send_detail(node_id, full))
+
+  def _send_detail(self, node_id: str, full: bool) -> None:
+    # Payloads travel as one message to the view that asked, never in the widget state.
+    try:
+      detail = self._detail(node_id, full) if self._detail is not None else None
+    except Exception as exc:  # noqa: BLE001 - shown in the panel
+      detail = {"id": node_id, "sections": [{"title": "error", "text": f"{type(exc).__name__}: {exc}", "cut": 0}]}
+    if detail is None:
+      detail = {"id": node_id, "sections": [{"title": "details", "text": "No details for this step.", "cut": 0}]}
+    self.messages_sent += 1
+    self.send({"type": "detail", **detail})
 
   def _send_everything(self) -> None:
     # A view rendered mid-run: send it everything so far.
@@ -264,7 +283,7 @@ class RunView(widgets.VBox):
   def __init__(self, run: "LiveRun", **kwargs: Any):
     self.run = run
     run.steps.keep_ops = True  # this view replays the step log
-    self.tree = EventTree(source=run.steps.nodes, loop=lambda: run.loop, title=run.label,
+    self.tree = EventTree(source=run.steps.nodes, loop=lambda: run.loop, detail=self._detail, title=run.label,
                           nodes=run.steps.nodes())
     run.steps.take_ops()  # already in the snapshot
     self.state = StateView(on_edit=self._edit_state, loop=lambda: run.loop)
@@ -285,6 +304,12 @@ class RunView(widgets.VBox):
       self._handle.cancel()
       self._handle = None
     close_widgets(self)
+
+  def _detail(self, node_id: str, full: bool) -> Optional[dict]:
+    step = self.run.steps.steps.get(node_id)
+    if step is None:
+      return None
+    return step_details(step, self.run.events, limit=None if full else DETAIL_LIMIT)
 
   def _on_change(self, change: "RunChange") -> None:
     self.changed(final=change.final)

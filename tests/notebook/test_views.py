@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
 
@@ -272,3 +273,27 @@ def test_tree_marks_transfers_errors_and_pauses(make_refund_agent):
   assert kinds["approval"]["status"] == "pending" and "refund" in kinds["approval"]["title"]
   assert kinds["tool_call"]["status"] == "needs approval"
   assert run.view.tree.status == "paused"
+
+
+def test_details_on_demand_show_the_request_as_sent_and_cut_large_payloads(make_refund_agent):
+  agent, _ = make_refund_agent([call("refund", order_id="A1", amount=20.0), "Done " + "x" * 30_000])
+  run = nb.run(agent, "Refund A1", store="memory://")
+  sent = []
+  run.view.tree.send = lambda content, buffers=None: sent.append(content)
+  models = [s for s in run.steps.steps.values() if s.kind == "model_call"]
+  run.view.tree._handle_custom_msg({"type": "detail", "id": models[0].id}, [])
+  sections = {s["title"]: s for s in sent[-1]["sections"]}
+  assert "Help with refunds." in sections["request: system instruction"]["text"]
+  assert '"name": "refund"' in sections["request: tool declarations (2)"]["text"]
+  assert "Refund A1" in sections["request: contents (1)"]["text"]
+  assert '"functionCall"' in sections["raw response (event)"]["text"]
+  # The last answer is 30,000 characters: cut in the panel until "show all" asks for the whole.
+  run.view.tree._handle_custom_msg({"type": "detail", "id": models[1].id}, [])
+  response = next(s for s in sent[-1]["sections"] if s["title"] == "raw response (event)")
+  assert response["cut"] > 30_000 and len(response["text"]) == 20_000
+  run.view.tree._handle_custom_msg({"type": "detail", "id": models[1].id, "full": True}, [])
+  response = next(s for s in sent[-1]["sections"] if s["title"] == "raw response (event)")
+  assert response["cut"] == 0 and "x" * 30_000 in response["text"]
+  assert "x" * 30_000 not in json.dumps(run.view.tree.get_state())  # never in the widget state
+  run.view.tree._handle_custom_msg({"type": "detail", "id": "nope"}, [])
+  assert sent[-1]["sections"][0]["text"] == "No details for this step."
