@@ -102,6 +102,15 @@ class Step:
   """For state steps: the keys written."""
   request: Any = field(default=None, repr=False, compare=False)
   """For model calls of a live run: the LlmRequest as sent (kept by reference, never copied)."""
+  _shown: dict = field(default_factory=dict, repr=False, compare=False)
+  # JSON text of args and result, made once when a view first draws them.
+
+  def _json_of(self, name: str) -> str:
+    value = getattr(self, name)
+    cached = self._shown.get(name)
+    if cached is None or cached[0] is not value:
+      cached = self._shown[name] = (value, cut(to_json_text(value, indent=2)))
+    return cached[1]
 
   @property
   def label(self) -> str:
@@ -117,6 +126,8 @@ class Step:
   def meta(self) -> str:
     """The small print after the title: branch, tokens, finish reason."""
     parts = []
+    if self.status == "rejected" and self.text and self.kind == "tool_call":
+      parts.append(f"reason: {self.text if len(self.text) <= 80 else self.text[:79] + '…'}")
     if self.kind in ("agent", "sequential", "parallel", "loop") and self.branch and "." in self.branch:
       parts.append(f"branch {self.branch}")
     if self.tokens:
@@ -128,11 +139,12 @@ class Step:
 
   def as_node(self) -> dict[str, Any]:
     """The step as the plain dict the widgets and the static HTML draw."""
-    text = self.text
-    if not text and self.kind == "tool_call" and self.args:
-      text = to_json_text(self.args, indent=2)  # made when a view asks, not for every call
+    if not self.text and self.kind == "tool_call" and self.args:
+      text = self._json_of("args")  # made when a view asks, not for every call
+    else:
+      text = cut(self.text)
     node: dict[str, Any] = {"id": self.id, "parent": self.parent, "kind": self.kind, "title": self.title,
-                            "text": cut(text), "status": self.status}
+                            "text": text, "status": self.status}
     if self.t0 is not None:
       node["t"] = self.t0
     ms = self.ms
@@ -142,7 +154,7 @@ class Step:
     if meta:
       node["meta"] = meta
     if self.result is not None and self.kind == "tool_call":
-      node["result"] = cut(to_json_text(self.result, indent=2))
+      node["result"] = self._json_of("result")
     if self.branch:
       node["branch"] = self.branch
     return node
@@ -564,14 +576,14 @@ class StepBuilder:
         if confirmed:  # the tool runs now: its time starts after the person's wait
           self._set(tool, status="running", t0=when, t1=None)
         else:
-          self._set(tool, status="rejected", t1=when, text=reason or tool.text)
+          self._set(tool, status="rejected", text=reason or tool.text)  # it never ran: no duration
       return
     step = self._find(f"call:{call_id}")
     if step is None:
       return
     approval = self.steps.get(self._approval_of.get(call_id or "", ""))
     if approval is not None and approval.status == "rejected":
-      self._set(step, result=response, t1=when, status="rejected")
+      self._set(step, result=response, status="rejected")
       return
     failed = isinstance(response, dict) and "error" in response
     self._set(step, status="error" if failed else "responded" if step.status == "pending" else "ok",
@@ -615,7 +627,8 @@ def _looks_like_model_output(event: Event) -> bool:
 
 
 _FIELD_SOURCES = {"t0": ("t", "ms"), "t1": ("ms",), "tokens": ("meta",), "finish": ("meta",),
-                  "branch": ("branch", "meta"), "result": ("result",), "text": ("text",), "model": (),
+                  "branch": ("branch", "meta"), "result": ("result",), "text": ("text", "meta"),
+                  "status": ("status", "meta"), "model": (),
                   "request": (), "args": (), "tool": (), "state_delta": (), "invocation_id": (), "author": (),
                   "event_id": (), "path": ()}
 """For each Step field, the node keys that follow from it (none: not drawn)."""

@@ -1,0 +1,133 @@
+"""The inspector in a real JupyterLab and Chromium: structure, every model call, details, rejection, dark theme."""
+
+from __future__ import annotations
+
+import re
+
+from tests.browser.test_runview import _open_and_run_all, _write
+
+STRUCTURE_NOTEBOOK = [
+    '''%load_ext adk_nb
+from adk_nb import Agent
+from adk_nb.agents import LoopAgent, ParallelAgent, SequentialAgent
+from adk_nb.models import ScriptedModel, call
+from adk_nb.tools import exit_loop
+critic = Agent(name="critic", model=ScriptedModel(["c1", "c2", call("exit_loop")]), tools=[exit_loop])
+reviser = Agent(name="reviser", model=ScriptedModel(["r1", "r2"]))
+review = LoopAgent(name="review", sub_agents=[critic, reviser], max_iterations=5)
+fan = ParallelAgent(name="fan", sub_agents=[Agent(name="a", model=ScriptedModel(["A"], latency=0.3)),
+                                             Agent(name="b", model=ScriptedModel(["B"], latency=0.3))])
+root = SequentialAgent(name="pipeline", sub_agents=[fan, review])''',
+    '''%%agent root --store memory://
+Review <img src=q onerror="window.__pwned=3"> this''',
+]
+
+REJECT_NOTEBOOK = [
+    '''%load_ext adk_nb
+from adk_nb import Agent
+from adk_nb.models import ScriptedModel, call
+from adk_nb.tools import FunctionTool
+def refund(order_id: str, amount: float) -> dict:
+    """Refunds an order."""
+    return {"status": "refunded"}
+support = Agent(name="support", model=ScriptedModel([call("refund", order_id="<b>A1</b>", amount=250.0), "Not refunded."]),
+                instruction="Handle <script>window.__pwned=4</script> refunds.",
+                tools=[FunctionTool(refund, require_confirmation=True)])''',
+    '''%%agent support --store memory://
+Refund A1''',
+]
+
+
+def test_loop_order_parallel_lanes_and_every_model_call(page, lab):
+  name = _write(lab[2], "structure.ipynb", STRUCTURE_NOTEBOOK)
+  _open_and_run_all(page, lab, name)
+  page.wait_for_selector(".adknb-tree[data-status='done']", timeout=60_000)
+  tree = page.locator(".adknb-tree").first
+  assert tree.locator(".adknb-title").inner_text() == "pipeline"  # the agent's name
+  # Time order inside the loop, with its iterations.
+  loop = tree.locator("details[data-kind='loop']")
+  order = loop.evaluate("""el => [...el.querySelectorAll("details[data-kind='iteration'], details[data-kind='agent']")]
+                           .map(d => d.querySelector(':scope > summary .adknb-node-title').textContent)""")
+  assert order == ["iteration 1", "critic", "reviser", "iteration 2", "critic", "reviser", "iteration 3", "critic"]
+  # Parallel branches are lanes inside the parallel container, each named by its branch.
+  lanes = tree.locator("details[data-kind='parallel'] > .adknb-children > details[data-kind='agent']")
+  assert lanes.count() == 2
+  assert [lanes.nth(i).locator(":scope > summary .adknb-meta").inner_text() for i in range(2)] == \
+      ["branch fan.a", "branch fan.b"]
+  # Every model call is a node with its model's name (7 calls: a, b, critic x3, reviser x2).
+  models = tree.locator("details[data-kind='model_call']")
+  assert models.count() == 7
+  assert set(models.locator(":scope > summary .adknb-node-title").all_inner_texts()) == {"scripted"}
+  for i in range(2):  # each parallel model call slept 300 ms: its own time, not the gap since the last event
+    ms = lanes.nth(i).locator("details[data-kind='model_call'] > summary .adknb-ms").inner_text()
+    assert int(re.match(r"(\d+) ms", ms).group(1)) >= 290
+  # Filter: the author's agent and what is inside it; errors only shows nothing here.
+  tree.locator(".adknb-filter").fill("reviser")
+  visible = tree.locator("details[data-kind='agent']:visible > summary .adknb-node-title").all_inner_texts()
+  assert visible == ["reviser", "reviser"]
+  tree.locator(".adknb-filter").fill('<img src=z onerror="window.__pwned=5">')
+  tree.locator(".adknb-filter").fill("")
+  assert 'Review <img src=q onerror="window.__pwned=3"> this' in tree.inner_text()
+  assert page.locator(".adknb-tree img").count() == 0
+  assert page.evaluate("window.__pwned") is None
+
+
+def test_request_details_rejection_and_dark_theme(page, lab):
+  name = _write(lab[2], "reject.ipynb", REJECT_NOTEBOOK)
+  _open_and_run_all(page, lab, name)
+  page.wait_for_selector(".adknb-tree[data-status='paused']", timeout=60_000)
+  tree = page.locator(".adknb-tree").first
+  # The request as sent, on demand; its text (with markup in it) shown literally.
+  first_model = tree.locator("details[data-kind='model_call']").first
+  first_model.locator(":scope > summary .adknb-info").click()
+  detail = first_model.locator(":scope > .adknb-detail")
+  detail.locator(".adknb-section-title:has-text('request: system instruction')").wait_for(timeout=30_000)
+  assert "Handle <script>window.__pwned=4</script> refunds." in detail.inner_text()
+  assert "tool declarations (1)" in detail.inner_text() and '"name": "refund"' in detail.inner_text()
+  assert '"functionCall"' in detail.inner_text()
+  # The panel: arguments readable in full, no protocol jargon.
+  panel = page.locator(".adknb-pending").first
+  assert "FunctionResponse" not in panel.inner_text()
+  box = panel.locator("textarea").first
+  assert '"amount": 250.0' in box.input_value() and box.evaluate("el => el.rows") >= 4
+  panel.locator("input[placeholder='reason (optional)']").fill("over the limit")
+  page.get_by_role("button", name="Reject", exact=True).click()
+  page.wait_for_selector(".adknb-tree[data-status='done']", timeout=60_000)
+  call_node = tree.locator("details[data-kind='tool_call']").first
+  assert call_node.get_attribute("data-status") == "rejected"
+  summary = call_node.locator(":scope > summary").inner_text()
+  assert "rejected" in summary and "ok" not in summary.split()
+  assert "reason: over the limit" in summary  # readable without unfolding the call
+  # Dark theme: every status and label is readable against the tree's background (computed colours).
+  page.click("li.lm-MenuBar-item:has-text('Settings')")
+  page.click("li.lm-Menu-item:has-text('Theme')")
+  page.click("li.lm-Menu-item:has-text('JupyterLab Dark')")
+  # The dark stylesheet is in once the tree's own text colour turns light.
+  page.wait_for_function("""() => { const c = getComputedStyle(document.querySelector('.adknb-tree')).color
+                                     .match(/[\\d.]+/g).map(Number); return c[0] + c[1] + c[2] > 450; }""",
+                         timeout=30_000)
+  ratios = tree.evaluate(CONTRAST_JS)
+  low = {k: v for k, v in ratios.items() if v < 4.5}
+  assert ratios and not low, low
+  assert page.evaluate("window.__pwned") is None
+
+
+CONTRAST_JS = """root => {
+  const rgb = s => (s.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => { const f = c => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+                              return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  const background = el => { for (let e = el; e; e = e.parentElement) { const c = rgb(getComputedStyle(e).backgroundColor);
+                               if (c.length === 3 || (c.length === 4 && c[3] > 0.5)) return c.slice(0, 3); }
+                             return [255, 255, 255]; };
+  const out = {};
+  for (const sel of [".adknb-status", ".adknb-title", ".adknb-node-status", ".adknb-kind", ".adknb-node-title", ".adknb-ms", "pre"]) {
+    for (const el of root.querySelectorAll(sel)) {
+      if (!el.textContent.trim()) continue;
+      const a = lum(rgb(getComputedStyle(el).color).slice(0, 3)), b = lum(background(el));
+      const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+      const key = sel + (el.dataset.status ? `[${el.dataset.status}]` : "");
+      out[key] = Math.min(out[key] || 99, Math.round(ratio * 10) / 10);
+    }
+  }
+  return out;
+}"""
