@@ -41,9 +41,13 @@ function render({ model, el: root }) {
   const errorsBox = el("input");
   errorsBox.type = "checkbox";
   errorsOnly.append(errorsBox, document.createTextNode(" errors only"));
-  tools.append(filter, expand, errorsOnly);
+  const timelineButton = el("button", "adknb-timeline-toggle", "timeline");
+  timelineButton.setAttribute("aria-pressed", "false");
+  tools.append(filter, expand, errorsOnly, timelineButton);
+  const timeline = el("div", "adknb-timeline");
+  timeline.hidden = true;
   const body = el("div", "adknb-body");
-  root.append(header, tools, body);
+  root.append(header, tools, timeline, body);
 
   let byId = new Map();
   let seq = 0;
@@ -51,6 +55,8 @@ function render({ model, el: root }) {
 
   function setStatus() {
     const value = model.get("status") || "";
+    setTicker();
+    drawTimeline();
     status.textContent = value;
     status.dataset.status = value;
     root.dataset.status = value;
@@ -120,6 +126,73 @@ function render({ model, el: root }) {
       if (keep.has(id)) entry.root.open = true;
     }
   }
+
+  // ---- timeline: the same nodes as bars, one lane per agent ------------------------------------
+
+  const BARS = new Set(["agent", "sequential", "parallel", "loop", "model_call", "tool_call", "approval", "input_request"]);
+  const LANES = new Set(["agent", "sequential", "parallel", "loop"]);
+  const RUNNING = new Set(["running", "streaming", "pending", "needs approval"]);
+
+  function laneOf(entry) {
+    for (let e = entry; e; e = byId.get(e.data.parent)) {
+      if (LANES.has(e.data.kind)) return e.data.branch && e.data.branch.includes(".") ? `${e.data.title} (${e.data.branch})` : e.data.title;
+      if (e.data.parent === null || e.data.parent === undefined) break;
+    }
+    return "run";
+  }
+
+  function drawTimeline() {
+    if (timeline.hidden) return;
+    const labels = model.get("labels") || {};
+    const now = Date.now() / 1000;
+    const bars = [];
+    for (const entry of byId.values()) {
+      const n = entry.data;
+      if (!BARS.has(n.kind) || n.t === undefined || n.t === null) continue;
+      const running = (n.ms === undefined || n.ms === null) && RUNNING.has(n.status);
+      const end = n.ms !== undefined && n.ms !== null ? n.t + n.ms / 1000 : (running ? now : n.t);
+      bars.push({ n, lane: laneOf(entry), start: n.t, end, running });
+    }
+    timeline.textContent = "";
+    if (!bars.length) { timeline.append(el("div", "adknb-timeline-empty", "nothing timed yet")); return; }
+    const t0 = Math.min(...bars.map((b) => b.start));
+    const span = Math.max(Math.max(...bars.map((b) => b.end)) - t0, 0.001);
+    const lanes = new Map();
+    for (const b of bars) { if (!lanes.has(b.lane)) lanes.set(b.lane, []); lanes.get(b.lane).push(b); }
+    for (const [lane, items] of lanes) {
+      const row = el("div", "adknb-lane");
+      const track = el("div", "adknb-track");
+      row.append(el("div", "adknb-lane-name", lane), track);
+      for (const b of items) {
+        const human = b.n.kind === "approval" || b.n.kind === "input_request";
+        const text = `${human ? "human wait: " : ""}${labels[b.n.kind] || b.n.kind} ${b.n.title}`;
+        const bar = el("div", "adknb-bar", text);
+        bar.dataset.kind = b.n.kind;
+        bar.dataset.status = b.n.status || "";
+        if (b.running) bar.dataset.running = "yes";
+        bar.style.left = `${((b.start - t0) / span) * 100}%`;
+        bar.style.width = `${Math.max(((b.end - b.start) / span) * 100, 0.4)}%`;
+        bar.title = `${text}\n${formatMs((b.end - b.start) * 1000)}${b.running ? " so far" : ""} · ${b.n.status || ""}`;
+        track.append(bar);
+      }
+      timeline.append(row);
+    }
+    timeline.append(el("div", "adknb-timeline-axis", `0 … ${formatMs(span * 1000)}`));
+  }
+
+  let ticker = null;
+  function setTicker() {
+    const live = !timeline.hidden && model.get("status") === "running";
+    if (live && ticker === null) ticker = setInterval(drawTimeline, 250);  // running bars grow to "now"
+    if (!live && ticker !== null) { clearInterval(ticker); ticker = null; }
+  }
+
+  timelineButton.addEventListener("click", () => {
+    timeline.hidden = !timeline.hidden;
+    timelineButton.setAttribute("aria-pressed", String(!timeline.hidden));
+    drawTimeline();
+    setTicker();
+  });
 
   // ---- detail on demand --------------------------------------------------------------------------
 
@@ -206,6 +279,7 @@ function render({ model, el: root }) {
     seq = msg.seq;
     count.textContent = `${byId.size} steps`;
     if (root.dataset.filtered) applyFilter();
+    drawTimeline();
   }
 
   function onSnapshot() {
@@ -223,6 +297,7 @@ function render({ model, el: root }) {
   model.on("change:nodes", onSnapshot);
   model.send({ type: "hello" });
   return () => {
+    if (ticker !== null) clearInterval(ticker);
     model.off("msg:custom", onMsg);
     model.off("change:status", setStatus);
     model.off("change:title", setStatus);

@@ -544,7 +544,7 @@ class StepBuilder:
       hint = readable_hint(request.hint)
       step = self._add(Step(id=self._key_id(f"approval:{call.id}"), kind="approval",
                             parent=tool_step.id if tool_step is not None else parent.id,
-                            title=f"approval for {request.tool}({short_args(request.args)})", text=hint,
+                            title=f"{request.tool}({short_args(request.args)})", text=hint,
                             status="pending", tool=request.tool, args=request.args, **common))
       if request.call_id:
         self._approval_of[request.call_id] = step.id

@@ -150,6 +150,12 @@ class LiveRun:
 
     return trajectory_frame_of_steps(self.steps)
 
+  def timeline(self):
+    """The run as a plotly Gantt chart: agents, model calls, tool calls and human waits, one row per agent."""
+    from .timeline import timeline_figure
+
+    return timeline_figure(self.steps, title=f"{self.label}: {self.status}")
+
   def to_eval_case(self, eval_set=None, *, eval_id: Optional[str] = None, overwrite: bool = False):
     """Turns this run's conversation into an eval case (appended to `eval_set`, a path or EvalSet).
 

@@ -61,6 +61,18 @@ def test_loop_order_parallel_lanes_and_every_model_call(page, lab):
   for i in range(2):  # each parallel model call slept 300 ms: its own time, not the gap since the last event
     ms = lanes.nth(i).locator("details[data-kind='model_call'] > summary .adknb-ms").inner_text()
     assert int(re.match(r"(\d+) ms", ms).group(1)) >= 290
+  # The timeline: the same steps as bars, one lane per agent (parallel branches side by side in time).
+  tree.locator(".adknb-timeline-toggle").click()
+  lanes_text = tree.locator(".adknb-timeline .adknb-lane-name").all_inner_texts()
+  assert lanes_text[:4] == ["pipeline", "fan", "a (fan.a)", "b (fan.b)"] and "critic" in lanes_text
+  assert tree.locator(".adknb-timeline .adknb-bar[data-kind='model_call']").count() == 7
+  a_bar, b_bar = (tree.locator(".adknb-lane", has_text=lane).locator(".adknb-bar[data-kind='model_call']")
+                  for lane in ("a (fan.a)", "b (fan.b)"))
+  overlap = page.evaluate("""([a, b]) => { const x = a.getBoundingClientRect(), y = b.getBoundingClientRect();
+                                           return Math.min(x.right, y.right) - Math.max(x.left, y.left); }""",
+                          [a_bar.element_handle(), b_bar.element_handle()])
+  assert overlap > 0  # the two branches' model calls ran at the same time
+  tree.locator(".adknb-timeline-toggle").click()
   # Filter: the author's agent and what is inside it; errors only shows nothing here.
   tree.locator(".adknb-filter").fill("reviser")
   visible = tree.locator("details[data-kind='agent']:visible > summary .adknb-node-title").all_inner_texts()

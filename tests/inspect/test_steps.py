@@ -138,3 +138,19 @@ def test_one_label_table_everywhere():
   assert f">{LABELS['model_call']}<" in html and f">{LABELS['invocation']}<" in html
   assert STATUS_TEXT["done"] in html
   assert run.view.tree.labels == LABELS
+
+
+def test_timeline_bars_and_figure_mark_human_waits_and_lanes(make_refund_agent):
+  from adk_nb.inspect.timeline import timeline_bars
+
+  run = nb.run(loop_and_parallel(), "go", store="memory://", view=False)
+  bars = timeline_bars(run.steps)
+  assert {b.lane for b in bars if b.kind == "model_call"} == {"a (fan.a)", "b (fan.b)", "critic", "reviser"}
+  assert all(b.end >= b.start >= 0 and not b.running for b in bars)
+  figure = run.timeline()
+  assert {t.name for t in figure.data} >= {"agent", "model", "tool", "parallel", "loop"}
+  agent, _ = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Refunded."])
+  paused = nb.run(agent, "Refund A1", store="memory://", view=False)
+  [wait] = [b for b in timeline_bars(paused.steps) if b.human]
+  assert wait.running and wait.label.startswith("human wait: approval refund(")
+  assert "human wait" in {t.name for t in paused.timeline().data}
