@@ -12,6 +12,7 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments
 
+from . import _parent_guard
 from ._loop import run_sync, running_loop
 from ._sessions import SessionBusyError, registry
 from .api import start
@@ -278,6 +279,7 @@ def load_ipython_extension(shell: Any) -> None:
   from IPython.core.inputtransformer2 import leading_empty_lines
 
   shell.register_magics(AgentMagics)
+  _parent_guard.install(shell)
   cleanup = shell.input_transformers_cleanup
   if transform_agent_cells not in cleanup:
     # Before IPython's prompt strippers, which would eat `>>> ` and `... ` in the user's message,
