@@ -1,4 +1,8 @@
-"""The headless approval policy: who answers tool confirmations when nobody clicks."""
+"""The approval policy: who answers tool confirmations when nobody clicks (notebook, demo, CLI).
+
+One vocabulary everywhere: `ask` (a person decides; with nobody to ask, the call is rejected:
+fail closed), `auto` (approve, and record that a policy did) and `deny`.
+"""
 
 from __future__ import annotations
 
