@@ -14,7 +14,8 @@ from typing import Any, Iterable, Optional
 from google.genai import types
 
 from .events.event import Event
-from .flows._contents import NESTED_KEY, REQUEST_CONFIRMATION, STARTED_KEY
+from .events.protocol import (REQUEST_CONFIRMATION, confirmation_request, long_running_calls, nested_pause,
+                              started_call_id)
 
 
 @dataclass(frozen=True)
@@ -46,31 +47,27 @@ class PendingItem:
 
 def _item_for(event: Event, call: types.FunctionCall, nested: bool) -> PendingItem:
   """The PendingItem describing one long-running call of `event`."""
-  args = dict(call.args or {})
-  if call.name == REQUEST_CONFIRMATION:
-    original = args.get("originalFunctionCall") or {}
-    confirmation = args.get("toolConfirmation") or {}
+  request = confirmation_request(call)
+  if request is not None:
+    original = request.original
     return PendingItem(
         call_id=call.id, kind="confirmation", agent=event.author,
-        tool=original.get("name", ""), args=dict(original.get("args") or {}),
-        hint=confirmation.get("hint", ""), payload=confirmation.get("payload"),
-        invocation_id=event.invocation_id, original_call_id=original.get("id"),
+        tool=original.name or "", args=dict(original.args or {}),
+        hint=request.hint, payload=request.payload,
+        invocation_id=event.invocation_id, original_call_id=original.id,
         branch=event.branch, nested=nested,
     )
   return PendingItem(
-      call_id=call.id, kind="long_running", agent=event.author, tool=call.name, args=args,
+      call_id=call.id, kind="long_running", agent=event.author, tool=call.name, args=dict(call.args or {}),
       invocation_id=event.invocation_id, branch=event.branch, nested=nested,
   )
 
 
 def _long_running(event: Event):
   """(call, nested) for each long-running call of an event."""
-  if not event.long_running_tool_ids:
-    return
-  nested = bool(event.custom_metadata and NESTED_KEY in event.custom_metadata)
-  for call in event.get_function_calls():
-    if call.id in event.long_running_tool_ids:
-      yield call, nested
+  nested = nested_pause(event) is not None
+  for call in long_running_calls(event):
+    yield call, nested
 
 
 def call_progress(events: Iterable[Event]) -> tuple[set[str], set[str]]:
@@ -81,9 +78,9 @@ def call_progress(events: Iterable[Event]) -> tuple[set[str], set[str]]:
   answered: set[str] = set()
   started: set[str] = set()
   for event in events:
-    meta = event.custom_metadata
-    if meta and STARTED_KEY in meta:
-      started.add(meta[STARTED_KEY])
+    started_id = started_call_id(event)
+    if started_id is not None:
+      started.add(started_id)
     placeholders = event.actions.requested_tool_confirmations
     for response in event.get_function_responses():
       if not (placeholders and response.id in placeholders):

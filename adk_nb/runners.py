@@ -17,7 +17,7 @@ from .agents.run_config import RunConfig
 from .apps.app import App
 from .events.event import Event
 from .events.event_actions import EventActions
-from .flows._contents import NESTED_ANSWER_KEY, REQUEST_CONFIRMATION
+from .events.protocol import NESTED_ANSWER_KEY, REQUEST_CONFIRMATION
 from .plugins.base_plugin import BasePlugin
 from .plugins.plugin_manager import PluginManager
 from .sessions.base_session_service import BaseSessionService

@@ -17,10 +17,7 @@ from typing import Optional
 from google.genai import types
 
 from ..events.event import Event
-
-REQUEST_CONFIRMATION = "adk_request_confirmation"
-REQUEST_CREDENTIAL = "adk_request_credential"
-_PROTOCOL_CALLS = frozenset({REQUEST_CONFIRMATION, REQUEST_CREDENTIAL})
+from ..events.protocol import NESTED_ANSWER_KEY, NESTED_KEY, PROTOCOL_CALLS
 
 
 def belongs_to_branch(invocation_branch: Optional[str], event: Event) -> bool:
@@ -28,14 +25,6 @@ def belongs_to_branch(invocation_branch: Optional[str], event: Event) -> bool:
   if not invocation_branch or not event.branch:
     return True
   return invocation_branch == event.branch or invocation_branch.startswith(event.branch + ".")
-
-
-NESTED_KEY = "adk_nb_nested"
-"""custom_metadata key of an event that raises an AgentTool's pending calls to the caller."""
-NESTED_ANSWER_KEY = "adk_nb_nested_answer"
-"""custom_metadata key listing the answers in a user message that belong to nested calls."""
-STARTED_KEY = "adk_nb_tool_started"
-"""custom_metadata key of the marker committed just before an approved tool runs."""
 
 
 def _visible_parts(event: Event) -> list[types.Part]:
@@ -53,10 +42,10 @@ def _visible_parts(event: Event) -> list[types.Part]:
     if part.text is not None and part.text == "" and not part.function_call and not part.function_response:
       continue
     fc = part.function_call
-    if fc is not None and fc.name in _PROTOCOL_CALLS:
+    if fc is not None and fc.name in PROTOCOL_CALLS:
       continue
     fr = part.function_response
-    if fr is not None and (fr.name in _PROTOCOL_CALLS or (pending and fr.id in pending) or fr.id in nested_answers):
+    if fr is not None and (fr.name in PROTOCOL_CALLS or (pending and fr.id in pending) or fr.id in nested_answers):
       continue
     if part.thought:
       continue

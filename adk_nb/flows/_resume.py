@@ -8,19 +8,16 @@ from google.genai import types
 
 from ..events.event import Event
 from ..events.event_actions import EventActions
-from ..tools.agent_tool import NESTED_KEY, NestedPause
+from ..events.protocol import confirmation_request, nested_pause, start_marker
+from ..pending import call_progress
+from ..tools.agent_tool import NestedPause
 from ..tools.tool_confirmation import ToolConfirmation
 from ..tools.tool_context import ToolContext
 from . import _functions
-from ..pending import call_progress
-from ._contents import REQUEST_CONFIRMATION, STARTED_KEY
 
 if TYPE_CHECKING:
   from ..agents.invocation_context import InvocationContext
   from ..agents.llm_agent import LlmAgent
-
-
-
 
 def parse_confirmation(response: Optional[dict]) -> tuple[ToolConfirmation, Optional[str]]:
   """A person's answer as a ToolConfirmation. Anything malformed is a rejection (fail closed)."""
@@ -42,12 +39,12 @@ def _find_requests(agent: "LlmAgent", ctx: "InvocationContext") -> dict[str, typ
       break
     if event.author != agent.name or not event.long_running_tool_ids:
       continue
-    if event.custom_metadata and NESTED_KEY in event.custom_metadata:
+    if nested_pause(event) is not None:
       continue  # raised from an AgentTool: resumed by resume_nested_calls
     for call in event.get_function_calls():
-      if call.name == REQUEST_CONFIRMATION and call.id in answers:
-        original = (call.args or {}).get("originalFunctionCall") or {}
-        found[call.id] = types.FunctionCall.model_validate(original)
+      request = confirmation_request(call)
+      if request is not None and call.id in answers:
+        found[call.id] = request.original
   return found
 
 
@@ -96,7 +93,7 @@ async def resume_confirmed_calls(agent: "LlmAgent", ctx: "InvocationContext") ->
     # Committed by the Runner before the tool runs: the at-most-once marker.
     for call_id in approved:
       yield Event(invocation_id=ctx.invocation_id, author=agent.name, branch=ctx.branch,
-                  custom_metadata={STARTED_KEY: call_id})
+                  custom_metadata=start_marker(call_id))
   results = await _functions.handle_function_calls(agent, ctx, calls, tools, confirmations)
   async for event in _emit(ctx, results):
     yield event
@@ -113,13 +110,12 @@ async def resume_nested_calls(agent: "LlmAgent", ctx: "InvocationContext") -> As
   for event in reversed(ctx.session.events):
     if event.invocation_id != ctx.invocation_id:
       break
-    meta = event.custom_metadata
-    if event.author != agent.name or not meta or NESTED_KEY not in meta:
+    nested = nested_pause(event)
+    if event.author != agent.name or nested is None:
       continue
     mine = [answers.pop(i) for i in sorted(event.long_running_tool_ids or ()) if i in answers]
     if not mine:
       continue
-    nested = meta[NESTED_KEY]
     tool_call = types.FunctionCall.model_validate(nested["tool_call"])
     tool = tools.get(tool_call.name)
     if tool is None or not hasattr(tool, "resume"):
