@@ -82,7 +82,6 @@ class ParallelAgent(BaseAgent):
             pass
 
     if conflicts:
-      ctx._shared.conflicts.extend(conflicts)
       yield self._new_event(
           ctx,
           error_code="STATE_WRITE_CONFLICT",
@@ -93,7 +92,5 @@ class ParallelAgent(BaseAgent):
           ),
       )
     if ctx.paused:
-      paused = ctx._shared.paused_branches
-      names = [name for name, br in branches.items()
-               if any(p == br or p.startswith(br + ".") for p in paused)]
+      names = [name for name, br in branches.items() if ctx.is_branch_paused(br)]
       yield pause_checkpoint(self, ctx, {"paused": names})
