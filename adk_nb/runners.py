@@ -15,6 +15,9 @@ from .agents.invocation_context import InvocationContext, InvocationStopped, new
 from .agents.llm_agent import LlmAgent
 from .agents.run_config import RunConfig
 from .apps.app import App
+from .errors import (AnswersSpanInvocationsError, AnswerWithoutIdError, CallAlreadyAnsweredError,
+                     PausingAgentNotInTreeError, SessionNotFoundError, UnknownCallError, WrongAnswerKindError,
+                     error_code_of)
 from .events.event import Event
 from .events.event_actions import EventActions
 from .events.protocol import NESTED_ANSWER_KEY, REQUEST_CONFIRMATION
@@ -28,8 +31,7 @@ from .telemetry import tracing
 logger = logging.getLogger("adk_nb.runners")
 
 
-class SessionNotFoundError(ValueError):
-  """The session asked for does not exist (and auto_create_session is off)."""
+__all__ = ["InMemoryRunner", "Runner", "SessionNotFoundError"]
 
 
 class Runner:
@@ -173,7 +175,7 @@ class Runner:
       yield Event(
           invocation_id=invocation_id,
           author=ctx.agent.name if ctx.agent else self.agent.name,
-          error_code=_error_code(exc),
+          error_code=error_code_of(exc),
           error_message=f"{type(exc).__name__}: {exc}",
       )
     finally:
@@ -230,32 +232,32 @@ class Runner:
     items = []
     for fr in responses:
       if not fr.id:
-        raise ValueError(
+        raise AnswerWithoutIdError(
             f"The FunctionResponse for {fr.name!r} has no id; set id to the pending call's id "
             "(see adk_nb.pending.pending_items(session.events))."
         )
       item = pending.get(fr.id) or late.get(fr.id)
       if item is None:
         if fr.id in answered:
-          raise ValueError(f"Call {fr.id!r} was already answered; nothing was changed.")
-        raise ValueError(
+          raise CallAlreadyAnsweredError(f"Call {fr.id!r} was already answered; nothing was changed.")
+        raise UnknownCallError(
             f"No pending call has id {fr.id!r} in session {session.id!r}; nothing was changed. "
             f"Pending ids: {sorted(pending) or 'none'}."
         )
       if (item.kind == "confirmation") != (fr.name == REQUEST_CONFIRMATION):
-        raise ValueError(
+        raise WrongAnswerKindError(
             f"Call {fr.id!r} is a {item.kind.replace('_', '-')} call for {item.tool!r}; answer it with "
             + ("name='adk_request_confirmation'." if item.kind == "confirmation" else f"name={item.tool!r}.")
         )
       items.append((fr, item))
     invocations = {item.invocation_id for _, item in items}
     if len(invocations) > 1:
-      raise ValueError("One message answers calls of several paused invocations; answer each in its own message.")
+      raise AnswersSpanInvocationsError("One message answers calls of several paused invocations; answer each in its own message.")
     invocation_id = invocations.pop()
     first = items[0][1]
     pausing = self.agent.find_agent(first.agent)
     if pausing is None:
-      raise ValueError(
+      raise PausingAgentNotInTreeError(
           f"Call {first.call_id!r} was made by agent {first.agent!r}, which is not in this Runner's agent "
           f"tree (root {self.agent.name!r}); nothing was changed. Resume with the agent tree that paused."
       )
@@ -392,20 +394,6 @@ def _resume_entry(session: Session, invocation_id: str, pausing: BaseAgent,
       entry, branch = node, checkpoints[node.name]
     node = node.parent_agent
   return entry, branch
-
-
-def _error_code(exc: BaseException) -> str:
-  from .agents._callbacks import CallbackError
-  from .errors.stale_session_error import StaleSessionError
-  from .plugins.plugin_manager import PluginError
-
-  if isinstance(exc, CallbackError):
-    return "CALLBACK_ERROR"
-  if isinstance(exc, PluginError):
-    return "PLUGIN_ERROR"
-  if isinstance(exc, StaleSessionError):
-    return "STALE_SESSION"
-  return "AGENT_ERROR"
 
 
 class InMemoryRunner(Runner):

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any, Optional
 from google.genai import types
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..errors import codes
+from ..errors.adk_nb_error import AdkNbError
 from ..sessions.base_session_service import BaseSessionService
 from ..sessions.session import Session
 from .run_config import RunConfig
@@ -16,8 +18,10 @@ if TYPE_CHECKING:
   from .base_agent import BaseAgent
 
 
-class LlmCallsLimitExceededError(Exception):
+class LlmCallsLimitExceededError(AdkNbError):
   """The invocation made more model calls than `RunConfig.max_llm_calls` allows."""
+
+  error_code = codes.LLM_CALLS_LIMIT_EXCEEDED
 
 
 class InvocationStopped(Exception):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import AsyncGenerator
 
+from ..errors import codes
 from ..events.event import Event
 from ._resumable import pause_checkpoint, restored_state
 from .base_agent import BaseAgent
@@ -84,7 +85,7 @@ class ParallelAgent(BaseAgent):
     if conflicts:
       yield self._new_event(
           ctx,
-          error_code="STATE_WRITE_CONFLICT",
+          error_code=codes.STATE_WRITE_CONFLICT,
           error_message=(
               "Parallel branches wrote the same state keys; the later write won: "
               + "; ".join(conflicts)

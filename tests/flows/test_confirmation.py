@@ -7,6 +7,8 @@ from google.genai import types
 
 from adk_nb import Agent, InMemoryRunner
 from adk_nb.agents import LoopAgent, ParallelAgent, SequentialAgent
+from adk_nb.errors import (AnswerError, AnswersSpanInvocationsError, AnswerWithoutIdError,
+                           CallAlreadyAnsweredError, UnknownCallError, WrongAnswerKindError)
 from adk_nb.events import Event
 from adk_nb.pending import answer_message, confirmation_response, pending_items, tool_response
 from adk_nb.sessions import InMemorySessionService
@@ -118,7 +120,7 @@ async def test_double_delivered_resume_is_refused_and_the_tool_runs_once():
   [item] = await pending(runner)
   await answer(runner, [confirmation_response(item, True)])
   before = len((await session_of(runner)).events)
-  with pytest.raises(ValueError, match="already answered"):
+  with pytest.raises(CallAlreadyAnsweredError, match="already answered"):
     await answer(runner, [confirmation_response(item, True)])
   assert log == [("A", 500.0)]
   assert len((await session_of(runner)).events) == before
@@ -187,7 +189,7 @@ async def test_unknown_call_id_changes_nothing():
   before = len((await session_of(runner)).events)
   bogus = types.Part(function_response=types.FunctionResponse(id="nope", name="adk_request_confirmation",
                                                                response={"confirmed": True}))
-  with pytest.raises(ValueError, match="No pending call has id 'nope'"):
+  with pytest.raises(UnknownCallError, match="No pending call has id 'nope'"):
     await answer(runner, [bogus])
   assert len((await session_of(runner)).events) == before
 
@@ -365,3 +367,36 @@ async def test_long_running_call_inside_agent_tool_is_answered_from_the_top():
   events = await answer(runner, [tool_response(item, {"value": 7})])
   assert events[-1].text == "parent: 7"
   assert child_model.requests[1].contents[-1].parts[0].function_response.response == {"value": 7}
+
+
+async def test_each_unmatchable_answer_raises_its_own_value_error_and_commits_nothing():
+  log = []
+  model = ScriptedModel([call("refund", order_id="A", amount=500.0), "ok"])
+  runner = approving_runner(model, log)
+  await run_turn(runner, "refund", session_id="one")
+  await run_turn(runner, "refund", session_id="two")
+  [item] = await pending(runner, "one")
+  before = len((await session_of(runner, "one")).events)
+  no_id = types.Part(function_response=types.FunctionResponse(name="adk_request_confirmation",
+                                                              response={"confirmed": True}))
+  as_result = types.Part(function_response=types.FunctionResponse(id=item.call_id, name="refund",
+                                                                   response={"ok": True}))
+  cases = [(no_id, AnswerWithoutIdError, "ANSWER_WITHOUT_ID"), (as_result, WrongAnswerKindError, "WRONG_ANSWER_KIND")]
+  for part, error, code in cases:
+    with pytest.raises(error) as raised:
+      await answer(runner, [part], sid="one")
+    assert isinstance(raised.value, ValueError) and isinstance(raised.value, AnswerError)
+    assert raised.value.error_code == code
+  assert len((await session_of(runner, "one")).events) == before
+  assert log == []
+
+
+async def test_answers_for_two_paused_invocations_in_one_message_are_refused():
+  model = ScriptedModel([call("refund", order_id="A", amount=1.0), call("refund", order_id="B", amount=2.0)])
+  runner = approving_runner(model, [])
+  await run_turn(runner, "refund A")
+  await run_turn(runner, "refund B")
+  first, second = await pending(runner)
+  assert first.invocation_id != second.invocation_id
+  with pytest.raises(AnswersSpanInvocationsError, match="several paused invocations"):
+    await answer(runner, [confirmation_response(first, True), confirmation_response(second, True)])

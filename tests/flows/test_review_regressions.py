@@ -230,7 +230,9 @@ async def test_resume_after_the_paused_agent_left_the_tree_is_a_clear_error():
   new_root_model = ScriptedModel(["I am the new root"])
   runner2 = Runner(app_name="app", agent=Agent(name="root", model=new_root_model),
                    session_service=runner.session_service)
-  with pytest.raises(ValueError):
+  from adk_nb.errors import PausingAgentNotInTreeError
+
+  with pytest.raises(PausingAgentNotInTreeError, match="not in this Runner's agent tree"):
     events = await run_turn(runner2, answer_message([confirmation_response(item, True)]))
     # If it does not raise, at least it must not report success silently:
     assert any(e.error_code for e in events), [(e.author, e.content) for e in events]
