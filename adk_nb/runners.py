@@ -23,6 +23,7 @@ from .plugins.base_plugin import BasePlugin
 from .plugins.plugin_manager import PluginManager
 from .sessions.base_session_service import BaseSessionService
 from .sessions.in_memory_session_service import InMemorySessionService
+from .pending import interrupted_answer, unanswered_calls
 from .resume import Resume, match_answers
 from .sessions.session import Session
 from .telemetry import tracing
@@ -133,6 +134,9 @@ class Runner:
     span = tracing.invocation_span(ctx)
     failure: Optional[BaseException] = None
     try:
+      for event in self._interrupted_answers(session, resume):
+        await self.session_service.append_event(session, event)
+        yield event
       if new_message is not None:
         if pm.has("on_user_message_callback"):
           replaced = await pm.run("on_user_message_callback", invocation_context=ctx, user_message=new_message)
@@ -216,6 +220,16 @@ class Runner:
         return agent
       # As in google-adk: keep looking back for an agent that may keep the conversation.
     return root
+
+  @staticmethod
+  def _interrupted_answers(session: Session, resume: Optional[Resume]) -> list[Event]:
+    """Answers for calls an earlier run left unanswered (it was killed or cancelled mid-call).
+
+    Recorded before the new turn so no model ever receives a call without its answer, and the
+    model is told the outcome is unknown rather than left to guess.
+    """
+    return [interrupted_answer(event, calls)
+            for event, calls in unanswered_calls(session.events, resume.paused if resume else ())]
 
   def _match_answers(self, session: Session, message: types.Content) -> Optional[Resume]:
     """The paused invocation `message` resumes, or None (see `adk_nb.resume.match_answers`)."""

@@ -10,6 +10,7 @@ from adk_nb.agents import LoopAgent, ParallelAgent, SequentialAgent
 from adk_nb.errors import (AnswerError, AnswersSpanInvocationsError, AnswerWithoutIdError,
                            CallAlreadyAnsweredError, UnknownCallError, WrongAnswerKindError)
 from adk_nb.events import Event
+from adk_nb.events.protocol import is_start_marker
 from adk_nb.pending import answer_message, confirmation_response, pending_items, tool_response
 from adk_nb.sessions import InMemorySessionService
 from adk_nb.testing import ScriptedModel, call, run_turn
@@ -126,38 +127,28 @@ async def test_double_delivered_resume_is_refused_and_the_tool_runs_once():
   assert len((await session_of(runner)).events) == before
 
 
-async def test_retry_after_a_crash_mid_tool_does_not_run_the_tool_again():
+async def test_retry_after_a_crash_mid_tool_tells_the_model_it_may_have_run_and_does_not_run_it_again():
   log = []
   model = ScriptedModel([call("refund", order_id="A", amount=500.0), "I could not confirm the refund."])
   runner = approving_runner(model, log)
   await run_turn(runner, "refund")
   [item] = await pending(runner)
-  # Simulate a process that committed the start marker and died before the result was committed.
+  # A run that committed the start marker and stopped before the result was committed.
   agen = runner.run_async(user_id="user", session_id="session",
                           new_message=answer_message([confirmation_response(item, True)]))
   async for event in agen:
-    if event.custom_metadata and "adk_nb_tool_started" in event.custom_metadata:
+    if is_start_marker(event):
       break
   await agen.aclose()
   assert log == []  # the marker is committed before the tool runs
-  session = await session_of(runner)
-  # The answer was delivered; retry the same resume as a fresh delivery of the pending answer:
-  # strip the user answer so the call looks pending again, as a client retrying would see it.
-  assert pending_items(session.events) == []
-  events = [e for e in session.events]
-  svc = InMemorySessionService()
-  s2 = await svc.create_session(app_name="app", user_id="user", session_id="session")
-  for e in events:
-    if e.author == "user" and e.get_function_responses():
-      continue
-    await svc.append_event(s2, e)
-  runner2 = InMemoryRunner(runner.agent, app_name="app")
-  runner2.session_service = svc
-  [item2] = await pending(runner2)
-  out = await answer(runner2, [confirmation_response(item2, True)])
+  [again] = await pending(runner)
+  assert again.call_id == item.call_id and again.may_have_run
+  out = await answer(runner, [confirmation_response(again, True)])
   assert log == []
-  note = [e for e in out if e.get_function_responses() and e.author != "user"][0].get_function_responses()[0].response["error"]
+  [note] = [r.response["error"] for e in out if e.author != "user" for r in e.get_function_responses()]
   assert "may have run" in note and "not run again" in note
+  assert out[-1].text == "I could not confirm the refund."
+  assert await pending(runner) == []
 
 
 async def test_edited_arguments_are_used_when_approved():
