@@ -12,8 +12,13 @@ from .events.protocol import confirmation_request, interrupted_ids, is_start_mar
 from .models.scripted import ScriptedModel, ScriptExhausted, call
 from .pending import PendingItem, answer_message, pending_items
 
-__all__ = ["ScriptedModel", "ScriptExhausted", "answer", "call", "orphan_calls", "pending", "run_turn",
-           "session_of", "summarize", "user_message"]
+__all__ = ["ScriptedModel", "ScriptExhausted", "answer", "call", "llm_request", "orphan_calls", "pending",
+           "run_turn", "session_of", "summarize", "user_message"]
+
+WEATHER = types.FunctionDeclaration(
+    name="get_weather", description="Weather for a city.",
+    parameters_json_schema={"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]})
+"""A one-argument tool declaration, for tests of what a model adapter sends."""
 
 
 def user_message(content: Union[str, types.Content, list[types.Part]]) -> types.Content:
@@ -23,6 +28,15 @@ def user_message(content: Union[str, types.Content, list[types.Part]]) -> types.
   if isinstance(content, str):
     return types.Content(role="user", parts=[types.Part(text=content)])
   return types.Content(role="user", parts=list(content))
+
+
+def llm_request(model: str, *contents: types.Content, tools: Any = (), **config: Any) -> Any:
+  """An LlmRequest for testing a model adapter: `contents`, the given function declarations, and
+  any GenerateContentConfig fields (`system_instruction=...`, `temperature=...`)."""
+  from .models.llm_request import LlmRequest
+
+  return LlmRequest(model=model, contents=list(contents), config=types.GenerateContentConfig(
+      tools=[types.Tool(function_declarations=list(tools))] if tools else None, **config))
 
 
 async def run_turn(

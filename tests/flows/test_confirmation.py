@@ -11,9 +11,9 @@ from adk_nb.errors import (AnswerError, AnswersSpanInvocationsError, AnswerWitho
                            CallAlreadyAnsweredError, UnknownCallError, WrongAnswerKindError)
 from adk_nb.events import Event
 from adk_nb.events.protocol import is_start_marker
-from adk_nb.pending import answer_message, confirmation_response, pending_items, tool_response
+from adk_nb.pending import answer_message, confirmation_response, tool_response
 from adk_nb.sessions import InMemorySessionService
-from adk_nb.testing import ScriptedModel, call, run_turn
+from adk_nb.testing import ScriptedModel, answer, call, pending, run_turn, session_of, summarize
 from adk_nb.tools import FunctionTool, LongRunningFunctionTool, ToolContext
 
 
@@ -31,12 +31,14 @@ def approving_runner(model, log):
                               tools=[FunctionTool(make_refund(log), require_confirmation=True)]), app_name="app")
 
 
-async def session_of(runner, sid="session"):
-  return await runner.session_service.get_session(app_name=runner.app_name, user_id="user", session_id=sid)
-
-
-async def pending(runner, sid="session"):
-  return pending_items((await session_of(runner, sid)).events)
+async def paused_refund(after: str = "ok", amount: float = 500.0, session_id: str = "session"):
+  """(runner, item, log, model): a refund of `amount` waiting for approval; the model then says `after`."""
+  log = []
+  model = ScriptedModel([call("refund", order_id="A", amount=amount), after])
+  runner = approving_runner(model, log)
+  await run_turn(runner, "refund", session_id=session_id)
+  [item] = await pending(runner, session_id)
+  return runner, item, log, model
 
 
 async def reloaded(runner, agent):
@@ -51,10 +53,6 @@ async def reloaded(runner, agent):
   return Runner(app_name="app", agent=agent, session_service=svc)
 
 
-async def answer(runner, parts, sid="session"):
-  return await run_turn(runner, answer_message(parts), session_id=sid)
-
-
 async def test_confirmation_pauses_with_adk_wire_format_then_approval_runs_the_tool_once():
   log = []
   model = ScriptedModel([call("refund", order_id="A1", amount=120.0), "Refunded 120."])
@@ -62,7 +60,9 @@ async def test_confirmation_pauses_with_adk_wire_format_then_approval_runs_the_t
   runner = InMemoryRunner(Agent(name="support", model=model, tools=[tool]), app_name="app")
   events = await run_turn(runner, "refund A1")
   assert log == []
-  call_ev, request, placeholder = events[1], events[2], events[3]
+  assert summarize(events) == [("user", "text", "refund A1"), ("support", "call", "refund"),
+                               ("support", "confirm", "refund"), ("support", "needs_approval", "refund")]
+  call_ev, request, placeholder = events[1:]
   original_id = call_ev.get_function_calls()[0].id
   assert placeholder.get_function_responses()[0].response == {
       "error": "This tool call requires confirmation, please approve or reject."}
@@ -101,11 +101,7 @@ async def test_small_amounts_run_without_confirmation():
 
 
 async def test_rejection_tells_the_model_and_the_tool_never_runs():
-  log = []
-  model = ScriptedModel([call("refund", order_id="A", amount=500.0), "Understood, no refund."])
-  runner = approving_runner(model, log)
-  await run_turn(runner, "refund")
-  [item] = await pending(runner)
+  runner, item, log, model = await paused_refund("Understood, no refund.")
   events = await answer(runner, [confirmation_response(item, False, payload={"reason": "over budget"})])
   assert log == []
   assert events[1].get_function_responses()[0].response == {"error": "This tool call is rejected.",
@@ -114,11 +110,7 @@ async def test_rejection_tells_the_model_and_the_tool_never_runs():
 
 
 async def test_double_delivered_resume_is_refused_and_the_tool_runs_once():
-  log = []
-  model = ScriptedModel([call("refund", order_id="A", amount=500.0), "ok"])
-  runner = approving_runner(model, log)
-  await run_turn(runner, "refund")
-  [item] = await pending(runner)
+  runner, item, log, model = await paused_refund("ok")
   await answer(runner, [confirmation_response(item, True)])
   before = len((await session_of(runner)).events)
   with pytest.raises(CallAlreadyAnsweredError, match="already answered"):
@@ -128,11 +120,7 @@ async def test_double_delivered_resume_is_refused_and_the_tool_runs_once():
 
 
 async def test_retry_after_a_crash_mid_tool_tells_the_model_it_may_have_run_and_does_not_run_it_again():
-  log = []
-  model = ScriptedModel([call("refund", order_id="A", amount=500.0), "I could not confirm the refund."])
-  runner = approving_runner(model, log)
-  await run_turn(runner, "refund")
-  [item] = await pending(runner)
+  runner, item, log, model = await paused_refund("I could not confirm the refund.")
   # A run that committed the start marker and stopped before the result was committed.
   agen = runner.run_async(user_id="user", session_id="session",
                           new_message=answer_message([confirmation_response(item, True)]))
@@ -152,21 +140,13 @@ async def test_retry_after_a_crash_mid_tool_tells_the_model_it_may_have_run_and_
 
 
 async def test_edited_arguments_are_used_when_approved():
-  log = []
-  model = ScriptedModel([call("refund", order_id="A", amount=500.0), "Refunded 50."])
-  runner = approving_runner(model, log)
-  await run_turn(runner, "refund")
-  [item] = await pending(runner)
+  runner, item, log, model = await paused_refund("Refunded 50.")
   await answer(runner, [confirmation_response(item, True, payload={"arguments": {"order_id": "A", "amount": 50.0}})])
   assert log == [("A", 50.0)]
 
 
 async def test_malformed_answer_fails_closed():
-  log = []
-  model = ScriptedModel([call("refund", order_id="A", amount=500.0), "ok"])
-  runner = approving_runner(model, log)
-  await run_turn(runner, "refund")
-  [item] = await pending(runner)
+  runner, item, log, model = await paused_refund("ok")
   bad = types.Part(function_response=types.FunctionResponse(
       id=item.call_id, name="adk_request_confirmation", response={"confirmed": "yes please"}))
   events = await answer(runner, [bad])
@@ -361,12 +341,7 @@ async def test_long_running_call_inside_agent_tool_is_answered_from_the_top():
 
 
 async def test_each_unmatchable_answer_raises_its_own_value_error_and_commits_nothing():
-  log = []
-  model = ScriptedModel([call("refund", order_id="A", amount=500.0), "ok"])
-  runner = approving_runner(model, log)
-  await run_turn(runner, "refund", session_id="one")
-  await run_turn(runner, "refund", session_id="two")
-  [item] = await pending(runner, "one")
+  runner, item, log, _ = await paused_refund(session_id="one")
   before = len((await session_of(runner, "one")).events)
   no_id = types.Part(function_response=types.FunctionResponse(name="adk_request_confirmation",
                                                               response={"confirmed": True}))
@@ -375,7 +350,7 @@ async def test_each_unmatchable_answer_raises_its_own_value_error_and_commits_no
   cases = [(no_id, AnswerWithoutIdError, "ANSWER_WITHOUT_ID"), (as_result, WrongAnswerKindError, "WRONG_ANSWER_KIND")]
   for part, error, code in cases:
     with pytest.raises(error) as raised:
-      await answer(runner, [part], sid="one")
+      await answer(runner, [part], session_id="one")
     assert isinstance(raised.value, ValueError) and isinstance(raised.value, AnswerError)
     assert raised.value.error_code == code
   assert len((await session_of(runner, "one")).events) == before
