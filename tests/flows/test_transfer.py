@@ -77,3 +77,17 @@ async def test_ping_pong_transfers_are_capped():
   assert len(transfers) == 4
   errors = [r.response.get("error", "") for e in events for r in e.get_function_responses()]
   assert any("Transfer limit reached" in err for err in errors)
+
+
+async def test_sticky_transfer_skips_a_non_transferable_last_speaker_like_adk():
+  """google-adk _agent_router.find_agent_to_run keeps scanning past an agent that cannot transfer back."""
+  a_model = ScriptedModel(["a answers 1", call("transfer_to_agent", agent_name="b"), "a answers 3"])
+  a = Agent(name="a", description="A", model=a_model)
+  b = Agent(name="b", description="B", model=ScriptedModel(["b answers 2"]), disallow_transfer_to_parent=True)
+  root_model = ScriptedModel([call("transfer_to_agent", agent_name="a"), "root answers 3"])
+  root = Agent(name="root", model=root_model, sub_agents=[a, b])
+  runner = InMemoryRunner(root, app_name="app")
+  await run_turn(runner, "t1")
+  await run_turn(runner, "t2")
+  r3 = await run_turn(runner, "t3")
+  assert r3[-1].author == "a", r3[-1].author
