@@ -171,8 +171,14 @@ def unanswered_calls(events: Iterable[Event], resuming: Iterable[PendingItem] = 
   Calls still legitimately waiting are left out: pending long-running calls, calls waiting for a
   person's approval, and the calls `resuming` is about to act on. An approved call whose run
   started and was interrupted counts, unless it is being resumed (the resume answers it).
+
+  The Runner asks before every run, and each run answers what the previous one left, so only
+  the events since the last user message can hold such a call (or the start marker of one):
+  when they hold none, the answer is found without reading the whole history.
   """
   events = list(events)
+  if not _tail_may_hold_unanswered(events):
+    return []
   done, started = call_progress(events)
   resuming = list(resuming)
   open_ids = {item.call_id for item in resuming}
@@ -198,6 +204,26 @@ def unanswered_calls(events: Iterable[Event], resuming: Iterable[PendingItem] = 
     if calls:
       out.append((event, calls))
   return out
+
+
+def _tail_may_hold_unanswered(events: list[Event]) -> bool:
+  """True when the events since the last user message leave a call or a start marker unanswered."""
+  answered: set[str] = set()
+  for event in reversed(events):  # newest first: an answer is seen before its call
+    if event.author == "user":
+      return False
+    parts = event.content.parts if event.content is not None and event.content.parts else ()
+    for part in parts:
+      if part.function_response is not None:
+        answered.add(part.function_response.id)
+    started_id = started_call_id(event)
+    if started_id is not None and started_id not in answered:
+      return True
+    for part in parts:
+      call = part.function_call
+      if call is not None and call.name not in PROTOCOL_CALLS and call.id not in answered:
+        return True
+  return False
 
 
 def interrupted_answer(event: Event, calls: list[types.FunctionCall]) -> Event:
