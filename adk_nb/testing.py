@@ -51,8 +51,9 @@ async def run_turn(
 ) -> list[Event]:
   """Runs one turn (creating the session on first use) and returns its events.
 
-  The list starts with the user's message as committed to the session (the Runner stores
-  it but, as in ADK, does not yield it), followed by everything the run yielded.
+  The list holds the user's message as committed to the session (the Runner stores it but, as
+  in ADK, does not yield it) followed by everything the run yielded. Answers the Runner records
+  first for calls an earlier run left open come before the message, as in the session.
   """
   service = runner.session_service
   session = await service.get_session(app_name=runner.app_name, user_id=user_id, session_id=session_id)
@@ -69,8 +70,11 @@ async def run_turn(
       events.append(event)
   if message is not None or state_delta:
     after = await service.get_session(app_name=runner.app_name, user_id=user_id, session_id=session_id)
-    if len(after.events) > before and after.events[before].author == "user":
-      events.insert(0, after.events[before])
+    # After any answers recorded for calls an earlier run left open (committed and yielded first).
+    for offset, event in enumerate(after.events[before:]):
+      if event.author == "user":
+        events.insert(offset, event)
+        break
   return events
 
 

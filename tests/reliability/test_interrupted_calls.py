@@ -157,3 +157,16 @@ async def test_a_call_still_waiting_for_approval_is_answered_in_a_new_turns_requ
                if p.function_response is not None]
   assert "waiting for a person's approval" in waiting
   assert len(await pending(runner)) == 1  # still answerable
+
+
+async def test_the_next_turn_first_records_the_interrupted_call_then_the_model_reads_it():
+  refunds = Refunds()
+  runner, [model] = build("plain", refunds)
+  await cancelled_while_running(run_turn(runner, "refund A"), refunds)
+  events = await run_turn(runner, "what happened?")
+  assert summarize(events) == [("desk", "interrupted", "refund"), ("user", "text", "what happened?"),
+                               ("desk", "text", "noted")]
+  [sent] = [p.function_response.response["error"] for c in model.requests[-1].contents for p in c.parts
+            if p.function_response is not None]
+  assert sent.startswith("Interrupted: `refund` did not return") and "may have run" in sent
+  assert refunds.starts == ["A"]
