@@ -104,6 +104,8 @@ async def test_rejection_tells_the_model_and_the_tool_never_runs():
   runner, item, log, model = await paused_refund("Understood, no refund.")
   events = await answer(runner, [confirmation_response(item, False, payload={"reason": "over budget"})])
   assert log == []
+  assert summarize(events) == [("user", "result", "adk_request_confirmation"), ("s", "result", "refund"),
+                               ("s", "text", "Understood, no refund.")]
   assert events[1].get_function_responses()[0].response == {"error": "This tool call is rejected.",
                                                             "reason": "over budget"}
   assert events[-1].text == "Understood, no refund."

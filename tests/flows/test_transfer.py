@@ -2,7 +2,7 @@
 
 from adk_nb import Agent, InMemoryRunner
 from adk_nb.agents import RunConfig
-from adk_nb.testing import ScriptedModel, call, run_turn
+from adk_nb.testing import ScriptedModel, call, run_turn, summarize
 
 
 def _tree(root_script, billing_script, shipping_script=(), **flags):
@@ -23,8 +23,9 @@ async def test_root_routes_to_child_which_replies_in_the_same_invocation():
   root, billing, _ = _tree([call("transfer_to_agent", agent_name="billing")], ["Your invoice is paid."])
   runner = InMemoryRunner(root, app_name="app")
   events = await run_turn(runner, "Was my invoice paid?")
-  assert [e.author for e in events] == ["user", "root", "root", "billing"]
-  assert events[2].actions.transfer_to_agent == "billing"
+  assert summarize(events) == [("user", "text", "Was my invoice paid?"), ("root", "call", "transfer_to_agent"),
+                               ("root", "result", "transfer_to_agent"), ("root", "transfer", "billing"),
+                               ("billing", "text", "Your invoice is paid.")]
   assert len({e.invocation_id for e in events}) == 1
   assert events[-1].text == "Your invoice is paid."
   si = root.model.requests[0].system_instruction_text
