@@ -17,6 +17,7 @@ from google.genai import types
 import pydantic
 from pydantic import PrivateAttr
 
+from ..errors import codes
 from . import _retry
 from .base_llm import BaseLlm
 from .google_llm import with_user_turn
@@ -386,7 +387,7 @@ def from_model_response(response: Any) -> LlmResponse:
   """An LlmResponse from litellm's ModelResponse (first choice)."""
   choice = response.choices[0] if response.choices else None
   if choice is None:
-    return LlmResponse(error_code="UNKNOWN_ERROR", error_message="The model returned no choices.")
+    return LlmResponse(error_code=codes.UNKNOWN_ERROR, error_message="The model returned no choices.")
   message = choice.message
   parts = []
   reasoning = getattr(message, "reasoning_content", None)

@@ -69,6 +69,20 @@ def lab(tmp_path_factory):
   log.close()
 
 
+@pytest.fixture
+def write_notebook(lab):
+  """write_notebook(name, cells) -> name: a notebook of code cells in the lab's root folder."""
+  import nbformat
+
+  def write(name: str, cells: list[str]) -> str:
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(c) for c in cells]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+    nbformat.write(nb, lab[2] / name)
+    return name
+  return write
+
+
 @pytest.fixture(scope="module")
 def browser(lab):
   # Module scope, not session: while sync_playwright is open it keeps an event loop marked
