@@ -263,8 +263,10 @@ def test_closing_the_event_loop_stops_the_server_without_close(errlog):
   assert child_pids() <= before
 
 
-def test_a_killed_kernel_leaves_no_server_process(tmp_path):
-  """The process holding the session dies by SIGKILL (a kernel restart); the server exits too."""
+@pytest.mark.parametrize("end", ["kill", "exit"])
+def test_a_killed_kernel_or_an_exit_without_close_leaves_no_server_process(tmp_path, end):
+  """The process holding the session dies by SIGKILL (a kernel restart), or exits with its loop
+  still open and the toolset never closed (atexit closes it); either way the server is gone."""
   script = tmp_path / "holder.py"
   script.write_text(textwrap.dedent(f"""
       import asyncio, json, sys
@@ -278,15 +280,23 @@ def test_a_killed_kernel_leaves_no_server_process(tmp_path):
           result = await whoami.run_async(args={{}}, tool_context=type("C", (), {{"tool_confirmation": None,
                                                                                   "_invocation_context": None}})())
           print(json.loads(result["content"][0]["text"])["pid"], flush=True)
-          await asyncio.Event().wait()
+          if sys.argv[1] == "kill":
+              await asyncio.Event().wait()
 
-      asyncio.run(main())
+      loop = asyncio.new_event_loop()  # like a kernel's loop: never closed by the script
+      loop.run_until_complete(main())
+      sys.stdin.readline()  # exit when the test says so
   """))
-  holder = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            cwd=os.getcwd(), env={**os.environ, "PYTHONPATH": os.getcwd()}, text=True)
+  holder = subprocess.Popen([sys.executable, str(script), end], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, cwd=os.getcwd(),
+                            env={**os.environ, "PYTHONPATH": os.getcwd()}, text=True)
   try:
     server_pid = int(holder.stdout.readline())
     assert pid_alive(server_pid)
+    if end == "exit":
+      holder.stdin.write("\n")
+      holder.stdin.flush()
+      assert holder.wait(timeout=60) == 0
   finally:
     holder.kill()
     holder.wait()

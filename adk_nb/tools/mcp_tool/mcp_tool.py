@@ -115,7 +115,9 @@ class McpTool(BaseTool):
             hint=f"Please approve or reject the tool call {self.name}() by responding with a "
             "FunctionResponse with an expected ToolConfirmation payload.")
         return {"error": "This tool call requires confirmation, please approve or reject."}
-    headers = await provided_headers(self._header_provider, _readonly(tool_context))
+    headers = None
+    if self._header_provider is not None:
+      headers = await provided_headers(self._header_provider, _readonly(tool_context))
     manager = self._mcp_session_manager
     session = await manager.create_session(headers)
     try:
