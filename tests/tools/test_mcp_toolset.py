@@ -19,6 +19,7 @@ from mcp import StdioServerParameters  # noqa: E402
 from adk_nb import Agent, InMemoryRunner  # noqa: E402
 from adk_nb.pending import answer_message, confirmation_response, pending_items  # noqa: E402
 from adk_nb.testing import ScriptedModel, call, run_turn  # noqa: E402
+from adk_nb.tools.catalog import agent_tools  # noqa: E402
 from adk_nb.tools.mcp_tool import (  # noqa: E402
     McpConnectionError,
     McpTool,
@@ -99,11 +100,16 @@ async def test_declarations_inline_nested_objects_arrays_enums_and_refs(errlog):
   tools = toolset(errlog, tool_filter=["place_order", "add"], tool_name_prefix="shop")
   model = ScriptedModel([call("shop_place_order", order={"items": [{"sku": "A", "qty": 2}, {"sku": "B"}],
                                                           "priority": "high"}, customer="Ada"), "ok"])
-  runner = InMemoryRunner(Agent(name="a", model=model, tools=[tools]), app_name="app")
+  agent = Agent(name="a", model=model, tools=[tools])
+  runner = InMemoryRunner(agent, app_name="app")
   try:
     events = await run_turn(runner, "order")
+    catalog = await agent_tools(agent)
   finally:
     await runner.close()
+  assert [(i.name, i.kind, i.needs_approval) for i in catalog] == [("shop_add", "mcp", False),
+                                                                   ("shop_place_order", "mcp", False)]
+  assert catalog[0].origin.startswith("MCP stdio server `") and catalog[0].origin.endswith("mcp_server.py`")
   decls = declarations(model.requests[0])
   assert sorted(decls) == ["shop_add", "shop_place_order"]
   schema = decls["shop_place_order"].parameters_json_schema
