@@ -418,3 +418,13 @@ def test_without_the_sdk_the_error_names_the_extra(monkeypatch):
   monkeypatch.setitem(sys.modules, "mcp", None)
   with pytest.raises(ImportError, match=r'pip install "adk_nb\[mcp\]"'):
     import_mcp()
+
+
+def test_a_stderr_without_a_file_descriptor_falls_back_to_the_process_stderr():
+  """In a Jupyter kernel sys.stderr is an in-memory stream; the server's stderr must still go somewhere."""
+  import io
+
+  from adk_nb.tools.mcp_tool.mcp_session_manager import _with_fileno
+
+  assert _with_fileno(io.StringIO()) is sys.__stderr__
+  assert _with_fileno(sys.__stderr__) is sys.__stderr__

@@ -18,6 +18,7 @@ import asyncio
 import atexit
 import contextlib
 import logging
+import os
 import sys
 import weakref
 from typing import Any, Optional, TextIO, Union
@@ -187,7 +188,7 @@ class _Connection:
   def _transport(self, mcp):
     params = self.params
     if isinstance(params, StdioConnectionParams):
-      return mcp.stdio_client(params.server_params, errlog=self.errlog)
+      return mcp.stdio_client(params.server_params, errlog=_with_fileno(self.errlog))
     headers = {**(params.headers or {}), **(self.headers or {})}
     if isinstance(params, SseConnectionParams):
       from mcp.client.sse import sse_client
@@ -224,6 +225,24 @@ class _Connection:
       task.cancel()
     except Exception:  # noqa: BLE001 - the server's own failure; nothing left to release
       pass
+
+
+def _with_fileno(stream: TextIO) -> TextIO:
+  """A stream a subprocess can write to.
+
+  In a Jupyter kernel sys.stderr is the kernel's output stream, which has no file descriptor;
+  the server's stderr then goes to the kernel process's own stderr (the Jupyter server's log).
+  """
+  try:
+    stream.fileno()
+    return stream
+  except (AttributeError, OSError, ValueError):
+    fallback = sys.__stderr__
+    try:
+      fallback.fileno()
+      return fallback
+    except (AttributeError, OSError, ValueError):
+      return open(os.devnull, "w")
 
 
 @contextlib.asynccontextmanager
