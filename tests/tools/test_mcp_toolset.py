@@ -428,3 +428,22 @@ def test_a_stderr_without_a_file_descriptor_falls_back_to_the_process_stderr():
 
   assert _with_fileno(io.StringIO()) is sys.__stderr__
   assert _with_fileno(sys.__stderr__) is sys.__stderr__
+
+
+def test_the_sync_runner_gets_its_own_session_and_leaves_no_server(errlog):
+  """Runner.run works on a worker thread with its own loop: the session lives and ends with that loop."""
+  tools = toolset(errlog, tool_filter=["add"])
+  model = ScriptedModel([call("add", a=5, b=6), "11"])
+  runner = InMemoryRunner(Agent(name="a", model=model, tools=[tools]), app_name="app")
+  before = child_pids()
+  asyncio.run(runner.session_service.create_session(app_name="app", user_id="u", session_id="s"))
+  events = list(runner.run(user_id="u", session_id="s", new_message=user_text("5+6?")))
+  assert events[-1].text == "11"
+  assert [r.response["structuredContent"] for e in events for r in e.get_function_responses()] == [{"result": 11}]
+  assert child_pids() <= before
+
+
+def user_text(text):
+  from google.genai import types
+
+  return types.Content(role="user", parts=[types.Part(text=text)])

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import logging
 from typing import TYPE_CHECKING, Any
 
 from google.genai import types
 
 from ..base_tool import BaseTool
 from .mcp_tool import dump_wire, limit_result
+
+logger = logging.getLogger("adk_nb.tools.mcp")
 
 if TYPE_CHECKING:
   from ...models.llm_request import LlmRequest
@@ -38,7 +41,12 @@ class LoadMcpResourceTool(BaseTool):
 
   async def process_llm_request(self, *, tool_context: "ToolContext", llm_request: "LlmRequest") -> None:
     await super().process_llm_request(tool_context=tool_context, llm_request=llm_request)
-    names = await self._mcp_toolset.list_resources(tool_context)
+    try:
+      names = await self._mcp_toolset.list_resources(tool_context)
+    except Exception as exc:  # noqa: BLE001 - a server without resources still has its tools
+      logger.warning("Listing the resources of %r failed; the model is not told about them: %s",
+                     self._mcp_toolset, exc)
+      return
     if names:
       llm_request.append_instructions([
           f"You have a list of MCP resources:\n{json.dumps(names)}\n\nWhen the user asks about any of them, "

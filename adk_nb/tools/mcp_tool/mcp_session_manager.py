@@ -278,7 +278,7 @@ class MCPSessionManager:
     self.connection_params: ConnectionParams = normalize_params(connection_params)
     self.errlog = errlog
     self._connections: dict[tuple, _Connection] = {}
-    self._locks: dict[int, asyncio.Lock] = {}
+    self._locks: dict[int, tuple[asyncio.AbstractEventLoop, asyncio.Lock]] = {}
     _LIVE.add(self)
 
   @property
@@ -293,14 +293,13 @@ class MCPSessionManager:
     """The live session for this loop and headers, opening (or re-opening) it when needed."""
     key = self._key(headers)
     conn = self._connections.get(key)
-    if conn is not None and conn.alive:
+    if conn is not None and conn.alive and conn.loop is asyncio.get_running_loop():
       return conn.session
-    lock = self._locks.setdefault(key[0], asyncio.Lock())
-    async with lock:
+    async with self._lock():
       conn = self._connections.get(key)
-      if conn is not None and conn.alive:
+      if conn is not None and conn.alive and conn.loop is asyncio.get_running_loop():
         return conn.session
-      if conn is not None:  # the server died since the last request: start a new one
+      if conn is not None:  # the server died since the last request (or the loop is new): start anew
         await conn.close()
         self._connections.pop(key, None)
       self._purge_closed_loops()
@@ -308,6 +307,14 @@ class MCPSessionManager:
       await conn.open()
       self._connections[key] = conn
       return conn.session
+
+  def _lock(self) -> asyncio.Lock:
+    """This loop's lock for opening sessions (a loop's id can be reused once it is closed)."""
+    loop = asyncio.get_running_loop()
+    held = self._locks.get(id(loop))
+    if held is None or held[0] is not loop:
+      held = self._locks[id(loop)] = (loop, asyncio.Lock())
+    return held[1]
 
   def discard(self, headers: Optional[dict[str, str]] = None) -> None:
     """Marks this loop's session as dead so the next request opens a new one."""
