@@ -162,6 +162,8 @@ async def test_long_results_are_cut_with_a_marker_at_the_configured_limit(errlog
   assert got["snapshot"]["content"][0]["data"].startswith("...[truncated: ")
   with pytest.raises(ValueError, match="max_result_chars must be positive"):
     toolset(errlog, max_result_chars=0)
+  with pytest.raises(ValueError, match="tool_list_cache_ttl_seconds must be positive"):
+    toolset(errlog, tool_list_cache_ttl_seconds=0)
 
 
 async def test_require_confirmation_pauses_through_the_same_path_as_function_tools(errlog):
@@ -245,9 +247,11 @@ async def test_slow_tool_times_out_as_an_answer_and_an_interrupted_call_leaves_a
 
 
 async def test_a_call_to_a_tool_the_server_no_longer_has_answers_with_the_servers_error(errlog):
-  tools = toolset(errlog)
+  tools = toolset(errlog, tool_list_cache_ttl_seconds=600)
   try:
-    [add] = [t for t in await tools.get_tools() if t.name == "add"]
+    listed = await tools.get_tools()
+    assert await tools.get_tools() == listed  # the cached listing: the same tools, no second round trip
+    [add] = [t for t in listed if t.name == "add"]
     gone = McpTool(mcp_tool=add.raw_mcp_tool.model_copy(update={"name": "retired"}),
                    mcp_session_manager=tools._mcp_session_manager)
     result = await gone.run_async(args={}, tool_context=SimpleNamespace(tool_confirmation=None, _invocation_context=None))

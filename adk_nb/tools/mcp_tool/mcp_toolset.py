@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import time
 from typing import TYPE_CHECKING, Any, Callable, Optional, TextIO, Union
 
 from ..base_tool import BaseTool
@@ -40,6 +41,8 @@ class McpToolset(BaseToolset):
     header_provider: `(readonly_context) -> dict` of headers per request (HTTP servers): auth, tenancy.
     use_mcp_resources: also offer `load_mcp_resource`, which reads the server's resources.
     max_result_chars: the most characters of text or data per call passed back to the model.
+    tool_list_cache_ttl_seconds: reuse the server's tool list for this long instead of listing
+      before every model call (None: list every time, so added or removed tools show up at once).
   """
 
   def __init__(
@@ -53,6 +56,7 @@ class McpToolset(BaseToolset):
       header_provider: Optional[HeaderProvider] = None,
       use_mcp_resources: bool = False,
       max_result_chars: int = DEFAULT_MAX_RESULT_CHARS,
+      tool_list_cache_ttl_seconds: Optional[float] = None,
       auth_scheme: Any = None,
       auth_credential: Any = None,
   ) -> None:
@@ -72,6 +76,10 @@ class McpToolset(BaseToolset):
     self._use_mcp_resources = use_mcp_resources
     self.max_result_chars = max_result_chars
     """The most characters of text or data per call passed back to the model."""
+    if tool_list_cache_ttl_seconds is not None and tool_list_cache_ttl_seconds <= 0:
+      raise ValueError(f"tool_list_cache_ttl_seconds must be positive (or None), got {tool_list_cache_ttl_seconds}.")
+    self._list_ttl = tool_list_cache_ttl_seconds
+    self._listed: dict[tuple, tuple[float, list[BaseTool]]] = {}
 
   @property
   def connection_params(self):
@@ -111,20 +119,32 @@ class McpToolset(BaseToolset):
                                f"{type(exc).__name__}: {exc}") from exc
 
   async def get_tools(self, readonly_context: Optional["ReadonlyContext"] = None) -> list[BaseTool]:
-    """The server's current tools (listed on every call, so added or removed tools show up)."""
-    listed = await self._request("listing tools", readonly_context, lambda s: s.list_tools())
-    tools: list[BaseTool] = []
-    for raw in listed.tools:
-      tool = McpTool(mcp_tool=raw, mcp_session_manager=self._mcp_session_manager,
-                     require_confirmation=self._require_confirmation, header_provider=self._header_provider,
-                     max_result_chars=self.max_result_chars)
-      if self._is_tool_selected(tool, readonly_context):
-        tools.append(tool)
-    tools.sort(key=lambda t: t.name)  # a stable order keeps the request (and provider caches) stable
+    """The server's tools (listed on every call unless tool_list_cache_ttl_seconds is set)."""
+    every = await self._list_tools(readonly_context)
+    tools: list[BaseTool] = [t for t in every if self._is_tool_selected(t, readonly_context)]
     if self._use_mcp_resources:
       from .load_mcp_resource_tool import LoadMcpResourceTool
 
       tools.append(LoadMcpResourceTool(mcp_toolset=self))
+    return tools
+
+  async def _list_tools(self, readonly_context) -> list[BaseTool]:
+    key: tuple = ()
+    if self._list_ttl is not None:
+      headers = await provided_headers(self._header_provider, readonly_context)
+      key = tuple(sorted((headers or {}).items()))
+      cached = self._listed.get(key)
+      if cached is not None and time.monotonic() - cached[0] < self._list_ttl:
+        return cached[1]
+    listed = await self._request("listing tools", readonly_context, lambda s: s.list_tools())
+    tools: list[BaseTool] = [
+        McpTool(mcp_tool=raw, mcp_session_manager=self._mcp_session_manager,
+                require_confirmation=self._require_confirmation, header_provider=self._header_provider,
+                max_result_chars=self.max_result_chars)
+        for raw in listed.tools]
+    tools.sort(key=lambda t: t.name)  # a stable order keeps the request (and provider caches) stable
+    if self._list_ttl is not None:
+      self._listed[key] = (time.monotonic(), tools)
     return tools
 
   async def list_resources(self, readonly_context: Optional["ReadonlyContext"] = None) -> list[str]:
@@ -150,6 +170,7 @@ class McpToolset(BaseToolset):
 
   async def close(self) -> None:
     """Ends the sessions and stops a stdio server. Safe to call twice; the toolset reopens on next use."""
+    self._listed.clear()
     await self._mcp_session_manager.close()
 
   def __repr__(self) -> str:
