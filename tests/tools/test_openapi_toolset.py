@@ -248,6 +248,7 @@ async def test_calls_send_the_right_request_and_http_errors_reach_the_model(stor
       "done"])
   runner = InMemoryRunner(Agent(name="pets", model=model, tools=[toolset]), app_name="app")
   got = answers(await run_turn(runner, "go"))
+  await runner.close()
   created, listed = dict(got[:2])["shop_create_pet"], dict(got[:2])["shop_list_pets"]
   assert created == {"id": 3, "status": "pending", "name": "Bo", "owner": {"email": "a@b.c"}}
   assert listed == {"result": [{"id": 2, "name": "Tom", "status": "sold"}]}
@@ -283,6 +284,7 @@ async def test_auth_schemes(store, how):
   toolset = OpenAPIToolset(spec_str=spec_yaml(base_url), spec_str_type="yaml", auth_scheme=scheme,
                            auth_credential=credential)
   result = await toolset.get_tool("get_pet_by_id").run_async(args={"pet_id": 1}, tool_context=None)
+  await toolset.close()
   if how == "wrong":
     assert "failed with HTTP 401" in result["error"] and "missing or wrong API key" in result["error"]
   else:
@@ -300,6 +302,8 @@ async def test_long_bodies_are_cut_and_an_unreachable_server_is_an_error_respons
   assert notes["text"] == "n" * 20 + "...[truncated: 30 of 50 characters left out; raise max_result_chars on the toolset to pass more]"
   dead = keyed_toolset(f"http://127.0.0.1:{free_port()}/v1")
   result = await dead.get_tool("list_pets").run_async(args={}, tool_context=None)
+  await toolset.close()
+  await dead.close()
   assert result["error"].startswith("`list_pets` (GET /pets) could not reach http://127.0.0.1:")
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Literal, Optional, Union
 from ...base_tool import BaseTool
 from ...base_toolset import BaseToolset, ToolPredicate
 from .openapi_spec_parser import OpenApiSpecParser, load_spec
-from .rest_api_tool import DEFAULT_MAX_RESULT_CHARS, DEFAULT_TIMEOUT, HeaderProvider, RestApiTool
+from .rest_api_tool import DEFAULT_MAX_RESULT_CHARS, DEFAULT_TIMEOUT, HeaderProvider, HttpClients, RestApiTool
 
 if TYPE_CHECKING:
   from ....agents.readonly_context import ReadonlyContext
@@ -59,13 +59,18 @@ class OpenAPIToolset(BaseToolset):
     super().__init__(tool_filter=tool_filter, tool_name_prefix=tool_name_prefix)
     spec = load_spec(spec_dict, spec_str, spec_str_type)
     operations = OpenApiSpecParser(preserve_property_names).parse(spec)
+    self._http = HttpClients(True if ssl_verify is None else ssl_verify, timeout)
     self._tools = [RestApiTool(operation=op, auth_scheme=auth_scheme, auth_credential=auth_credential,
-                               header_provider=header_provider, ssl_verify=ssl_verify,
-                               max_result_chars=max_result_chars, timeout=timeout) for op in operations]
+                               header_provider=header_provider, max_result_chars=max_result_chars,
+                               http_clients=self._http) for op in operations]
 
   async def get_tools(self, readonly_context: Optional["ReadonlyContext"] = None) -> list[BaseTool]:
     """The operations' tools that pass tool_filter."""
     return [t for t in self._tools if self._is_tool_selected(t, readonly_context)]
+
+  async def close(self) -> None:
+    """Closes the HTTP connections the tools keep open."""
+    await self._http.aclose()
 
   def get_tool(self, tool_name: str) -> Optional[RestApiTool]:
     """The tool for one operation, by its tool name (None when there is none)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import json
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Optional, Union
@@ -21,6 +22,38 @@ DEFAULT_MAX_RESULT_CHARS = 100_000
 DEFAULT_TIMEOUT = 30.0
 
 
+class HttpClients:
+  """One httpx.AsyncClient per event loop (a client is bound to the loop it first ran on).
+
+  Building a client costs milliseconds (its TLS context); tools of one toolset share these.
+  """
+
+  def __init__(self, verify: Any = True, timeout: float = DEFAULT_TIMEOUT) -> None:
+    self._verify = verify
+    self._timeout = timeout
+    self._clients: dict[int, tuple[asyncio.AbstractEventLoop, Any]] = {}
+
+  def get(self):
+    import httpx
+
+    loop = asyncio.get_running_loop()
+    held = self._clients.get(id(loop))
+    if held is None or held[0] is not loop or held[1].is_closed:
+      for key, (other, _) in list(self._clients.items()):
+        if other.is_closed():
+          del self._clients[key]
+      held = self._clients[id(loop)] = (loop, httpx.AsyncClient(verify=self._verify, timeout=self._timeout))
+    return held[1]
+
+  async def aclose(self) -> None:
+    """Closes this loop's client; clients of other (finished) loops are dropped."""
+    loop = asyncio.get_running_loop()
+    clients, self._clients = self._clients, {}
+    for other, client in clients.values():
+      if other is loop:
+        await client.aclose()
+
+
 class RestApiTool(BaseTool):
   """Calls one operation of a REST API described by an OpenAPI spec.
 
@@ -35,20 +68,21 @@ class RestApiTool(BaseTool):
     header_provider: `(readonly_context) -> dict` of extra headers per call.
     max_result_chars: longer bodies are cut with a marker.
     timeout: seconds per request.
+    http_clients: the HTTP clients to share (the toolset's; a tool on its own keeps its own).
   """
 
   def __init__(self, *, operation: ParsedOperation, auth_scheme: Any = None, auth_credential: Any = None,
                header_provider: Optional[HeaderProvider] = None, ssl_verify: Any = None,
-               max_result_chars: int = DEFAULT_MAX_RESULT_CHARS, timeout: float = DEFAULT_TIMEOUT) -> None:
+               max_result_chars: int = DEFAULT_MAX_RESULT_CHARS, timeout: float = DEFAULT_TIMEOUT,
+               http_clients: Optional[HttpClients] = None) -> None:
     super().__init__(name=operation.name, description=operation.description)
     self.operation = operation
     """The operation this tool calls (method, URL template, parameters)."""
     self.auth_scheme = auth_scheme
     self.auth_credential = auth_credential
     self._header_provider = header_provider
-    self._verify = True if ssl_verify is None else ssl_verify
     self.max_result_chars = max_result_chars
-    self.timeout = timeout
+    self._clients = http_clients or HttpClients(True if ssl_verify is None else ssl_verify, timeout)
     self._declaration: Optional[types.FunctionDeclaration] = None
 
   def configure_auth_scheme(self, auth_scheme: Any) -> None:
@@ -120,12 +154,11 @@ class RestApiTool(BaseTool):
       if inspect.isawaitable(extra):
         extra = await extra
       request["headers"].update(extra or {})
+    cookies = request.pop("cookies")
+    if cookies:
+      request["headers"]["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies.items())
     try:
-      async with httpx.AsyncClient(verify=self._verify, timeout=self.timeout) as client:
-        cookies = request.pop("cookies")
-        if cookies:
-          request["headers"]["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies.items())
-        response = await client.request(**request)
+      response = await self._clients.get().request(**request)
     except httpx.HTTPError as exc:
       return {"error": f"`{self.name}` ({self.operation.label}) could not reach {self.operation.base_url}: "
                        f"{type(exc).__name__}: {exc}"}
