@@ -462,7 +462,7 @@ class Scheduler:
     async for event in agent.run_async(ic):
       if event.long_running_tool_ids:
         ctx.interrupt_ids.extend(sorted(event.long_running_tool_ids))
-      if (event.author == agent.name and not event.partial and event.content is not None
+      if ((event.author == agent.name if llm else event.author != "user") and not event.partial and event.content is not None
           and event.is_final_response() and not event.get_function_responses()
           and not event.long_running_tool_ids and not event.error_code):
         text = event.text

@@ -343,3 +343,34 @@ async def _ic(agent, text="go"):
   await service.append_event(session, Event(invocation_id=invocation_id, author="user", content=content))
   return InvocationContext(session_service=service, invocation_id=invocation_id, agent=agent,
                            user_content=content, session=session)
+
+
+async def test_run_node_runs_a_child_node_under_the_callers_path():
+  def double(node_input: int):
+    return node_input * 2
+
+  async def orchestrate(ctx, node_input):
+    a = await ctx.run_node(double, node_input=3)
+    b, c = await asyncio.gather(ctx.run_node(double, node_input=a), ctx.run_node(double, node_input=10))
+    return [a, b, c]
+
+  events = await run_turn(InMemoryRunner(Workflow(name="w", edges=[("START", orchestrate)]), app_name="app"), "go")
+  assert outputs(events) == [("w@1/orchestrate@1/double@1", 6), ("w@1/orchestrate@1/double@2", 12),
+                             ("w@1/orchestrate@1/double@3", 20), ("w@1/orchestrate@1", [6, 12, 20])]
+
+
+async def test_a_node_yielding_events_with_state_and_route_shorthands():
+  from adk_nb.events import Event
+
+  async def decide(node_input):
+    yield Event(output="x", route="b", state={"picked": "b"})
+
+  def a(node_input):
+    return "a"
+
+  def b(ctx, node_input):
+    return f"b saw {ctx.state['picked']}"
+
+  wf = Workflow(name="w", edges=[("START", decide, {"a": a, "b": b})])
+  events = await run_turn(InMemoryRunner(wf, app_name="app"), "go")
+  assert outputs(events) == [("w@1/decide@1", "x"), ("w@1/b@1", "b saw b")]
