@@ -116,6 +116,7 @@ class FunctionNode(BaseNode):
     object.__setattr__(self, "_is_async_gen", inspect.isasyncgenfunction(func) or inspect.isasyncgenfunction(inner))
     object.__setattr__(self, "_is_gen", inspect.isgeneratorfunction(func) or inspect.isgeneratorfunction(inner))
     object.__setattr__(self, "_is_coro", inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(inner))
+    object.__setattr__(self, "_is_plain_sync", not (self._is_async_gen or self._is_gen or self._is_coro))
     ret = hints.get("return")
     if self.output_schema is None and isinstance(ret, type) and issubclass(ret, BaseModel):
       self.output_schema = ret

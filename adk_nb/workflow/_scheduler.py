@@ -49,7 +49,7 @@ class _Run:
   """One run of one node."""
 
   __slots__ = ("node", "name", "run_id", "path", "input", "branch", "ctx", "output", "has_output",
-               "route", "interrupts", "error", "output_emitted", "route_emitted", "resume_inputs", "terminal", "dynamic")
+               "route", "interrupts", "error", "output_emitted", "route_emitted", "buffer", "resume_inputs", "terminal", "dynamic")
 
   def __init__(self, node: BaseNode, run_id: str, path: str, node_input: Any, branch: Optional[str]):
     self.node = node
@@ -66,6 +66,8 @@ class _Run:
     self.error: Optional[BaseException] = None
     self.output_emitted = False
     self.route_emitted: Any = None
+    self.buffer: Optional[list[Event]] = None
+    """Events of a run executed inline (not as a task), yielded once it returns."""
     self.resume_inputs: dict[str, Any] = {}
     self.terminal = False
     self.dynamic = False
@@ -147,6 +149,8 @@ class Scheduler:
     self.terminal_outputs: dict[str, Any] = {}
     self.dynamic_runs: dict[str, int] = {}
     self.restored = False
+    self.inline: deque = deque()
+    self.pending_inline: set[str] = set()
 
   # ---- setup -----------------------------------------------------------------------------------
 
@@ -223,6 +227,23 @@ class Scheduler:
     try:
       while True:
         self._schedule()
+        if self.inline:
+          run = self.inline.popleft()
+          if self.running:  # something may be awaiting I/O: a blocking function must not stall it
+            self._start(run, inline=False)
+            continue
+          run.buffer = []
+          try:
+            await self._attempts(run)
+          except BaseException:
+            for event in run.buffer:
+              yield event
+            raise
+          for event in run.buffer:
+            yield event
+          self.pending_inline.discard(run.name)
+          self._complete(run)
+          continue
         if not self.running:
           break
         kind, payload = await self.queue.get()
@@ -288,7 +309,7 @@ class Scheduler:
   def _schedule(self) -> None:
     limit = self.wf.max_concurrency
     for name, queue in self.triggers.items():
-      if not queue or name in self.running or name in self.waiting:
+      if not queue or name in self.running or name in self.waiting or name in self.pending_inline:
         continue
       if limit and limit > 0 and len(self.running) >= limit:
         return
@@ -310,7 +331,14 @@ class Scheduler:
       run.terminal = name in self.graph.terminals
       self._start(run)
 
-  def _start(self, run: _Run) -> None:
+  def _start(self, run: _Run, inline: bool = True) -> None:
+    node = run.node
+    if inline and getattr(node, "_is_plain_sync", False) and node.timeout is None:
+      # A plain synchronous function runs right here: no task, no queue hand-over.
+      self.inline.append(run)
+      self.pending_inline.add(run.name)
+      return
+    self.pending_inline.discard(run.name)
     self.running[run.name] = run
     task = asyncio.ensure_future(self._execute(run))
     self.tasks.add(task)
@@ -422,17 +450,23 @@ class Scheduler:
     if isinstance(node, BaseAgent):
       await self._drive_agent(run, ctx, node, node_input)
       return
-    stream = node._run_impl(ctx=ctx, node_input=node_input)
-    try:
-      async for item in stream:
-        event = self._to_event(run, ctx, item)
-        if event is None:
-          continue
+    if run.buffer is not None and getattr(node, "_is_plain_sync", False):
+      # A plain function run inline: call it directly, no generator to drive.
+      event = self._to_event(run, ctx, node.func(**node._bind(ctx, node_input)))
+      if event is not None:
         await self._emit(run, event)
-        if ctx.interrupt_ids:
-          break  # the node stops at its interrupt: code after the yield does not run
-    finally:
-      await stream.aclose()
+    else:
+      stream = node._run_impl(ctx=ctx, node_input=node_input)
+      try:
+        async for item in stream:
+          event = self._to_event(run, ctx, item)
+          if event is None:
+            continue
+          await self._emit(run, event)
+          if ctx.interrupt_ids:
+            break  # the node stops at its interrupt: code after the yield does not run
+      finally:
+        await stream.aclose()
     run.interrupts = list(ctx.interrupt_ids)
     if ctx.has_output and not run.has_output:
       run.output, run.has_output = _validate(node.output_schema, ctx.output), True
@@ -526,6 +560,16 @@ class Scheduler:
   async def _emit(self, run: _Run, event: Event) -> None:
     """Hands the event to the workflow's generator and waits until it was committed."""
     ctx = run.ctx
+    if run.buffer is not None:
+      self._stamp(run, ctx, event)
+      run.buffer.append(event)
+      return
+    self._stamp(run, ctx, event)
+    future = asyncio.get_running_loop().create_future()
+    self.queue.put_nowait(("event", (event, future)))
+    await future
+
+  def _stamp(self, run: _Run, ctx: Optional[Context], event: Event) -> None:
     if not event.invocation_id:
       event.invocation_id = self.ic.invocation_id
     if not event.author:
@@ -546,9 +590,6 @@ class Scheduler:
         for key, value in actions.artifact_delta.items():
           event.actions.artifact_delta.setdefault(key, value)
         actions.artifact_delta.clear()
-    future = asyncio.get_running_loop().create_future()
-    self.queue.put_nowait(("event", (event, future)))
-    await future
 
   # ---- dynamic nodes -------------------------------------------------------------------------------
 
@@ -571,4 +612,4 @@ class Scheduler:
 
 
 def _is_workflow(node: Any) -> bool:
-  return hasattr(node, "_graph_events")
+  return getattr(type(node), "_graph_events", None) is not None
