@@ -150,6 +150,7 @@ class Scheduler:
     self.dynamic_runs: dict[str, int] = {}
     self.restored = False
     self.inline: deque = deque()
+    self.used_ids: Optional[set[str]] = None
     self.pending_inline: set[str] = set()
 
   # ---- setup -----------------------------------------------------------------------------------
@@ -526,6 +527,7 @@ class Scheduler:
         ctx.interrupt_ids.extend(sorted(item.long_running_tool_ids))
       return item
     if isinstance(item, RequestInput):
+      self._check_new_interrupt(run, item.interrupt_id)
       ctx.interrupt_ids.append(item.interrupt_id)
       return _request_input_event(item)
     if isinstance(item, types.Content):
@@ -542,6 +544,19 @@ class Scheduler:
     if ctx.route is not None:
       event.actions.route = ctx.route
     return event
+
+  def _check_new_interrupt(self, run: _Run, interrupt_id: str) -> None:
+    """A reused interrupt id could not be told apart from its earlier, answered request."""
+    if self.used_ids is None:
+      self.used_ids = {c.id for e in self.ic.session.events if e.long_running_tool_ids
+                       for c in e.get_function_calls() if c.id in e.long_running_tool_ids}
+    if interrupt_id in self.used_ids:
+      raise WorkflowDataError(
+          f"Node {run.path!r} asked for input with interrupt_id {interrupt_id!r}, which this session already "
+          f"used. Give each request its own id, e.g. RequestInput(interrupt_id=f'{interrupt_id}:{{ctx.run_id}}') "
+          "(every loop iteration has a new run id), or leave interrupt_id out for a random one."
+      )
+    self.used_ids.add(interrupt_id)
 
   def _output_for(self, run: _Run) -> list[str]:
     paths = [run.path]

@@ -214,3 +214,21 @@ async def test_a_pause_inside_a_nested_workflow_resumes_through_the_outer_one():
   events = await run_turn(runner, answer("inner-q", {"x": 1}))
   assert runs == ["before", "ask", "after"]
   assert outputs(events)[-1] == ("outer@1/after@1", {"inner answer": {"x": 1}})
+
+
+async def test_a_reused_interrupt_id_fails_with_the_fix_instead_of_a_broken_resume():
+  @node(rerun_on_resume=True)
+  async def review(ctx, node_input):
+    if "review" not in ctx.resume_inputs:
+      yield RequestInput(interrupt_id="review", message="ok?")
+      return
+    ctx.route = "again"
+    yield 1
+
+  wf = Workflow(name="wf", edges=[("START", review), (review, {"again": review})])
+  runner = InMemoryRunner(wf, app_name="app")
+  await run_turn(runner, "go")
+  events = await run_turn(runner, answer("review", {"ok": True}))
+  error = next(e for e in events if e.error_code == "WorkflowDataError")
+  assert error.node_info.path == "wf@1/review@2"
+  assert "interrupt_id=f'review:{ctx.run_id}'" in error.error_message
