@@ -492,7 +492,11 @@ class Scheduler:
     ic = ctx._invocation_context
     llm = isinstance(agent, LlmAgent)
     if llm and node_input is not None and node_input is not ic.user_content and not run.resume_inputs:
-      await self._emit(run, Event(author="user", content=_user_content(node_input)))
+      # The node input becomes the agent's user turn: committed to the session, not yielded
+      # (as google-adk does, and as the Runner does with the user's own message).
+      turn = Event(invocation_id=ic.invocation_id, author="user", branch=run.branch,
+                   content=_user_content(node_input), node_info=NodeInfo(path=run.path))
+      await ic.session_service.append_event(ic.session, turn)
     text: Optional[str] = None
     async for event in agent.run_async(ic):
       if event.long_running_tool_ids:
