@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from ..events.event_actions import EventActions
+from ..sessions.state import State
 from .callback_context import CallbackContext
+from .readonly_context import ReadonlyContext
 
 if TYPE_CHECKING:
   from ..workflow._base_node import BaseNode
@@ -36,7 +38,10 @@ class Context(CallbackContext):
       event_actions: Optional[EventActions] = None,
       run_node: Optional[Callable[..., Any]] = None,
   ) -> None:
-    super().__init__(invocation_context, event_actions=event_actions)
+    # The actions and the state view are made on first use: most nodes never touch them.
+    ReadonlyContext.__init__(self, invocation_context)
+    self._ea = event_actions
+    self._sv = None
     self.node = node
     """The node being run."""
     self.node_path = node_path
@@ -56,6 +61,23 @@ class Context(CallbackContext):
     self._output: Any = _UNSET
     self._route: Any = None
     self._run_node = run_node
+
+  @property
+  def _event_actions(self) -> EventActions:
+    if self._ea is None:
+      self._ea = EventActions()
+    return self._ea
+
+  @property
+  def _state(self) -> State:
+    if self._sv is None:
+      self._sv = State(value=self._invocation_context.session.state, delta=self._event_actions.state_delta)
+    return self._sv
+
+  @property
+  def pending_actions(self) -> EventActions | None:
+    """The actions recorded so far, or None when the node wrote nothing (no state, no artifact)."""
+    return self._ea
 
   @property
   def output(self) -> Any:

@@ -150,6 +150,8 @@ class Scheduler:
     self.dynamic_runs: dict[str, int] = {}
     self.restored = False
     self.inline: deque = deque()
+    self.ready: dict[str, None] = {}
+    """Nodes with queued triggers, in the order their first trigger arrived."""
     self.used_ids: Optional[set[str]] = None
     self.pending_inline: set[str] = set()
 
@@ -170,6 +172,8 @@ class Scheduler:
     self.terminal_outputs = _checkpoint.decode(state["terminal_outputs"])
     for name, items in state["triggers"].items():
       self.triggers[name] = deque((_checkpoint.decode(i), b, s) for i, b, s in items)
+      if self.triggers[name]:
+        self.ready[name] = None
     resumed: list[_Run] = []
     for name, info in state["waiting"].items():
       node = self.graph.nodes[name]
@@ -308,13 +312,18 @@ class Scheduler:
       self.result.has_output = True
 
   def _schedule(self) -> None:
+    if not self.ready:
+      return
     limit = self.wf.max_concurrency
-    for name, queue in self.triggers.items():
-      if not queue or name in self.running or name in self.waiting or name in self.pending_inline:
+    for name in list(self.ready):
+      queue = self.triggers[name]
+      if name in self.running or name in self.waiting or name in self.pending_inline:
         continue
       if limit and limit > 0 and len(self.running) >= limit:
         return
       node_input, branch, sub = queue.popleft()
+      if not queue:
+        del self.ready[name]
       node = self.graph.nodes[name]
       count = self.runs.get(name, 0) + 1
       cap = self.wf.max_iterations
@@ -356,8 +365,10 @@ class Scheduler:
         joined = {p: self.outputs.get(p) for p in needed}
         branch = _common_branch([self.branches.get(p) for p in needed])
         self.triggers.setdefault(target, deque()).append((joined, branch, False))
+        self.ready[target] = None
       return
     self.triggers.setdefault(target, deque()).append((value, branch, sub))
+    self.ready[target] = None
 
   def _complete(self, run: _Run) -> None:
     if run.interrupts:
@@ -476,8 +487,9 @@ class Scheduler:
     if run.interrupts:
       return
     pending_route = ctx.route is not None and run.route_emitted != ctx.route
-    if (run.has_output and not run.output_emitted) or pending_route or ctx.actions.state_delta \
-        or ctx.actions.artifact_delta:
+    pending = ctx.pending_actions
+    if (run.has_output and not run.output_emitted) or pending_route or (pending is not None and (
+        pending.state_delta or pending.artifact_delta)):
       event = Event(output=run.output if run.has_output and not run.output_emitted else None)
       if ctx.route is not None:
         event.actions.route = ctx.route
@@ -599,8 +611,8 @@ class Scheduler:
       event.branch = run.branch
     if event.actions.route is not None:
       run.route_emitted = event.actions.route
-    if ctx is not None:
-      actions = ctx.actions
+    actions = ctx.pending_actions if ctx is not None else None
+    if actions is not None and actions is not event.actions:
       if actions.state_delta:
         for key, value in actions.state_delta.items():
           event.actions.state_delta.setdefault(key, value)
