@@ -374,3 +374,74 @@ async def test_a_node_yielding_events_with_state_and_route_shorthands():
   wf = Workflow(name="w", edges=[("START", decide, {"a": a, "b": b})])
   events = await run_turn(InMemoryRunner(wf, app_name="app"), "go")
   assert outputs(events) == [("w@1/decide@1", "x"), ("w@1/b@1", "b saw b")]
+
+
+async def test_the_session_keeps_what_was_committed_before_a_failure():
+  def first(node_input):
+    return "kept"
+
+  def second(ctx, node_input):
+    ctx.state["never"] = True
+    raise RuntimeError("broken")
+
+  runner = InMemoryRunner(Workflow(name="w", edges=[("START", first, second)]), app_name="app")
+  try:
+    await run_turn(runner, "go")
+  except RuntimeError:
+    pass  # raised once the Runner follows google-adk's error contract
+  stored = await session_events(runner)
+  assert [(e.node_info.path, e.output) for e in stored if e.output is not None] == [("w@1/first@1", "kept")]
+  failure = next(e for e in stored if e.error_code == "RuntimeError")
+  assert failure.node_info.path == "w@1/second@1" and failure.error_message == "broken"
+
+
+async def test_custom_node_classes_and_schemas():
+  from pydantic import BaseModel
+
+  from adk_nb.workflow import BaseNode, Node
+
+  class Shout(BaseNode):
+    async def _run_impl(self, *, ctx, node_input):
+      yield node_input.parts[0].text.upper()
+
+  class Point(BaseModel):
+    x: int
+    y: int
+
+  class Parse(Node):
+    async def run_node_impl(self, *, ctx, node_input):
+      x, y = node_input.split(",")
+      return {"x": x, "y": y}  # coerced by output_schema
+
+  def total(node_input: Point) -> int:
+    return node_input.x + node_input.y
+
+  wf = Workflow(name="w", edges=[("START", Shout(name="shout"), Parse(name="parse", output_schema=Point), total)])
+  events = await run_turn(InMemoryRunner(wf, app_name="app"), "3,4")
+  assert outputs(events) == [("w@1/shout@1", "3,4"), ("w@1/parse@1", {"x": 3, "y": 4}), ("w@1/total@1", 7)]
+
+
+async def test_wait_for_output_keeps_the_successors_waiting_until_a_run_produces_output():
+  seen = []
+
+  @node()
+  def collect(ctx, node_input):
+    ctx.state["count"] = ctx.state.get("count", 0) + 1
+    if ctx.state["count"] >= 2:
+      return "enough"
+
+  collect.wait_for_output = True
+
+  def source_a(node_input):
+    return 1
+
+  def source_b(node_input):
+    return 2
+
+  def after(node_input):
+    seen.append(node_input)
+    return node_input
+
+  wf = Workflow(name="w", edges=[("START", (source_a, source_b), collect, after)])
+  await run_turn(InMemoryRunner(wf, app_name="app"), "go")
+  assert seen == ["enough"]
