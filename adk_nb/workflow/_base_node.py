@@ -24,7 +24,7 @@ class BaseNode(BaseModel):
   and any other value is the node's output (passed to the nodes its edges lead to).
   """
 
-  model_config = ConfigDict(arbitrary_types_allowed=True)
+  model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
 
   name: str
   """A Python identifier, unique within the workflow."""
