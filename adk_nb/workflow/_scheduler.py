@@ -185,7 +185,8 @@ class Scheduler:
                  info["branch"])
       run.terminal = name in self.graph.terminals
       run.resume_inputs = answered
-      if node.rerun_on_resume:
+      if node.rerun_on_resume or isinstance(node, BaseAgent):
+        # Agents resume through their own machinery (the paused call's answer is in the session).
         resumed.append(run)
       else:
         value = next(iter(answered.values())) if len(answered) == 1 else answered

@@ -109,3 +109,29 @@ async def test_a_tool_confirmation_inside_an_agent_node_runs_the_tool_once_then_
   assert done == ["Refunded 5."]
   assert outputs(events)[-1] == ("wf@1/notify@1", "notified")
   model.assert_complete()
+
+
+async def test_a_confirmation_inside_a_sequential_agent_node_resumes_inside_it():
+  deleted = []
+
+  def delete(path: str) -> dict:
+    deleted.append(path)
+    return {"deleted": path}
+
+  first = LlmAgent(name="first", model=ScriptedModel(["ready"]))
+  janitor = LlmAgent(name="janitor", model=ScriptedModel([call("delete", path="a.txt"), "Deleted a.txt."]),
+                     tools=[FunctionTool(delete, require_confirmation=True)])
+  seq = SequentialAgent(name="seq", sub_agents=[first, janitor])
+
+  def report(node_input: str):
+    return f"report: {node_input}"
+
+  runner = InMemoryRunner(Workflow(name="wf", edges=[("START", seq, report)]), app_name="app")
+  await run_turn(runner, "clean up")
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  [item] = pending_items(session.events)
+  message = types.Content(role="user", parts=[types.Part(function_response=types.FunctionResponse(
+      id=item.call_id, name="adk_request_confirmation", response={"confirmed": True}))])
+  events = await run_turn(runner, message)
+  assert deleted == ["a.txt"]
+  assert outputs(events)[-1] == ("wf@1/report@1", "report: Deleted a.txt.")
