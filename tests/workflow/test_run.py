@@ -445,3 +445,25 @@ async def test_wait_for_output_keeps_the_successors_waiting_until_a_run_produces
   wf = Workflow(name="w", edges=[("START", (source_a, source_b), collect, after)])
   await run_turn(InMemoryRunner(wf, app_name="app"), "go")
   assert seen == ["enough"]
+
+
+async def test_a_list_route_fires_every_matching_edge_and_bool_keys_work():
+  def pick(ctx, node_input):
+    ctx.route = ["a", "b"]
+    return 0
+
+  def check(ctx, node_input):
+    ctx.route = node_input > 0
+    return node_input
+
+  a = node(lambda node_input: 1, name="a")
+  b = node(lambda node_input: -1, name="b")
+  yes = node(lambda node_input: "positive", name="yes")
+  no = node(lambda node_input: "not positive", name="no")
+  wf = Workflow(name="w", edges=[("START", pick, {"a": a, "b": b, "c": yes}), ((a, b), check, {True: yes, False: no}),
+                                  ((yes, no), JoinNode(name="end"))])
+  events = await run_turn(InMemoryRunner(wf, app_name="app"), "go")
+  fired = [p for p, _ in outputs(events)]
+  assert "w@1/a@1" in fired and "w@1/b@1" in fired
+  assert outputs(events)[-1] == ("w@1/end@1", {"yes": "positive", "no": "not positive"})
+  assert not any(e.error_code for e in events)
