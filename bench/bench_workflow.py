@@ -73,31 +73,34 @@ async def _drain(runner, session_id: str, message) -> int:
   return count
 
 
-async def _runs(fw: _Fw, workflow, n: int) -> tuple[list[float], int]:
+async def _runs(fw: _Fw, workflow, n: int) -> tuple[list[float], list[float], int]:
   runner = fw.InMemoryRunner(agent=workflow, app_name="bench")
   warm = await runner.session_service.create_session(app_name="bench", user_id="u")
   await _drain(runner, warm.id, fw.user("warm up"))
   session = await runner.session_service.create_session(app_name="bench", user_id="u")
-  times, events = [], 0
+  times, cpu, events = [], [], 0
   for i in range(n):
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     events = await _drain(runner, session.id, fw.user(f"run {i}"))
     times.append((time.perf_counter() - start) * 1000)
-  return times, events
+    cpu.append((time.process_time() - cpu_start) * 1000)
+  return times, cpu, events
 
 
 async def chain(fw: _Fw, n: int) -> dict[str, Any]:
-  times, events = await _runs(fw, fw.Workflow(name="chain", edges=[("START",) + _chain(20)]), n)
+  times, cpu, events = await _runs(fw, fw.Workflow(name="chain", edges=[("START",) + _chain(20)]), n)
   at = {str(k): statistics.median(times[k - WINDOW:k]) for k in (WINDOW, n) if k <= n}
-  return {"ms_at": at, "node_runs": 20, "events_per_run": events}
+  cpu_at = {str(k): statistics.median(cpu[k - WINDOW:k]) for k in (WINDOW, n) if k <= n}
+  return {"ms_at": at, "cpu_ms_at": cpu_at, "node_runs": 20, "events_per_run": events}
 
 
 async def fan_out(fw: _Fw, n: int) -> dict[str, Any]:
   split = _fn("split", lambda node_input: 1)
   merge = _fn("merge", lambda node_input: len(node_input))
   wf = fw.Workflow(name="fan", edges=[("START", split, _chain(64, "w"), fw.JoinNode(name="join"), merge)])
-  times, events = await _runs(fw, wf, n)
-  return {"median_ms": statistics.median(times), "node_runs": 67, "events_per_run": events}
+  times, cpu, events = await _runs(fw, wf, n)
+  return {"median_ms": statistics.median(times), "cpu_median_ms": statistics.median(cpu), "node_runs": 67,
+          "events_per_run": events}
 
 
 async def loop(fw: _Fw, n: int) -> dict[str, Any]:
@@ -110,8 +113,9 @@ async def loop(fw: _Fw, n: int) -> dict[str, Any]:
 
   done = _fn("done", lambda node_input: f"looped {node_input}")
   wf = fw.Workflow(name="loop", edges=[("START", step, check), (check, {"again": step, "done": done})])
-  times, events = await _runs(fw, wf, n)
-  return {"median_ms": statistics.median(times), "node_runs": 21, "events_per_run": events}
+  times, cpu, events = await _runs(fw, wf, n)
+  return {"median_ms": statistics.median(times), "cpu_median_ms": statistics.median(cpu), "node_runs": 21,
+          "events_per_run": events}
 
 
 async def resume(fw: _Fw, reps: int) -> dict[str, Any]:
@@ -163,11 +167,20 @@ def main(argv=None) -> None:
   parser.add_argument("--n", type=int, default=500, help="runs of (a) in one session (default 500)")
   parser.add_argument("--reps", type=int, default=5, help="timed resumes per history length (default 5)")
   parser.add_argument("--only", choices=["adk_nb", "google-adk"])
-  parser.add_argument("--json", action="store_true")
+  parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+  parser.add_argument("--from-json", nargs="+", metavar="FILE",
+                      help="print the table from saved --json outputs (merged), without running anything")
   parser.add_argument("--child", choices=["adk_nb", "google-adk"], help=argparse.SUPPRESS)
   args = parser.parse_args(argv)
   if args.child:
     print(json.dumps(child(args.child, args.n, args.reps)))
+    return
+  if args.from_json:
+    merged: dict[str, Any] = {}
+    for path in args.from_json:
+      with open(path) as f:
+        merged.update(json.load(f))
+    print(table(merged, args.n))
     return
   results = {}
   for framework in ("adk_nb", "google-adk"):
@@ -194,19 +207,24 @@ def table(results: dict[str, Any], n: int) -> str:
   def cell(r, get):
     return "n/a" if r is None else get(r)
 
-  def row(label, get, nodes):
+  def row(label, get, nodes, get_cpu=None):
     a = theirs and get(theirs)
     o = ours and get(ours)
     ratio = f"{a / o:.0f}x" if a and o else "n/a"
-    per_node = f"{o / nodes:.3f}" if o and nodes else ""
+    c = ours and get_cpu and get_cpu(ours)
+    per_node = f"{1000 * c / nodes:.0f}" if c and nodes else ""
     return f"| {label} | {'n/a' if a is None else f'{a:.2f}'} | {'n/a' if o is None else f'{o:.2f}'} | {ratio} | {per_node} |"
 
-  lines = ["| workflow scenario | google-adk ms | adk_nb ms | speed-up | adk_nb ms per node run |",
+  lines = ["| workflow scenario | google-adk ms | adk_nb ms | speed-up | adk_nb CPU µs per node run |",
            "|---|---:|---:|---:|---:|"]
-  lines.append(row("(a) 20-node chain, run 25", lambda r: r["chain"]["ms_at"].get("25"), 20))
-  lines.append(row(f"(a) 20-node chain, run {n}", lambda r: r["chain"]["ms_at"].get(str(n)), 20))
-  lines.append(row("(b) fan-out to 64 nodes + join", lambda r: r["fan_out"]["median_ms"], 67))
-  lines.append(row("(c) 10-iteration loop of 2 nodes", lambda r: r["loop"]["median_ms"], 21))
+  lines.append(row("(a) 20-node chain, run 25", lambda r: r["chain"]["ms_at"].get("25"), 20,
+                   lambda r: r["chain"].get("cpu_ms_at", {}).get("25")))
+  lines.append(row(f"(a) 20-node chain, run {n}", lambda r: r["chain"]["ms_at"].get(str(n)), 20,
+                   lambda r: r["chain"].get("cpu_ms_at", {}).get(str(n))))
+  lines.append(row("(b) fan-out to 64 nodes + join", lambda r: r["fan_out"]["median_ms"], 67,
+                   lambda r: r["fan_out"].get("cpu_median_ms")))
+  lines.append(row("(c) 10-iteration loop of 2 nodes", lambda r: r["loop"]["median_ms"], 21,
+                   lambda r: r["loop"].get("cpu_median_ms")))
   lines.append(row("(d) resume a paused 20-node workflow, empty session", lambda r: r["resume"]["resume_ms_after"]["0"], 0))
   lines.append(row("(d) resume after 1,000 earlier events", lambda r: r["resume"]["resume_ms_after"]["1000"], 0))
   return "\n".join(lines)
