@@ -27,7 +27,7 @@ from typing import Any, Literal, Optional
 from google.genai import types
 
 from ..events.event import Event
-from ._protocol import REQUEST_CONFIRMATION, REQUEST_INPUT, STARTED_KEY, confirmation_request
+from ..events.protocol import REQUEST_CONFIRMATION, REQUEST_INPUT, confirmation_request, is_start_marker
 
 StepKind = Literal["invocation", "agent", "sequential", "parallel", "loop", "iteration", "node", "user",
                    "model_call", "text", "tool_call", "approval", "input_request", "transfer", "escalate",
@@ -453,7 +453,7 @@ class StepBuilder:
 
   def add_event(self, event: Event) -> None:
     """Folds one event (partial chunks grow their model call's text in place)."""
-    if event.custom_metadata and STARTED_KEY in event.custom_metadata:
+    if is_start_marker(event):
       return  # the at-most-once marker is bookkeeping, not a step
     if event.author == "user":
       inv = self._invocation(event.invocation_id, event.timestamp)
@@ -538,17 +538,18 @@ class StepBuilder:
     args = dict(call.args or {})
     common = {"t0": event.timestamp, "invocation_id": parent.invocation_id, "author": event.author,
               "branch": event.branch or "", "event_id": event.id}
-    if call.name == REQUEST_CONFIRMATION:
-      request = confirmation_request(args)
-      tool_step = self._find(f"call:{request.call_id}")
-      hint = readable_hint(request.hint)
+    request = confirmation_request(call)
+    if request is not None:
+      original = request.original
+      tool, tool_args = original.name or "?", dict(original.args or {})
+      tool_step = self._find(f"call:{original.id}")
       step = self._add(Step(id=self._key_id(f"approval:{call.id}"), kind="approval",
                             parent=tool_step.id if tool_step is not None else parent.id,
-                            title=f"{request.tool}({short_args(request.args)})", text=hint,
-                            status="pending", tool=request.tool, args=request.args, **common))
-      if request.call_id:
-        self._approval_of[request.call_id] = step.id
-        self._original_of[step.id] = request.call_id
+                            title=f"{tool}({short_args(tool_args)})", text=readable_hint(request.hint),
+                            status="pending", tool=tool, args=tool_args, **common))
+      if original.id:
+        self._approval_of[original.id] = step.id
+        self._original_of[step.id] = original.id
       return
     if call.name == REQUEST_INPUT:
       self._add(Step(id=self._key_id(f"call:{call.id}"), kind="input_request", parent=parent.id,

@@ -34,6 +34,10 @@ Action = Literal["approve", "reject", "edit", "respond"]
 _DECISIONS = {"approve": "approved", "reject": "rejected", "edit": "approved with edits", "respond": "responded"}
 
 
+class RunError(RuntimeError):
+  """A run ended in an error event (e.g. a model's error response) rather than an exception."""
+
+
 def split_scopes(state: dict[str, Any]) -> dict[str, dict[str, Any]]:
   """Merged state split into the app / user / session / temp scopes (prefixes kept)."""
   scopes: dict[str, dict[str, Any]] = {"app": {}, "user": {}, "session": {}, "temp": {}}
@@ -108,6 +112,8 @@ class LiveRun:
     """What the paused run waits for: confirmations and long-running calls."""
     self.error: Optional[str] = None
     """What went wrong, when status is 'error'."""
+    self.exception: Optional[BaseException] = None
+    """The exception that ended the latest step, when one did (status 'error')."""
     self.decisions: list[dict[str, Any]] = []
     """Every answer given: call, tool, decision, who decided (code, button, policy:auto, policy:deny)."""
     self.invocation_ids: list[str] = []
@@ -268,6 +274,18 @@ class LiveRun:
       await asyncio.wait([self._task])
     return self
 
+  def raise_for_error(self) -> "LiveRun":
+    """Raises what ended the run when its status is 'error' (the original exception when there is one).
+
+    A `%%agent` cell calls it once the view shows the error, so the cell fails as a failing
+    `await runner.run_async(...)` would and Run All stops there; a paused run does not raise.
+    """
+    if self.status != "error":
+      return self
+    if self.exception is not None:
+      raise self.exception
+    raise RunError(f"The run of {self.label} ended in error: {self.error}")
+
   def wait(self) -> "LiveRun":
     """Blocks until the current step ends (outside a kernel only; in a cell use `await run`)."""
     if running_loop() is not None:
@@ -289,7 +307,7 @@ class LiveRun:
         try:
           await prelude()
         except Exception as exc:  # e.g. the session store cannot be opened
-          self.status, self.error = "error", f"{type(exc).__name__}: {exc}"
+          self.status, self.error, self.exception = "error", f"{type(exc).__name__}: {exc}", exc
           return
       for _ in range(_MAX_POLICY_ROUNDS):
         await self._segment(message, state_delta)
@@ -310,7 +328,7 @@ class LiveRun:
 
   async def _segment(self, message: Optional[types.Content], state_delta: Optional[dict[str, Any]]) -> None:
     self.status = "running"
-    self.error = None
+    self.error = self.exception = None
     self.temp_state = {}
     failed = None
     unwatch = progress.watch(self.session_id, self._on_progress)
@@ -327,8 +345,8 @@ class LiveRun:
     except asyncio.CancelledError:
       self.status, self.error = "error", CANCELLED
       raise
-    except Exception as exc:  # a run that cannot start (unknown session, bad answer) is an error status
-      failed = f"{type(exc).__name__}: {exc}"
+    except Exception as exc:  # shown in the view first; `raise_for_error()` raises it again
+      failed, self.exception = f"{type(exc).__name__}: {exc}", exc
     finally:
       unwatch()
     await self._settle(failed)

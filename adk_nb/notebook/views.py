@@ -15,6 +15,7 @@ import traitlets
 
 from ..inspect.details import DETAIL_LIMIT, step_details
 from ..inspect.steps import LABELS, STATUS_TEXT, jsonable, readable_hint, to_json_text
+from . import _parent_guard
 from ._loop import call_in_loop, logger, running_loop
 from ._static import run_view_html, state_html, tree_html
 
@@ -92,6 +93,7 @@ class EventTree(anywidget.AnyWidget):
     self._source = source or (lambda: list(self.nodes))
     self._loop_of = loop or (lambda: None)
     self._detail = detail
+    _parent_guard.install()  # its first message to the kernel arrives mid-cell
     self._sent_seq = 0
     self.messages_sent = 0
     """Custom messages sent to the browser (for tests and the benchmark)."""
