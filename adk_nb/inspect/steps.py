@@ -425,6 +425,25 @@ class StepBuilder:
     self._active[key] = step.id
     return step
 
+  def _node(self, event: Event, workflow: Step) -> Step:
+    """The step of the workflow node run that produced `event`, keyed by its node path (`wf@1/child@2`)."""
+    path = event.node_info.path
+    key = f"node:{workflow.invocation_id}:{path}"
+    step = self._find(key)
+    if step is None:
+      parent_path = path.rsplit("/", 1)[0] if "/" in path else ""
+      parent = self._find(f"node:{workflow.invocation_id}:{parent_path}") if "/" in parent_path else None
+      step = self._add(Step(id=self._key_id(key), kind="node", parent=(parent or workflow).id,
+                            title=path.rsplit("/", 1)[-1], t0=event.timestamp, status="running",
+                            invocation_id=workflow.invocation_id, author=event.author, branch=event.branch or "",
+                            path=path))
+    output = getattr(event, "output", None)
+    if output is not None and not event.partial:
+      self._set(step, status="ok", t1=event.timestamp, result=jsonable(output), text=to_json_text(output, indent=2))
+    elif event.error_code and not event.partial:
+      self._set(step, status="error", t1=event.timestamp)
+    return step
+
   # ---- model calls ---------------------------------------------------------------------------
 
   def model_started(self, invocation_id: str, agent: str, branch: Optional[str], event_id: str, model: str,
@@ -460,6 +479,8 @@ class StepBuilder:
       self._user(inv, event.content, event.actions.state_delta, event.timestamp, event.id)
       return
     agent = self._agent(event.invocation_id, event.author, event.branch, event.timestamp)
+    if event.node_info is not None and event.node_info.path:
+      agent = self._node(event, agent)  # inside a Workflow, steps live under their node
     lane = (agent.invocation_id, event.branch or "")
     previous = self._last_time.get(lane) or self._last_time.get((agent.invocation_id, "*")) or agent.t0
     if not event.partial:

@@ -154,3 +154,23 @@ def test_timeline_bars_and_figure_mark_human_waits_and_lanes(make_refund_agent):
   [wait] = [b for b in timeline_bars(paused.steps) if b.human]
   assert wait.running and wait.label.startswith("human wait: approval refund(")
   assert "human wait" in {t.name for t in paused.timeline().data}
+
+
+def test_workflow_nodes_are_steps_keyed_by_node_path():
+  from adk_nb import Workflow
+
+  def shout(node_input: str):
+    return node_input.upper()
+
+  def punctuate(node_input: str):
+    return node_input + "!"
+
+  flow = Workflow(name="pipeline", edges=[("START", shout, punctuate)])
+  run = nb.run(flow, "hello", store="memory://", view=False)
+  assert run.status == "done", run.error
+  nodes = [s for s in run.steps.steps.values() if s.kind == "node"]
+  assert [(n.path, n.title, n.status, n.text) for n in nodes] == [
+      ("pipeline@1/shout@1", "shout@1", "ok", '"HELLO"'), ("pipeline@1/punctuate@1", "punctuate@1", "ok", '"HELLO!"')]
+  [workflow] = [s for s in run.steps.steps.values() if s.title == "pipeline" and s.kind != "invocation"]
+  assert {n.parent for n in nodes} == {workflow.id}
+  assert LABELS["node"] == "node"
