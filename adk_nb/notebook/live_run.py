@@ -124,6 +124,40 @@ class LiveRun:
     self._loop: Optional[asyncio.AbstractEventLoop] = None
     self._shown_in = None
 
+  @classmethod
+  async def attach(cls, runner: Runner, *, session_id: str, user_id: str = "user", approve: str = "ask",
+                   run_config: Optional[RunConfig] = None, view: bool = True, label: str = "") -> "LiveRun":
+    """Re-opens a session's paused run, e.g. after a kernel restart (SQLite keeps the pause).
+
+    The run's tree is rebuilt from the stored events of its paused invocation (or the latest
+    one), `pending` lists what it waits for, and its view has the Approve / Reject buttons:
+    answering resumes the same invocation. Raises ValueError naming the fix when the session
+    is not in the runner's store.
+    """
+    session = await runner.session_service.get_session(app_name=runner.app_name, user_id=user_id,
+                                                       session_id=session_id)
+    if session is None:
+      raise ValueError(f"Session {session_id!r} of user {user_id!r} is not in {runner.app_name}'s store; "
+                       "`%agent sessions AGENT` lists its sessions.")
+    run = cls(runner, user_id=user_id, session_id=session_id, approve=approve, run_config=run_config,
+              view=view, label=label)
+    run.state = dict(session.state)
+    run.pending = pending_items(session.events)
+    wanted = {p.invocation_id for p in run.pending}
+    if not wanted and session.events:
+      wanted = {session.events[-1].invocation_id}
+    run.events = [e for e in session.events if e.invocation_id in wanted]
+    for event in run.events:
+      if event.invocation_id and event.invocation_id not in run.invocation_ids:
+        run.invocation_ids.append(event.invocation_id)
+      run.steps.add_event(event)
+      if event.author != "user" and event.text and event.is_final_response():
+        run.final_text = event.text
+    run.status = "paused" if run.pending else "done"
+    run.steps.finish(time.time(), run.status)
+    run._loop = running_loop()
+    return run
+
   # ---- what users read -----------------------------------------------------------------------
 
   @property

@@ -23,7 +23,7 @@ _CELL = re.compile(r"^%%agent(\s|$)")
 _LINE = re.compile(r"^%agent(\s|$)")
 # `{{...}}` first, so a doubled brace stays as written; then `{name}` or `{obj.attr}`.
 _NAME = re.compile(r"\{\{[^{}]*\}\}|\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\}")
-_SUBCOMMANDS = ("sessions", "state", "pending", "reset")
+_SUBCOMMANDS = ("sessions", "state", "pending", "resume", "reset")
 USAGE = ("usage: %%agent AGENT [--session NAME] [--new] [--user ID] [--state k=v ...] [--store URI] "
          "[--approve ask|auto|deny] [--background] [--out NAME] [--quiet] [-i]")
 
@@ -155,7 +155,7 @@ class AgentMagics(Magics):
 
     Cell: `%%agent AGENT [options]` then the user's message. The cell awaits the run and
     ends when it finishes or pauses for an approval; its value is the LiveRun.
-    Line: `%agent sessions|state|pending|reset [AGENT]`.
+    Line: `%agent sessions|state|pending|resume|reset [AGENT] [--session NAME]`.
     """
     if cell is None:
       return _sync(agent_line(line))
@@ -240,11 +240,18 @@ def _print_quiet(live: LiveRun) -> None:
 
 
 async def agent_line(line: str) -> Any:
-  """`%agent sessions|state|pending|reset [AGENT]`."""
+  """`%agent sessions|state|pending|resume|reset [AGENT]` (pending and resume take `--session NAME`)."""
   words = shlex.split(line)
   if not words or words[0] not in _SUBCOMMANDS:
-    raise UsageError("usage: %agent sessions|state|pending|reset [AGENT]")
+    raise UsageError("usage: %agent sessions|state|pending|resume|reset [AGENT] [--session NAME]")
   command, names = words[0], words[1:]
+  session_id = None
+  if command in ("pending", "resume") and "--session" in names:  # %agent pending|resume AGENT --session S
+    at = names.index("--session")
+    if at + 1 >= len(names):
+      raise UsageError(f"usage: %agent {command} [AGENT] [--session NAME]")
+    session_id = names[at + 1]
+    del names[at:at + 2]
   if len(names) > 1:
     raise UsageError(f"usage: %agent {command} [AGENT]")
   if names:
@@ -256,6 +263,15 @@ async def agent_line(line: str) -> Any:
   else:
     raise UsageError(f"No agent has run in this notebook yet; name one: %agent {command} AGENT")
   runner = entry.runner
+  if command in ("pending", "resume"):  # searches the store: works after a kernel restart
+    from . import _reopen
+
+    try:
+      if command == "resume":
+        return await _reopen.reopen(entry, session_id)
+      return await _reopen.pending_list(entry, session_id)
+    except ValueError as exc:
+      raise UsageError(str(exc)) from None
   if command == "reset":
     entry.session_id = None
     print(f"The next %%agent {entry.name} cell starts a new session.")
@@ -274,11 +290,7 @@ async def agent_line(line: str) -> Any:
                                                      session_id=entry.session_id)
   if session is None:
     return {} if command == "state" else []
-  if command == "state":
-    return dict(session.state)
-  from ..pending import pending_items
-
-  return pending_items(session.events)
+  return dict(session.state)
 
 
 def _sync(coro: Any) -> Any:

@@ -298,6 +298,8 @@ class RunView(widgets.VBox):
     self._last_flush = 0.0
     self._state_key: Any = None
     self._unsubscribe = run.subscribe(self._on_change)
+    self.flush()  # a view made later (a finished or re-opened run) starts complete, with its buttons
+    self.panel.refresh()
 
   def close(self) -> None:
     """Closes the view and every widget in it, e.g. when the chat shows the next turn in its place."""

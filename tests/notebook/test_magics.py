@@ -210,3 +210,25 @@ def test_a_quiet_failed_run_prints_the_error_then_fails_the_cell(shell, make_ref
   result = _run(shell, "%%agent agent --store memory:// --quiet\nhi")
   assert isinstance(result.error_in_exec, RuntimeError)
   assert "model down" in capsys.readouterr().err
+
+
+def test_after_a_restart_pending_finds_the_pause_and_resume_reopens_it_with_buttons(shell, make_refund_agent, capsys):
+  from adk_nb.notebook._sessions import registry
+
+  agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Refunded A1."])
+  shell.user_ns["agent"] = agent
+  first = _run(shell, "%%agent agent\nRefund A1").result  # the default store: SQLite in the working folder
+  assert first.status == "paused"
+  registry.clear()  # as after a kernel restart: a fresh registry, the same SQLite file
+  (item,) = _run(shell, "%agent pending agent").result
+  assert item.tool == "refund" and f"session {first.session_id} (user user): 1 pending: refund" in capsys.readouterr().out
+  run = _run(shell, "%agent resume agent").result
+  assert run is not first and (run.status, run.session_id) == ("paused", first.session_id)
+  assert [n["kind"] for n in run.steps.nodes()][:3] == ["invocation", "user", "agent"]
+  assert any(n["kind"] == "approval" and n["status"] == "pending" for n in run.steps.nodes())
+  [approve] = [b for b in run.view.panel.children[0].children[3].children if getattr(b, "description", "") == "Approve"]
+  approve.click()
+  assert refunds == [("A1", 250.0)] and run.status == "done" and run.final_text == "Refunded A1."
+  assert _run(shell, "%agent pending agent --session " + first.session_id).result == []
+  assert "No session of support waits" in str(_run(shell, "%agent resume agent").error_in_exec)
+  assert "is not in support's store" in str(_run(shell, "%agent resume agent --session nope").error_in_exec)
