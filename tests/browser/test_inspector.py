@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tests.browser.test_runview import _open_and_run_all, _write
+from tests.browser.test_runview import _open_and_run_all
 
 STRUCTURE_NOTEBOOK = [
     '''%load_ext adk_nb
@@ -38,8 +38,8 @@ Refund A1''',
 ]
 
 
-def test_loop_order_parallel_lanes_and_every_model_call(page, lab):
-  name = _write(lab[2], "structure.ipynb", STRUCTURE_NOTEBOOK)
+def test_loop_order_parallel_lanes_and_every_model_call(page, lab, write_notebook):
+  name = write_notebook("structure.ipynb", STRUCTURE_NOTEBOOK)
   _open_and_run_all(page, lab, name)
   page.wait_for_selector(".adknb-tree[data-status='done']", timeout=60_000)
   tree = page.locator(".adknb-tree").first
@@ -84,8 +84,8 @@ def test_loop_order_parallel_lanes_and_every_model_call(page, lab):
   assert page.evaluate("window.__pwned") is None
 
 
-def test_request_details_rejection_and_dark_theme(page, lab):
-  name = _write(lab[2], "reject.ipynb", REJECT_NOTEBOOK)
+def test_request_details_rejection_and_dark_theme(page, lab, write_notebook):
+  name = write_notebook("reject.ipynb", REJECT_NOTEBOOK)
   _open_and_run_all(page, lab, name)
   page.wait_for_selector(".adknb-tree[data-status='paused']", timeout=60_000)
   tree = page.locator(".adknb-tree").first
@@ -122,6 +122,55 @@ def test_request_details_rejection_and_dark_theme(page, lab):
   low = {k: v for k, v in ratios.items() if v < 4.5}
   assert ratios and not low, low
   assert page.evaluate("window.__pwned") is None
+
+
+RESTART_NOTEBOOK = [
+    '''%load_ext adk_nb
+from adk_nb import Agent
+from adk_nb.models import ScriptedModel, call
+from adk_nb.tools import FunctionTool
+def refund(order_id: str, amount: float) -> dict:
+    """Refunds an order."""
+    open("refunds.log", "a").write(f"{order_id} {amount}\\n")
+    return {"status": "refunded"}
+def reply(request):  # a function of the request: the same after a restart (a list would start over)
+    answered = any(p.function_response for c in request.contents for p in c.parts or [])
+    return "Refunded A7." if answered else call("refund", order_id="A7", amount=300.0)
+support = Agent(name="support", model=ScriptedModel(reply), tools=[FunctionTool(refund, require_confirmation=True)])''',
+    '''%%agent support --session after-restart
+Refund A7''',
+    '%agent resume support',
+]
+
+
+def test_a_pause_reopened_after_a_kernel_restart_is_approved_there(page, lab, write_notebook):
+  name = write_notebook("restart.ipynb", RESTART_NOTEBOOK[:2])
+  _open_and_run_all(page, lab, name)
+  page.wait_for_selector(".adknb-tree[data-status='paused']", timeout=60_000)
+  # Restart the kernel: the pause lives on in .adk_nb/sessions.db (SQLite in the working folder).
+  page.click("li.lm-MenuBar-item:has-text('Kernel')")
+  page.click("li.lm-Menu-item:not(.lm-mod-disabled):has-text('Restart Kernel…')")
+  page.click(".jp-Dialog-button.jp-mod-accept")
+  page.wait_for_selector(".jp-StatusBar-Widget:has-text('| Idle')", timeout=60_000)
+  # A new kernel: define the agent again, then re-open the paused run in a new cell.
+  first = page.locator(".jp-Notebook .jp-Cell").first
+  first.locator(".jp-InputArea-editor").click()
+  page.keyboard.press("Shift+Enter")
+  last = page.locator(".jp-Notebook .jp-Cell").nth(1)
+  last.locator(".jp-InputArea-editor").click()
+  page.keyboard.press("Escape")
+  page.keyboard.press("b")  # a new cell below
+  page.keyboard.press("Enter")
+  page.keyboard.type("%agent resume support")
+  page.keyboard.press("Shift+Enter")
+  reopened = page.locator(".jp-Notebook .jp-Cell").nth(2).locator(".adknb-tree")
+  reopened.wait_for(timeout=60_000)
+  page.wait_for_function("el => el.dataset.status === 'paused'", arg=reopened.element_handle(), timeout=60_000)
+  assert reopened.locator("details[data-kind='approval'][data-status='pending']").count() == 1
+  page.locator(".jp-Notebook .jp-Cell").nth(2).get_by_role("button", name="Approve", exact=True).click()
+  page.wait_for_function("el => el.dataset.status === 'done'", arg=reopened.element_handle(), timeout=60_000)
+  assert "Refunded A7." in reopened.inner_text()
+  assert (lab[2] / "refunds.log").read_text() == "A7 300.0\n"
 
 
 CONTRAST_JS = """root => {
