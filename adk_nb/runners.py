@@ -319,11 +319,36 @@ class Runner:
     return events
 
   async def close(self) -> None:
-    """Closes plugins and services."""
+    """Closes the agent tree's toolsets (MCP sessions, server processes), plugins and services."""
+    await close_toolsets(self.agent)
     await self.plugin_manager.close()
     close = getattr(self.session_service, "close", None)
     if close is not None:
       await close()
+
+
+async def close_toolsets(agent: BaseAgent) -> None:
+  """Closes every toolset of `agent` and its sub-agents once; a failing close is logged, not raised."""
+  seen: set[int] = set()
+  stack = [agent]
+  while stack:
+    node = stack.pop()
+    if id(node) in seen:
+      continue
+    seen.add(id(node))
+    stack.extend(node.sub_agents)
+    for tool in getattr(node, "tools", ()):
+      inner = getattr(tool, "agent", None)  # AgentTool: its agent's toolsets are ours to close too
+      if isinstance(inner, BaseAgent):
+        stack.append(inner)
+    for toolset in getattr(node, "toolsets", ()):
+      if id(toolset) in seen:
+        continue
+      seen.add(id(toolset))
+      try:
+        await toolset.close()
+      except Exception:  # noqa: BLE001 - one broken toolset must not keep the others open
+        logger.warning("Closing toolset %r of agent %r failed", toolset, node.name, exc_info=True)
 
 
 def _descendants(agent: BaseAgent):

@@ -6,11 +6,12 @@ import re
 from typing import TYPE_CHECKING, Any, AsyncGenerator, ClassVar, Optional
 
 from google.genai import types
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import ConfigDict, Field, field_validator
 
 from ..events.event import Event
 from ..events.event_actions import EventActions
 from ..telemetry import tracing
+from ..workflow._base_node import BaseNode
 from . import _callbacks
 from .callback_context import CallbackContext
 from .invocation_context import InvocationContext
@@ -23,8 +24,11 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _set = object.__setattr__
 
 
-class BaseAgent(BaseModel):
-  """The base of every agent. Subclasses implement `_run_async_impl`."""
+class BaseAgent(BaseNode):
+  """The base of every agent. Subclasses implement `_run_async_impl`.
+
+  An agent is a workflow node (as in ADK 2.x), so it can stand in a Workflow's edges.
+  """
 
   model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
 

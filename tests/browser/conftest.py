@@ -39,6 +39,10 @@ def lab(tmp_path_factory):
   env = {k: v for k, v in os.environ.items() if k != "ADK_NB_APPROVE"}
   env.update(JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_RUNTIME_DIR=str(home / "runtime"),
              JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"), PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD="1")
+  # Every cell stays in the page (no windowing), so tests can read every prompt and output.
+  tracker = home / "config" / "lab" / "user-settings" / "@jupyterlab" / "notebook-extension"
+  tracker.mkdir(parents=True)
+  (tracker / "tracker.jupyterlab-settings").write_text('{"windowingMode": "none"}')
   log = open(home / "lab.log", "w")
   proc = subprocess.Popen(
       [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
@@ -97,3 +101,17 @@ def page(browser):
   page = context.new_page()
   yield page
   context.close()
+
+
+@pytest.fixture
+def run_all(lab):
+  """Opens a notebook of the lab's root folder in a workspace of its own and clicks Run > Run All Cells."""
+  def open_and_run_all(page, name: str) -> None:
+    base, token, _ = lab
+    page.goto(f"{base}/lab/workspaces/{name.split('.')[0]}/tree/{name}?token={token}&reset")
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
+    page.wait_for_selector(".jp-StatusBar-Widget:has-text('| Idle')", timeout=60_000)
+    page.locator(".jp-Notebook .jp-Cell").first.locator(".jp-InputPrompt").click()
+    page.click("li.lm-MenuBar-item:has-text('Run')")
+    page.click("li.lm-Menu-item:not(.lm-mod-disabled):has-text('Run All Cells')")
+  return open_and_run_all
