@@ -54,7 +54,7 @@ def invocation_events(events: list[Event], invocation_id: str) -> list[Event]:
     if event.invocation_id != invocation_id:
       continue
     found.append(event)
-    if event.author == "user" and event.content is not None and not event.get_function_responses():
+    if _starts_invocation(event):
       break
   found.reverse()
   return found
@@ -79,6 +79,12 @@ def find_checkpoint(events: list[Event], path: str) -> tuple[Optional[dict[str, 
 def original_user_content(events: list[Event]) -> Optional[types.Content]:
   """The message that started the invocation (START's input again on resume)."""
   for event in events:
-    if event.author == "user" and event.content is not None and not event.get_function_responses():
+    if _starts_invocation(event):
       return event.content
   return None
+
+
+def _starts_invocation(event: Event) -> bool:
+  # An agent node's input turn is a user event too, but it carries the node's path.
+  return (event.author == "user" and event.content is not None and event.node_info is None
+          and not event.get_function_responses())
