@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, AsyncGenerator, Callable, Literal, Optional
+from typing import Any, AsyncGenerator, Literal, Optional
 
 from ..agents.context import Context
 from ._base_node import START, BaseNode
