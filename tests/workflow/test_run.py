@@ -488,3 +488,17 @@ async def test_a_parallel_worker_runs_once_per_item_concurrently_and_keeps_the_o
   assert outputs(events)[-1] == ("w@1/square@1", [1, 4, 9])
   assert sorted(p for p, _ in outputs(events) if p.count("/") == 2) == [
       "w@1/square@1/square@1", "w@1/square@1/square@2", "w@1/square@1/square@3"]
+
+
+async def test_run_node_use_as_output_makes_the_childs_output_the_callers():
+  def triple(node_input: int):
+    return node_input * 3
+
+  async def delegate(ctx, node_input):
+    await ctx.run_node(triple, node_input=5, use_as_output=True)
+
+  def after(node_input):
+    return node_input + 1
+
+  events = await run_turn(InMemoryRunner(Workflow(name="w", edges=[("START", delegate, after)]), app_name="app"), "go")
+  assert outputs(events)[-1] == ("w@1/after@1", 16)
