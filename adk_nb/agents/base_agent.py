@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any, AsyncGenerator, ClassVar, Optional
+from typing import TYPE_CHECKING, Any, AsyncGenerator, ClassVar, Optional
 
 from google.genai import types
 from pydantic import ConfigDict, Field, field_validator
@@ -15,6 +15,10 @@ from ..workflow._base_node import BaseNode
 from . import _callbacks
 from .callback_context import CallbackContext
 from .invocation_context import InvocationContext
+
+if TYPE_CHECKING:
+  from ..pending import PendingItem
+  from ..sessions.session import Session
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _set = object.__setattr__
@@ -98,6 +102,20 @@ class BaseAgent(BaseNode):
       if found is not None:
         return found
     return None
+
+  def resume_entry(self, session: "Session", invocation_id: str,
+                   paused: "PendingItem") -> tuple["BaseAgent", Optional[str]]:
+    """Where a paused invocation of this tree continues: (the agent to run, its branch).
+
+    Called on the root when a message answers `paused` (one of the invocation's pending
+    items). The default walks up from the agent that paused to the highest agent that left
+    a checkpoint (see `adk_nb.resume.checkpointed_entry`); a graph Workflow overrides this to
+    continue at a node path instead. Raises `PausingAgentNotInTreeError` when the agent
+    that paused is not in this tree.
+    """
+    from ..resume import checkpointed_entry
+
+    return checkpointed_entry(self, session, invocation_id, paused)
 
   def clone(self, update: Optional[dict[str, Any]] = None) -> "BaseAgent":
     """A copy with no parent (sub-agents cloned too), with fields replaced from `update`."""
