@@ -14,9 +14,7 @@ from google.genai import types
 from pydantic import BaseModel
 
 from ..events.event import Event
-
-REQUEST_INPUT = "adk_request_input"
-"""Name of the long-running function call a RequestInput becomes (ADK's wire format)."""
+from ..events.protocol import REQUEST_INPUT  # noqa: F401  (the call a RequestInput becomes)
 _CONTENT = "__adk_nb_content__"
 
 
