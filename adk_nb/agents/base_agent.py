@@ -13,6 +13,7 @@ from ..events.event_actions import EventActions
 from ..telemetry import tracing
 from . import _callbacks
 from ._agent_state import BaseAgentState
+from ._callbacks import AfterAgentCallback, BeforeAgentCallback  # noqa: F401  (google-adk's aliases)
 from .callback_context import CallbackContext
 from .invocation_context import InvocationContext
 
