@@ -60,8 +60,9 @@ class MultimodalToolResultsPlugin(BasePlugin):
       return None
     waiting = callback_context.state.get(PARTS_RETURNED_BY_TOOLS_ID)
     if waiting:
+      # A copy: the request's Content objects are shared with the history cache.
       last = llm_request.contents[-1]
-      last.parts = list(last.parts or []) + list(waiting)
+      llm_request.contents[-1] = last.model_copy(update={"parts": list(last.parts or []) + list(waiting)})
       callback_context.state[PARTS_RETURNED_BY_TOOLS_ID] = []
     return None
 
