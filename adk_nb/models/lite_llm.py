@@ -17,6 +17,7 @@ from google.genai import types
 import pydantic
 from pydantic import PrivateAttr
 
+from ..errors import codes
 from . import _retry
 from .base_llm import BaseLlm
 from .google_llm import with_user_turn
@@ -50,6 +51,10 @@ _MISSING_KEY = re.compile(r"missing credentials|api_key client option must be se
 _OWNED_ARGS = ("messages", "tools", "stream", "llm_client", "retry_options")
 
 
+_MISSING_LITELLM = ("LiteLlm needs the litellm package, which is optional: pip install 'adk_nb[litellm]' "
+                    "(or use a Gemini model name such as 'gemini-2.5-flash').")
+
+
 class LiteLLMClient:
   """What LiteLlm sends requests through: `litellm.acompletion`. Pass `LiteLlm(..., llm_client=...)`
   with another object of this shape to intercept or fake the calls (google-adk's seam for tests)."""
@@ -62,7 +67,10 @@ class LiteLLMClient:
 def _litellm():
   """Imports litellm on first use, offline (bundled cost map)."""
   os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-  import litellm
+  try:
+    import litellm
+  except ImportError as exc:
+    raise ImportError(_MISSING_LITELLM) from exc
 
   # Failures reach the user as ModelCallErrors naming the fix; litellm's banner on each would be noise.
   litellm.suppress_debug_info = True
@@ -391,7 +399,7 @@ def from_model_response(response: Any) -> LlmResponse:
   """An LlmResponse from litellm's ModelResponse (first choice)."""
   choice = response.choices[0] if response.choices else None
   if choice is None:
-    return LlmResponse(error_code="UNKNOWN_ERROR", error_message="The model returned no choices.")
+    return LlmResponse(error_code=codes.UNKNOWN_ERROR, error_message="The model returned no choices.")
   message = choice.message
   parts = []
   reasoning = getattr(message, "reasoning_content", None)

@@ -8,7 +8,7 @@ from google.genai import types
 
 from ...events.event import Event
 from ...events.event_actions import EventActions
-from .._contents import REQUEST_CONFIRMATION, REQUEST_CREDENTIAL
+from ...events.protocol import REQUEST_CONFIRMATION, REQUEST_CREDENTIAL, REQUEST_INPUT
 from .._functions import handle_function_calls, merge_actions
 from . import not_in_adk_nb
 
@@ -16,7 +16,7 @@ REQUEST_CONFIRMATION_FUNCTION_CALL_NAME = REQUEST_CONFIRMATION
 """The long-running call that asks the client to approve a tool call."""
 REQUEST_EUC_FUNCTION_CALL_NAME = REQUEST_CREDENTIAL
 """The long-running call that asks the client for end-user credentials."""
-REQUEST_INPUT_FUNCTION_CALL_NAME = "adk_request_input"
+REQUEST_INPUT_FUNCTION_CALL_NAME = REQUEST_INPUT
 """The long-running call that asks the client for input."""
 
 

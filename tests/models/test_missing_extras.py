@@ -1,0 +1,35 @@
+"""A missing optional package names the extra that brings it."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+
+import pytest
+
+
+@pytest.fixture
+def without_litellm(monkeypatch):
+  real = importlib.util.find_spec
+  monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "litellm" else real(name, *a))
+  monkeypatch.setitem(sys.modules, "litellm", None)  # `import litellm` fails as in a plain install
+
+
+async def test_a_litellm_model_without_litellm_names_the_extra_at_its_first_call(without_litellm):
+  from google.genai import types
+
+  from adk_nb import Agent, InMemoryRunner
+  from adk_nb.models.guard import real_models_allowed
+
+  agent = Agent(name="helper", model="openai/gpt-4o-mini")  # builds: a notebook can show it without litellm
+  runner = InMemoryRunner(agent, app_name="extras")
+  session = await runner.session_service.create_session(app_name="extras", user_id="u")
+  message = types.Content(role="user", parts=[types.Part(text="hi")])
+  reported = []
+  try:  # the error is reported as an error event, then (ADK's error contract) raised
+    with real_models_allowed():  # nothing can reach a provider: litellm is missing
+      async for event in runner.run_async(user_id="u", session_id=session.id, new_message=message):
+        reported += [event.error_message] if event.error_code else []
+  except ImportError as exc:
+    reported.append(str(exc))
+  assert reported and all("pip install 'adk_nb[litellm]'" in r for r in reported), reported
