@@ -44,3 +44,4 @@ async def test_base_llm_connection_methods_name_what_is_missing():
   assert conn.history == []
   with pytest.raises(NotImplementedError, match="Half does not implement send_content"):
     await conn.send_content(types.Content(role="user", parts=[]))
+
