@@ -6,7 +6,7 @@ from google.genai import types
 from adk_nb import Agent
 from adk_nb.agents.invocation_context import InvocationContext
 from adk_nb.events import Event, EventActions
-from adk_nb.flows.llm_flows import contents, instructions
+from adk_nb.flows.llm_flows import contents, identity, instructions, request_confirmation
 from adk_nb.flows.llm_flows.base_llm_flow import BaseLlmFlow
 from adk_nb.flows.llm_flows.functions import (REQUEST_CONFIRMATION_FUNCTION_CALL_NAME, REQUEST_EUC_FUNCTION_CALL_NAME,
                                               find_matching_function_call, handle_function_calls_async,
@@ -69,9 +69,24 @@ async def test_import_only_names_raise_naming_the_issue():
   for make in (BaseLlmFlow, SingleFlow):
     with pytest.raises(NotImplementedError, match="issue 14"):
       make()
-  for processor in (contents.request_processor, instructions.request_processor):
+  for processor in (contents.request_processor, request_confirmation.request_processor):
     with pytest.raises(NotImplementedError, match="issue 14"):
       async for _ in processor.run_async(None, LlmRequest()):
         pass
   with pytest.raises(NotImplementedError, match="live"):
     await handle_function_calls_live(None, None, {})
+
+
+async def test_instructions_and_identity_processors_fill_the_request():
+  agent = Agent(name="helper", description="Answers questions.", model="gemini-2.5-flash",
+                instruction="Greet {name} in {user:lang?}.")
+  service = InMemorySessionService()
+  session = await service.create_session(app_name="app", user_id="u", state={"name": "Ada"})
+  ctx = InvocationContext(session_service=service, invocation_id="i", agent=agent, session=session)
+  request = LlmRequest()
+  for processor in (identity.request_processor, instructions.request_processor):
+    async for _ in processor.run_async(ctx, request):
+      pass
+  assert request.config.system_instruction == (
+      'You are an agent. Your internal name is "helper". The description about you is "Answers questions.".'
+      "\n\nGreet Ada in .")

@@ -3,8 +3,9 @@
 adk_nb's LLM loop is `adk_nb.flows.llm_flow` (split by step in `flows/_*.py`), not ADK's chain of request
 and response processors. What has an adk_nb equivalent works here (the protocol call names,
 `functions.handle_function_calls_async`, `find_matching_function_call`,
-`merge_parallel_function_response_events`); ADK's processor objects and flow classes exist so imports
-work, and raise `NotImplementedError` naming issue 14 when used.
+`merge_parallel_function_response_events`, the `instructions` and `identity` request processors); ADK's
+other processor objects and its flow classes exist so imports work, and raise `NotImplementedError`
+naming issue 14 when used.
 """
 
 from __future__ import annotations

@@ -1,7 +1,17 @@
-"""ADK's `identity` request processor at its path: importable; running it raises (see `flows.llm_flows`)."""
+"""ADK's `identity` request processor at its path, working: tells the model its agent name and description."""
 
 from __future__ import annotations
 
-from . import ImportOnlyProcessor
+from typing import Any, AsyncGenerator
 
-request_processor = ImportOnlyProcessor("identity.request_processor")
+
+class _IdentityRequestProcessor:
+  async def run_async(self, invocation_context: Any, llm_request: Any) -> AsyncGenerator[Any, None]:
+    agent = invocation_context.agent
+    if hasattr(agent, "_identity_instruction"):
+      llm_request.append_instructions([agent._identity_instruction])
+    return
+    yield  # pragma: no cover
+
+
+request_processor = _IdentityRequestProcessor()
