@@ -58,3 +58,7 @@ def desk(tmp_path):
   log.write_text("")
   folder = write_agent(tmp_path / "agents", "desk_agent", REFUND_AGENT)
   return folder, log
+
+
+# The throwaway PostgreSQL server of tests/sessions (initdb on 127.0.0.1, or $ADK_NB_TEST_PG_URL).
+from tests.sessions.conftest import pg_database, pg_url, postgres_url  # noqa: E402,F401
