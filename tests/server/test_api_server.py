@@ -144,3 +144,74 @@ def test_artifacts_save_load_list_and_refuse_traversal(tmp_path, start_server):
   assert c.get(f"{a}/..%2F..%2Fescape.txt").status_code == 400
   assert not (tmp_path / "escape.txt").exists()
   assert c.delete(f"{a}/notes.txt").status_code == 200 and c.get(a).json() == []
+
+
+def test_run_sse_streams_partials_when_asked(tmp_path, start_server):
+  source = ("from adk_nb import Agent\nfrom adk_nb.models import ScriptedModel\n"
+            "root_agent = Agent(name='chatty', model=ScriptedModel(lambda r: 'Hello there, streaming world.', "
+            "chunk_size=6))\n")
+  folder = write_agent(tmp_path, "chatty_app", source)
+  server = start_server(str(folder), "--session_service_uri", "memory://")
+  c = server.client
+  c.post("/apps/chatty_app/users/u/sessions", json={"sessionId": "s"})
+  body = {"appName": "chatty_app", "userId": "u", "sessionId": "s", "newMessage": message("hi")}
+  streamed = sse_events(c.post("/run_sse", json={**body, "streaming": True}))
+  partials = [e["content"]["parts"][0]["text"] for e in streamed if e.get("partial")]
+  assert len(partials) > 1 and "".join(partials) == "Hello there, streaming world."
+  assert not streamed[-1].get("partial") and streamed[-1]["content"]["parts"][0]["text"] == "Hello there, streaming world."
+  whole = sse_events(c.post("/run_sse", json={**body, "streaming": False}))
+  assert [e.get("partial") for e in whole] == [None]
+  stored = c.get("/apps/chatty_app/users/u/sessions/s").json()["events"]
+  assert [e["author"] for e in stored] == ["user", "chatty", "user", "chatty"]  # partials are never stored
+
+
+SLOW_TOOL = '''
+import asyncio, os, pathlib
+from adk_nb import Agent
+from adk_nb.models import ScriptedModel, call
+
+async def slow_report(topic: str) -> dict:
+  """Writes a report once the test lets it go on."""
+  go = pathlib.Path(os.environ["GO_FILE"])
+  while not go.exists():  # the agent waits for the test's signal (a file), not the test for a timer
+    await asyncio.sleep(0.01)
+  pathlib.Path(os.environ["DONE_FILE"]).write_text(topic)
+  return {"written": topic}
+
+def script(request):
+  part = request.contents[-1].parts[-1]
+  if part.function_response:
+    return "Report written."
+  return call("slow_report", topic="q3")
+
+root_agent = Agent(name="writer", model=ScriptedModel(script), tools=[slow_report])
+'''
+
+
+def test_a_client_that_disconnects_mid_stream_does_not_cancel_the_run(tmp_path, start_server):
+  folder = write_agent(tmp_path, "writer_app", SLOW_TOOL)
+  db = tmp_path / "s.db"
+  go, done = tmp_path / "go", tmp_path / "done"
+  server = start_server(str(folder), "--session_service_uri", f"sqlite:///{db}",
+                        env={"GO_FILE": str(go), "DONE_FILE": str(done)})
+  c = server.client
+  c.post("/apps/writer_app/users/u/sessions", json={"sessionId": "s"})
+  body = {"appName": "writer_app", "userId": "u", "sessionId": "s", "newMessage": message("write it")}
+  with c.stream("POST", "/run_sse", json=body) as response:
+    first = next(line for line in response.iter_lines() if line.startswith("data:"))
+  assert json.loads(first[5:])["content"]["parts"][0]["functionCall"]["name"] == "slow_report"
+  go.write_text("")  # the client is gone; now let the tool finish
+  server.stop()  # a graceful stop waits for runs still going
+  assert done.read_text() == "q3"
+
+  import asyncio
+
+  from adk_nb.sessions import DatabaseSessionService
+
+  async def stored():
+    service = DatabaseSessionService(f"sqlite:///{db}")
+    session = await service.get_session(app_name="writer_app", user_id="u", session_id="s")
+    await service.close()
+    return [(e.author, e.content.parts[0].text) for e in session.events if e.content and e.content.parts[0].text]
+
+  assert asyncio.run(stored())[-1] == ("writer", "Report written.")
