@@ -102,3 +102,18 @@ def test_run_reports_a_broken_agent_with_its_traceback(tmp_path):
   (tmp_path / "bad" / "agent.py").write_text("raise RuntimeError('my bug')\n")
   ran = adk_nb("run", "bad", cwd=tmp_path)
   assert ran.returncode == 2 and "RuntimeError: my bug" in ran.stderr and "agent.py" in ran.stderr
+
+
+def test_web_writes_a_dev_notebook_that_runs_and_the_jupyterlab_command(tmp_path):
+  assert adk_nb("create", "weather", cwd=tmp_path).returncode == 0
+  shown = adk_nb("web", "weather", "--print-command", "--no-browser", "--port", "9999", cwd=tmp_path)
+  assert shown.returncode == 0, shown.stderr
+  notebook = tmp_path / "weather" / "weather_web.ipynb"
+  assert f"-m jupyterlab {notebook}" in shown.stdout and "--port=9999" in shown.stdout and "--no-browser" in shown.stdout
+  import subprocess
+  import sys
+
+  ran = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--nbmake",
+                        "--nbmake-timeout=300", notebook.name], cwd=notebook.parent, capture_output=True, text=True,
+                       timeout=600)
+  assert ran.returncode == 0, ran.stdout[-2000:]
