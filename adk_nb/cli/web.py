@@ -12,7 +12,6 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 from .agent_loader import AgentLoadError, load_agent_folder
 

@@ -27,7 +27,7 @@ import json
 import socket
 import sys
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Optional
 
 from google.genai import types
@@ -91,7 +91,6 @@ class ServerConfig:
   artifact_service_uri: str = "memory://"
   max_body_bytes: int = 10 * 1024 * 1024
   """Largest request body accepted; larger ones get 413."""
-  version: str = field(default="")
 
 
 def _dump(model: Any) -> Any:
