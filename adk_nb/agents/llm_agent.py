@@ -8,6 +8,7 @@ from typing import Any, AsyncGenerator, Awaitable, Callable, Literal, Optional, 
 from google.genai import types
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
+from ..errors import codes
 from ..events.event import Event
 from ..models.base_llm import BaseLlm
 from ..models.registry import LLMRegistry
@@ -202,7 +203,7 @@ class LlmAgent(BaseAgent):
       try:
         value = self.output_schema.model_validate_json(text).model_dump(exclude_none=True)
       except ValidationError as exc:
-        event.error_code = "OUTPUT_SCHEMA_VALIDATION_ERROR"
+        event.error_code = codes.OUTPUT_SCHEMA_VALIDATION_ERROR
         event.error_message = (
             f"Agent {self.name!r} answered text that does not match output_schema "
             f"{self.output_schema.__name__}: {exc.errors()[0]['msg']}. Nothing was saved to "

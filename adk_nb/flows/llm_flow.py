@@ -12,6 +12,7 @@ from ..agents.callback_context import CallbackContext
 from ..agents._resumable import pause_checkpoint, restored_state
 from ..agents.invocation_context import InvocationStopped, LlmCallsLimitExceededError
 from ..agents.run_config import StreamingMode
+from ..errors import codes
 from ..events.event import Event
 from ..events.event_actions import EventActions
 from ..models.llm_request import LlmRequest
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
   from ..agents.llm_agent import LlmAgent
 
 
-LLM_CALLS_LIMIT = "LLM_CALLS_LIMIT_EXCEEDED"
+LLM_CALLS_LIMIT = codes.LLM_CALLS_LIMIT_EXCEEDED
 
 
 async def run_flow(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGenerator[Event, None]:
@@ -214,7 +215,7 @@ async def _call_model(agent, ctx, request, cc) -> AsyncGenerator[LlmResponse, No
       yield handled
       return
     final = LlmResponse(
-        error_code="MODEL_ERROR",
+        error_code=codes.MODEL_ERROR,
         error_message=f"Model {llm.model!r} failed: {type(exc).__name__}: {exc}",
     )
     yield final
