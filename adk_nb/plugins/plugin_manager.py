@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from typing import Any, Literal, Optional, Sequence
 
 from ..errors import codes
 from ..errors.adk_nb_error import AdkNbError
@@ -61,3 +61,11 @@ class PluginManager:
   async def close(self) -> None:
     for plugin in self.plugins:
       await plugin.close()
+
+
+PluginCallbackName = Literal[
+    "on_user_message_callback", "before_run_callback", "after_run_callback", "on_event_callback",
+    "before_agent_callback", "after_agent_callback", "before_tool_callback", "after_tool_callback",
+    "before_model_callback", "after_model_callback", "on_tool_error_callback", "on_model_error_callback",
+]
+"""The hook names a PluginManager runs (google-adk's type alias)."""
