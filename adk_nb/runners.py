@@ -11,7 +11,8 @@ from typing import Any, AsyncGenerator, Generator, Optional, Union
 from google.genai import types
 
 from .agents.base_agent import BaseAgent
-from .agents.invocation_context import InvocationContext, InvocationStopped, new_invocation_context_id
+from .agents import _callbacks
+from .agents.invocation_context import InvocationContext, new_invocation_context_id
 from .agents.llm_agent import LlmAgent
 from .agents.run_config import RunConfig
 from .apps.app import App
@@ -97,6 +98,11 @@ class Runner:
     `adk_request_confirmation` requests) resumes the paused invocation instead of
     starting a new one. Answering an unknown or already-answered call raises ValueError
     and commits nothing.
+
+    A failure the model cannot fix (a tool or model exception no error callback answers, a
+    missing `{state_var}`, an answer that fails output_schema, an agent's exception) yields a
+    committed error event, `error_code` = the exception's class name, and then raises the
+    exception itself, as google-adk does.
     """
     session = await self._get_session(user_id, session_id)
     run_config = run_config or RunConfig()
@@ -165,21 +171,43 @@ class Runner:
         if not event.partial:
           await self.session_service.append_event(session, event)
         yield event
-    except InvocationStopped:
-      pass  # the reason was already yielded (and committed) as an error event
-    except Exception as exc:  # the session keeps everything committed before the failure
+    except Exception as exc:
+      # As in ADK: the failure is recorded as an error event (committed, so the session shows
+      # why the turn ended) and then raised to the caller. The session keeps everything
+      # committed before it, and calls the failure interrupted are answered, so the
+      # conversation can continue with any provider.
       failure = exc
-      logger.warning("Run failed in invocation %s: %s", invocation_id, exc, exc_info=True)
-      yield Event(
-          invocation_id=invocation_id,
-          author=ctx.agent.name if ctx.agent else self.agent.name,
-          error_code=_error_code(exc),
-          error_message=f"{type(exc).__name__}: {exc}",
-      )
+      logger.debug("Run failed in invocation %s", invocation_id, exc_info=True)
+      for event in await self._record_failure(ctx, session, exc):
+        yield event
+      raise
     finally:
       tracing.end_span(span, failure)
       if pm.has("after_run_callback"):
         await pm.run("after_run_callback", invocation_context=ctx)
+
+  async def _record_failure(self, ctx: InvocationContext, session: Session, exc: BaseException) -> list[Event]:
+    """Commits the answers of interrupted calls and the error event for a failed run."""
+    origin = _callbacks.take_origin(exc)
+    author, branch = origin if origin else ((ctx.agent or self.agent).name, ctx.branch)
+    events = []
+    for call_event, calls in _interrupted_calls(session, ctx.invocation_id):
+      reason = f"Interrupted: the run failed with {type(exc).__name__} before this call was answered."
+      events.append(Event(
+          invocation_id=ctx.invocation_id, author=call_event.author, branch=call_event.branch,
+          content=types.Content(role="user", parts=[
+              types.Part(function_response=types.FunctionResponse(id=c.id, name=c.name, response={"error": reason}))
+              for c in calls
+          ])))
+    events.append(Event(invocation_id=ctx.invocation_id, author=author, branch=branch,
+                        error_code=error_code(exc), error_message=str(exc)))
+    for event in events:
+      try:
+        await self.session_service.append_event(session, event)
+      except Exception:  # e.g. a stale session: the caller still gets the event and the exception
+        logger.warning("Could not record the failure of invocation %s", ctx.invocation_id, exc_info=True)
+        break
+    return events
 
   async def _get_session(self, user_id: str, session_id: str) -> Session:
     session = await self.session_service.get_session(app_name=self.app_name, user_id=user_id,
@@ -394,18 +422,28 @@ def _resume_entry(session: Session, invocation_id: str, pausing: BaseAgent,
   return entry, branch
 
 
-def _error_code(exc: BaseException) -> str:
-  from .agents._callbacks import CallbackError
-  from .errors.stale_session_error import StaleSessionError
-  from .plugins.plugin_manager import PluginError
+def error_code(exc: BaseException) -> str:
+  """The error_code of the event that reports `exc`: the exception's class name, or the
+  provider's status string when the exception carries one (e.g. 'PERMISSION_DENIED'), as in ADK."""
+  status = getattr(exc, "status", None)
+  return status if isinstance(status, str) else type(exc).__name__
 
-  if isinstance(exc, CallbackError):
-    return "CALLBACK_ERROR"
-  if isinstance(exc, PluginError):
-    return "PLUGIN_ERROR"
-  if isinstance(exc, StaleSessionError):
-    return "STALE_SESSION"
-  return "AGENT_ERROR"
+
+def _interrupted_calls(session: Session, invocation_id: str) -> list[tuple[Event, list[types.FunctionCall]]]:
+  """Function calls of this invocation that were neither answered nor left pending on purpose."""
+  mine = []
+  for event in reversed(session.events):
+    if event.invocation_id != invocation_id:
+      break
+    mine.append(event)
+  answered = {r.id for e in mine for r in e.get_function_responses()}
+  out = []
+  for event in reversed(mine):
+    calls = [c for c in event.get_function_calls()
+             if c.id not in answered and c.id not in (event.long_running_tool_ids or ())]
+    if calls:
+      out.append((event, calls))
+  return out
 
 
 class InMemoryRunner(Runner):

@@ -131,6 +131,7 @@ class BaseAgent(BaseModel):
         yield event
     except Exception as exc:
       failure = exc
+      _callbacks.mark_origin(exc, self.name, ctx.branch)
       raise
     finally:
       tracing.end_span(span, failure)

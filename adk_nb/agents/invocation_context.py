@@ -20,10 +20,6 @@ class LlmCallsLimitExceededError(Exception):
   """The invocation made more model calls than `RunConfig.max_llm_calls` allows."""
 
 
-class InvocationStopped(Exception):
-  """Ends the whole invocation quietly after its reason was yielded as an error event (e.g. max_llm_calls)."""
-
-
 class _InvocationShared:
   """Counters and signals shared by every copy of one invocation's context."""
 

@@ -182,6 +182,8 @@ class LlmAgent(BaseAgent):
       yield event
 
   def _maybe_save_output(self, event: Event) -> None:
+    """Stores the final answer under output_key; an answer that fails output_schema raises
+    pydantic's ValidationError, which ends the run as in ADK."""
     if not self.output_key or event.author != self.name or event.partial or not event.is_final_response():
       return
     if not event.content or not event.content.parts or event.get_function_responses():
@@ -194,13 +196,10 @@ class LlmAgent(BaseAgent):
       try:
         value = self.output_schema.model_validate_json(text).model_dump(exclude_none=True)
       except ValidationError as exc:
-        event.error_code = "OUTPUT_SCHEMA_VALIDATION_ERROR"
-        event.error_message = (
-            f"Agent {self.name!r} answered text that does not match output_schema "
-            f"{self.output_schema.__name__}: {exc.errors()[0]['msg']}. Nothing was saved to "
-            f"state[{self.output_key!r}]."
-        )
-        return
+        # As in ADK the run fails (the answer is not committed); the note says where it came from.
+        exc.add_note(f"Agent {self.name!r} answered text that does not match output_schema "
+                     f"{self.output_schema.__name__}; nothing was saved to state[{self.output_key!r}].")
+        raise
     event.actions.state_delta[self.output_key] = value
 
 

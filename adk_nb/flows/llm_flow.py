@@ -10,7 +10,6 @@ from google.genai import types
 from ..agents import _callbacks
 from ..agents.callback_context import CallbackContext
 from ..agents._resumable import pause_checkpoint, restored_state
-from ..agents.invocation_context import InvocationStopped, LlmCallsLimitExceededError
 from ..agents.run_config import StreamingMode
 from ..events.event import Event
 from ..events.event_actions import EventActions
@@ -25,9 +24,6 @@ from ._instructions import inject_session_state
 if TYPE_CHECKING:
   from ..agents.invocation_context import InvocationContext
   from ..agents.llm_agent import LlmAgent
-
-
-LLM_CALLS_LIMIT = "LLM_CALLS_LIMIT_EXCEEDED"
 
 
 async def run_flow(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGenerator[Event, None]:
@@ -185,12 +181,7 @@ async def _call_model(agent, ctx, request, cc) -> AsyncGenerator[LlmResponse, No
   if short is not None:
     yield short
     return
-  try:
-    ctx.increment_llm_call_count()
-  except LlmCallsLimitExceededError as exc:
-    ctx.end_invocation = True
-    yield LlmResponse(error_code=LLM_CALLS_LIMIT, error_message=str(exc))
-    return
+  ctx.increment_llm_call_count()  # past RunConfig.max_llm_calls: LlmCallsLimitExceededError ends the run
   stream = ctx.run_config.streaming_mode is StreamingMode.SSE
   llm = agent.canonical_model
   span = tracing.model_span(ctx, request.model or llm.model)
@@ -202,19 +193,15 @@ async def _call_model(agent, ctx, request, cc) -> AsyncGenerator[LlmResponse, No
       else:
         final = await _after_model(agent, ctx, cc, response)
         yield final
-  except _callbacks.CallbackError:
-    raise
   except Exception as exc:
+    if _callbacks.raised_by_hook(exc):
+      raise
+    # The model failed: an error callback (or plugin) may answer instead; else the run fails.
     handled = await _on_model_error(agent, ctx, cc, request, exc)
-    if handled is not None:
-      final = handled
-      yield handled
-      return
-    final = LlmResponse(
-        error_code="MODEL_ERROR",
-        error_message=f"Model {llm.model!r} failed: {type(exc).__name__}: {exc}",
-    )
-    yield final
+    if handled is None:
+      raise
+    final = handled
+    yield handled
   finally:
     tracing.end_model_span(span, final)
 
@@ -237,9 +224,6 @@ async def _run_one_step(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGen
       final = event
     yield event
   if final is None or final.error_code:
-    if final is not None and final.error_code == LLM_CALLS_LIMIT:
-      # The error event is committed; now stop the whole invocation, enclosing loops included.
-      raise InvocationStopped(final.error_message)
     return
   calls = final.get_function_calls()
   if not calls:

@@ -111,7 +111,7 @@ def test_wrong_callback_signature_is_reported_at_construction_with_the_expected_
     Agent(name="a", before_tool_callback=[lambda tool, args: None])
 
 
-async def test_raising_callback_becomes_an_error_event_and_committed_state_survives():
+async def test_raising_callback_raises_its_own_exception_after_an_error_event():
   def explode(callback_context, llm_response):
     raise ValueError("bad mood")
 
@@ -120,8 +120,9 @@ async def test_raising_callback_becomes_an_error_event_and_committed_state_survi
 
   agent = Agent(name="a", model=ScriptedModel(["hi"]), before_agent_callback=note, after_model_callback=explode)
   runner = InMemoryRunner(agent, app_name="app")
-  events = await run_turn(runner, "hi")
-  assert events[-1].error_code == "CALLBACK_ERROR"
-  assert "after_model_callback" in events[-1].error_message and "explode" in events[-1].error_message
+  with pytest.raises(ValueError, match="bad mood") as raised:
+    await run_turn(runner, "hi")
+  assert any("after_model_callback" in n and "explode" in n for n in raised.value.__notes__)
   session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
   assert session.state["started"] is True
+  assert (session.events[-1].error_code, session.events[-1].error_message) == ("ValueError", "bad mood")

@@ -2,6 +2,8 @@
 
 import asyncio
 
+import pytest
+
 from adk_nb import Agent, InMemoryRunner
 from adk_nb.agents import LoopAgent, ParallelAgent, SequentialAgent
 from adk_nb.testing import ScriptedModel, call, run_turn
@@ -118,8 +120,12 @@ async def test_parallel_child_failure_cancels_siblings_and_reports_error():
       Agent(name="ok", model=ScriptedModel([call("hang")]), tools=[hang]),
       Agent(name="bad", model=ScriptedModel([call("x")]), instruction="{missing_key}"),
   ])
-  events = await run_turn(InMemoryRunner(par, app_name="app"), "go")
-  assert events[-1].error_code == "AGENT_ERROR" and "missing_key" in events[-1].error_message
+  runner = InMemoryRunner(par, app_name="app")
+  with pytest.raises(KeyError, match="missing_key"):
+    await run_turn(runner, "go")
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  error = session.events[-1]
+  assert (error.author, error.branch, error.error_code) == ("bad", "fan.bad", "KeyError")
 
 
 async def test_other_agents_turns_are_fenced_as_data_and_cannot_close_the_fence():

@@ -1,7 +1,10 @@
 """Agent transfer: routing, stickiness, allowed targets, bad names, ping-pong cap."""
 
+import pytest
+
 from adk_nb import Agent, InMemoryRunner
 from adk_nb.agents import RunConfig
+from adk_nb.agents.invocation_context import LlmCallsLimitExceededError
 from adk_nb.testing import ScriptedModel, call, run_turn
 
 
@@ -72,7 +75,9 @@ async def test_ping_pong_transfers_are_capped():
   root = Agent(name="root", model=ScriptedModel([call("transfer_to_agent", agent_name="a"), "stop"]),
                sub_agents=[a, b])
   runner = InMemoryRunner(root, app_name="app")
-  events = await run_turn(runner, "go", run_config=RunConfig(max_transfers=4))
+  with pytest.raises(LlmCallsLimitExceededError):  # the refused agents keep trying until max_llm_calls
+    await run_turn(runner, "go", run_config=RunConfig(max_transfers=4, max_llm_calls=20))
+  events = (await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")).events
   transfers = [e for e in events if e.actions.transfer_to_agent]
   assert len(transfers) == 4
   errors = [r.response.get("error", "") for e in events for r in e.get_function_responses()]
