@@ -71,6 +71,19 @@ class BaseAgent(BaseModel):
         )
       sub.parent_agent = self
 
+  def __setattr__(self, name: str, value: Any) -> None:
+    super().__setattr__(name, value)
+    if name in type(self).model_fields:
+      self._field_changed(name)
+
+  def _field_changed(self, name: str) -> None:
+    """Refreshes what was derived from a field at construction (`agent.before_agent_callback = f`)."""
+    owner = f"Agent {self.name!r}"
+    if name == "before_agent_callback":
+      _set(self, "_before_cbs", _callbacks.normalize(name, self.before_agent_callback, owner))
+    elif name == "after_agent_callback":
+      _set(self, "_after_cbs", _callbacks.normalize(name, self.after_agent_callback, owner))
+
   # ---- tree navigation -------------------------------------------------------------------
 
   @property

@@ -23,6 +23,9 @@ InstructionProvider = Callable[[ReadonlyContext], Union[str, Awaitable[str]]]
 ToolUnion = Union[Callable[..., Any], BaseTool, Any]
 
 
+_LLM_CALLBACK_KINDS = ("before_model", "after_model", "on_model_error", "before_tool", "after_tool", "on_tool_error")
+
+
 class LlmAgent(BaseAgent):
   """An agent whose steps are decided by a model.
 
@@ -89,7 +92,7 @@ class LlmAgent(BaseAgent):
     super().model_post_init(__context)
     owner = f"Agent {self.name!r}"
     n = _callbacks.normalize
-    for kind in ("before_model", "after_model", "on_model_error", "before_tool", "after_tool", "on_tool_error"):
+    for kind in _LLM_CALLBACK_KINDS:
       _set(self, f"_{kind}_cbs", n(f"{kind}_callback", getattr(self, f"{kind}_callback"), owner))
     # Runtime caches (instance __dict__, see BaseAgent.model_post_init).
     _set(self, "_resolved_model", None)
@@ -99,6 +102,22 @@ class LlmAgent(BaseAgent):
     for tool in self.tools:
       if not (callable(tool) or isinstance(tool, BaseTool) or hasattr(tool, "get_tools")):
         raise TypeError(f"{owner}: tool {tool!r} is neither a function, a BaseTool nor a toolset.")
+
+  def _field_changed(self, name: str) -> None:
+    super()._field_changed(name)
+    kind = name[:-len("_callback")] if name.endswith("_callback") else None
+    if kind in _LLM_CALLBACK_KINDS:
+      _set(self, f"_{kind}_cbs", _callbacks.normalize(name, getattr(self, name), f"Agent {self.name!r}"))
+    elif name == "model":
+      _set(self, "_resolved_model", None)
+    elif name == "tools":
+      _set(self, "_plain_tools", None)
+    elif name in ("name", "description"):
+      _set(self, "_identity", None)
+    elif name == "generate_content_config":
+      self.__dict__.pop("_config_base", None)
+    elif name == "output_schema":
+      self.__dict__.pop("_smr_tool", None)
 
   # ---- resolved configuration ------------------------------------------------------------
 

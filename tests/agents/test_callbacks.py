@@ -126,3 +126,21 @@ async def test_raising_callback_raises_its_own_exception_after_an_error_event():
   session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
   assert session.state["started"] is True
   assert (session.events[-1].error_code, session.events[-1].error_message) == ("ValueError", "bad mood")
+
+
+async def test_callbacks_assigned_after_construction_take_effect():
+  seen = []
+
+  def ping() -> str:
+    return "pong"
+
+  agent = Agent(name="a", model=ScriptedModel([call("ping"), "done"]))
+  agent.tools = [ping]
+  agent.before_agent_callback = lambda callback_context: seen.append("before_agent")
+  agent.before_model_callback = lambda callback_context, llm_request: seen.append("before_model")
+  agent.after_tool_callback = lambda tool, args, tool_context, tool_response: {"replaced": True}
+  events = await run_turn(InMemoryRunner(agent, app_name="app"), "hi")
+  assert seen == ["before_agent", "before_model", "before_model"]
+  assert events[2].get_function_responses()[0].response == {"replaced": True}
+  with pytest.raises(TypeError, match="after_agent_callback"):
+    agent.after_agent_callback = lambda: None
