@@ -88,7 +88,7 @@ def _events(events: list[dict]) -> list[dict]:
       continue
     event = dict(event)
     event.pop("custom_metadata_keys", None)
-    out.append(_normalise_transfer_result(event))
+    out.append(_normalise_responses(event))
   return out
 
 
@@ -99,17 +99,10 @@ def _normalise_error_wording(responses: list[dict]) -> list[dict]:
           if set(r["value"]) == {"error"} and r["response"] != "transfer_to_agent" else r for r in responses]
 
 
-def _normalise_transfer_result(event: dict) -> dict:
-  # ADK's transfer_to_agent returns None ({'result': None}); adk_nb's checks the target and says
-  # {'result': 'Transferred to child.'} (or an error naming the allowed agents). Deliberate.
+def _normalise_responses(event: dict) -> dict:
   responses = event.get("responses")
-  if not responses:
-    return event
-  responses = _normalise_error_wording(responses)
-  event["responses"] = [
-      {**r, "value": {"result": "<transferred>"}} if r["response"] == "transfer_to_agent"
-      and "error" not in r["value"] else r for r in responses
-  ]
+  if responses:
+    event["responses"] = _normalise_error_wording(responses)
   return event
 
 
@@ -134,7 +127,7 @@ def _content(content: dict) -> dict:
     parts = [{"context": _context_items("\n".join(texts))}]
   else:
     parts = [{"text": t} for t in texts]
-  parts += [_normalise_transfer_result({"responses": [p]})["responses"][0] if "response" in p else p
+  parts += [_normalise_responses({"responses": [p]})["responses"][0] if "response" in p else p
             for p in others]
   return {"role": content["role"], "parts": parts}
 

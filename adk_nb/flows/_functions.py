@@ -178,7 +178,7 @@ async def _call_one(agent: "LlmAgent", ctx: "InvocationContext", call: types.Fun
   result = await _run_tool(agent, ctx, tool, call, tc)
   if isinstance(result, NestedPause):
     return _Outcome(None, actions, paused=True, nested=result)
-  if result is None:
+  if result is None and tool.is_long_running:
     # A long-running tool left the call pending: the answer arrives in a later message.
     return _Outcome(None, actions, paused=True)
   return _Outcome(_response_part(call, result), actions, paused=bool(actions.requested_tool_confirmations))

@@ -68,4 +68,4 @@ class TransferToAgentTool(BaseTool):
       }
     shared.transfers += 1
     tool_context.actions.transfer_to_agent = name
-    return {"result": f"Transferred to {name}."}
+    return None  # answered {"result": None}, as in ADK, so histories match across frameworks

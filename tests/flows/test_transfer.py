@@ -82,3 +82,12 @@ async def test_ping_pong_transfers_are_capped():
   assert len(transfers) == 4
   errors = [r.response.get("error", "") for e in events for r in e.get_function_responses()]
   assert any("Transfer limit reached" in err for err in errors)
+
+
+async def test_transfer_is_answered_with_a_none_result_as_in_adk():
+  child = Agent(name="child", model=ScriptedModel(["child here"]))
+  root = Agent(name="root", model=ScriptedModel([call("transfer_to_agent", agent_name="child")]), sub_agents=[child])
+  events = await run_turn(InMemoryRunner(root, app_name="app"), "hi")
+  [answer] = events[2].get_function_responses()
+  assert answer.name == "transfer_to_agent" and answer.response == {"result": None}
+  assert events[2].actions.transfer_to_agent == "child" and events[-1].text == "child here"
