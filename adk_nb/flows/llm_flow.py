@@ -25,6 +25,9 @@ if TYPE_CHECKING:
   from ..agents.invocation_context import InvocationContext
   from ..agents.llm_agent import LlmAgent
 
+AGENT_NAME_LABEL = "adk_agent_name"
+"""The request label naming the agent that makes a model call."""
+
 
 async def run_flow(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGenerator[Event, None]:
   """Runs model steps until the agent gives a final answer, pauses, or transfers."""
@@ -181,6 +184,10 @@ async def _call_model(agent, ctx, request, cc) -> AsyncGenerator[LlmResponse, No
   if short is not None:
     yield short
     return
+  labels = request.config.labels
+  if not labels or AGENT_NAME_LABEL not in labels:
+    # Lets billing reports be sliced per agent (as ADK); a new dict, the config's is shared.
+    request.config.labels = {**(labels or {}), AGENT_NAME_LABEL: agent.name}
   ctx.increment_llm_call_count()  # past RunConfig.max_llm_calls: LlmCallsLimitExceededError ends the run
   stream = ctx.run_config.streaming_mode is StreamingMode.SSE
   llm = agent.canonical_model

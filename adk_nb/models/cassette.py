@@ -154,8 +154,9 @@ class ReplayModel(BaseLlm):
 
 
 def request_to_json(llm_request: LlmRequest) -> dict[str, Any]:
-  """The request as comparable JSON: model, contents and config (transport options and tool objects left out)."""
-  config = llm_request.config.model_dump(mode="json", exclude_none=True, exclude={"http_options"},
+  """The request as comparable JSON: model, contents and config (transport options, billing labels and
+  tool objects left out)."""
+  config = llm_request.config.model_dump(mode="json", exclude_none=True, exclude={"http_options", "labels"},
                                          fallback=_fallback)
   contents = [c.model_dump(mode="json", exclude_none=True) for c in llm_request.contents]
   return {"model": llm_request.model, "contents": _number_generated_ids(contents), "config": config}

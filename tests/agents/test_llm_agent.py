@@ -358,3 +358,12 @@ async def test_output_schema_with_tools_answers_through_set_model_response():
   session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
   assert session.state["forecast"] == {"city": "Oslo", "temp_c": 21}
   model.assert_complete()
+
+
+async def test_requests_carry_the_agent_name_label_without_touching_the_agents_config():
+  config = types.GenerateContentConfig(temperature=0.1, labels={"team": "support"})
+  model = ScriptedModel(["hi"])
+  agent = Agent(name="helper", model=model, generate_content_config=config)
+  await run_turn(InMemoryRunner(agent, app_name="app"), "hi")
+  assert model.requests[0].config.labels == {"team": "support", "adk_agent_name": "helper"}
+  assert config.labels == {"team": "support"}

@@ -157,3 +157,10 @@ async def test_a_recorded_agent_run_replays_offline_with_identical_events(server
   assert observable(replayed) == observable(recorded)
   assert len(server.requests) == calls_made == 2
   replay.assert_complete()
+
+
+async def test_gemini_api_requests_leave_out_the_labels_only_vertex_accepts(server):
+  server.reply(gemini_answer({"text": "Sunny."}))
+  await run_agent(Gemini(model="gemini-2.5-flash", base_url=server.url))
+  assert "labels" not in server.requests[0].json
+  assert server.requests[0].json["contents"][0]["parts"][0]["text"] == "Weather in Paris?"
