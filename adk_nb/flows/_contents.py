@@ -146,18 +146,42 @@ _LOCK = threading.Lock()
 
 
 def build_contents(session_key: tuple, agent_name: str, branch: Optional[str],
-                   events: list[Event]) -> list[types.Content]:
+                   events: list[Event], strip_client_ids: bool = False) -> list[types.Content]:
   """The full conversation for an agent (a new list; the Content objects are shared).
 
   `session_key` identifies the session ((app, user, session id)); the cache is checked
   against the events themselves, so a session deleted and recreated under the same id is
-  rebuilt rather than trusted.
+  rebuilt rather than trusted. `strip_client_ids` removes the 'adk-' call ids adk_nb made
+  up (see strip_client_call_ids), once per event.
   """
   with _LOCK:  # Runner.run drives runs from worker threads
-    return _build_locked((*session_key, agent_name, branch), agent_name, branch, events)
+    return _build_locked((*session_key, agent_name, branch, strip_client_ids), agent_name, branch, events,
+                         strip_client_ids)
 
 
-def _build_locked(key: tuple, agent_name: str, branch: Optional[str], events: list[Event]) -> list[types.Content]:
+CLIENT_CALL_ID_PREFIX = "adk-"
+
+
+def strip_client_call_ids(content: types.Content) -> types.Content:
+  """The content without the call ids adk_nb made up ('adk-...'), which the model never issued
+  (as google-adk does for every model that does not pair calls and answers by id)."""
+  def made_up(item) -> bool:
+    return item is not None and bool(item.id) and item.id.startswith(CLIENT_CALL_ID_PREFIX)
+
+  if not any(made_up(p.function_call) or made_up(p.function_response) for p in content.parts or []):
+    return content
+  parts = []
+  for part in content.parts:
+    key = "function_call" if made_up(part.function_call) else "function_response" if made_up(
+        part.function_response) else None
+    if key is not None:
+      part = part.model_copy(update={key: getattr(part, key).model_copy(update={"id": None})})
+    parts.append(part)
+  return content.model_copy(update={"parts": parts})
+
+
+def _build_locked(key: tuple, agent_name: str, branch: Optional[str], events: list[Event],
+                  strip_client_ids: bool = False) -> list[types.Content]:
   entry = _CACHE.get(key)
   if (
       entry is None
@@ -173,14 +197,15 @@ def _build_locked(key: tuple, agent_name: str, branch: Optional[str], events: li
     if belongs_to_branch(branch, event):
       content = event_to_content(event, agent_name)
       if content is not None:
-        _append(entry.contents, content)
+        _append(entry.contents, strip_client_call_ids(content) if strip_client_ids else content)
   if len(events) > entry.consumed:
     entry.consumed = len(events)
     entry.last_id = events[-1].id
   return list(entry.contents)
 
 
-def build_current_turn(agent_name: str, branch: Optional[str], events: list[Event]) -> list[types.Content]:
+def build_current_turn(agent_name: str, branch: Optional[str], events: list[Event],
+                       strip_client_ids: bool = False) -> list[types.Content]:
   """Only the current turn (for include_contents='none'): from the last user or other-agent message on."""
   start = 0
   for i in range(len(events) - 1, -1, -1):
@@ -193,5 +218,5 @@ def build_current_turn(agent_name: str, branch: Optional[str], events: list[Even
     if belongs_to_branch(branch, event):
       content = event_to_content(event, agent_name)
       if content is not None:
-        _append(out, content)
+        _append(out, strip_client_call_ids(content) if strip_client_ids else content)
   return out

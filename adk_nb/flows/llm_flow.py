@@ -103,12 +103,15 @@ async def build_request(agent: "LlmAgent", ctx: "InvocationContext") -> LlmReque
       request.append_tools([agent._set_model_response_tool()])
 
   events = ctx.session.events
+  # The 'adk-' ids adk_nb gave calls are not the model's: dropped, unless the provider pairs
+  # calls and answers by id (LiteLLM / OpenAI-style), as google-adk does.
+  strip = not getattr(llm, "pairs_calls_by_id", False)
   if agent.include_contents == "none":
-    request.contents = _contents.build_current_turn(agent.name, ctx.branch, events)
+    request.contents = _contents.build_current_turn(agent.name, ctx.branch, events, strip)
   else:
     session = ctx.session
     request.contents = _contents.build_contents((session.app_name, session.user_id, session.id),
-                                                agent.name, ctx.branch, events)
+                                                agent.name, ctx.branch, events, strip)
   return request
 
 

@@ -367,3 +367,22 @@ async def test_requests_carry_the_agent_name_label_without_touching_the_agents_c
   await run_turn(InMemoryRunner(agent, app_name="app"), "hi")
   assert model.requests[0].config.labels == {"team": "support", "adk_agent_name": "helper"}
   assert config.labels == {"team": "support"}
+
+
+async def test_call_ids_made_up_by_adk_nb_reach_only_models_that_pair_calls_by_id():
+  def ping() -> str:
+    return "pong"
+
+  class PairingModel(ScriptedModel):
+    @property
+    def pairs_calls_by_id(self) -> bool:
+      return True
+
+  for model, kept in ((ScriptedModel([call("ping"), "done"]), False), (PairingModel([call("ping"), "done"]), True)):
+    runner = InMemoryRunner(Agent(name="a", model=model, tools=[ping]), app_name="app")
+    events = await run_turn(runner, "go")
+    call_id = events[1].get_function_calls()[0].id
+    assert call_id.startswith("adk-")  # the session keeps the id, so answers can be matched
+    sent = model.requests[1].contents
+    ids = [sent[1].parts[0].function_call.id, sent[2].parts[0].function_response.id]
+    assert ids == ([call_id, call_id] if kept else [None, None])
