@@ -111,6 +111,8 @@ class Runner:
           "new_message must be a google.genai.types.Content, e.g. "
           "types.Content(role='user', parts=[types.Part(text='hi')])."
       )
+    if new_message is not None:
+      new_message = _fill_answer_ids(session, new_message)
     resume = self._match_answers(session, new_message) if new_message is not None else None
     nested_answers: list[str] = []
     branch = None
@@ -420,6 +422,36 @@ def _resume_entry(session: Session, invocation_id: str, pausing: BaseAgent,
       entry, branch = node, checkpoints[node.name]
     node = node.parent_agent
   return entry, branch
+
+
+def _fill_answer_ids(session: Session, message: types.Content) -> types.Content:
+  """The message with an id on each FunctionResponse that has none but names exactly one pending
+  long-running call (as google-adk matches them); other messages are returned as they are."""
+  parts = message.parts or []
+  if not any(p.function_response is not None and not p.function_response.id for p in parts):
+    return message
+  from .pending import interim_answered_calls, pending_items
+
+  waiting = [i for i in pending_items(session.events) if i.kind != "confirmation"]
+  waiting += list(interim_answered_calls(session.events).values())
+  by_name: dict[str, set[str]] = {}
+  for item in waiting:
+    by_name.setdefault(item.tool, set()).add(item.call_id)
+  filled = []
+  for part in parts:
+    fr = part.function_response
+    if fr is not None and not fr.id:
+      ids = by_name.get(fr.name or "", set())
+      if len(ids) != 1:
+        raise ValueError(
+            f"The FunctionResponse for {fr.name!r} has no id and "
+            + (f"{len(ids)} pending calls of {fr.name!r} could be meant" if ids else f"no pending call of {fr.name!r} waits")
+            + "; set id to the pending call's id (see adk_nb.pending.pending_items(session.events)). "
+            "Nothing was changed."
+        )
+      part = part.model_copy(update={"function_response": fr.model_copy(update={"id": next(iter(ids))})})
+    filled.append(part)
+  return message.model_copy(update={"parts": filled})
 
 
 def error_code(exc: BaseException) -> str:

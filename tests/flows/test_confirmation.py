@@ -247,6 +247,25 @@ async def test_long_running_tool_ends_the_turn_and_a_later_answer_resumes_the_in
   assert model.requests[1].contents[-1].parts[0].function_response.response == {"pages": 42}
 
 
+async def test_an_answer_without_id_is_matched_to_the_one_pending_call_of_that_name():
+  def start_job(name: str):
+    """Starts a background job; the result arrives later."""
+    return None
+
+  model = ScriptedModel([call("start_job", name="report"), "Ready."])
+  runner = InMemoryRunner(Agent(name="ops", model=model, tools=[LongRunningFunctionTool(start_job)]), app_name="app")
+  await run_turn(runner, "make report")
+  [item] = await pending(runner)
+  with pytest.raises(ValueError, match="no pending call of 'other_job'"):
+    await answer(runner, [types.Part(function_response=types.FunctionResponse(name="other_job", response={}))])
+  later = await answer(runner, [types.Part(function_response=types.FunctionResponse(
+      name="start_job", response={"pages": 42}))])
+  assert later[-1].text == "Ready." and await pending(runner) == []
+  stored = (await session_of(runner)).events
+  assert [r.id for e in stored for r in e.get_function_responses()] == [item.call_id]
+  assert model.requests[1].contents[-1].parts[0].function_response.response == {"pages": 42}
+
+
 async def test_long_running_tool_returning_a_value_continues_at_once():
   model = ScriptedModel([call("quick"), "done"])
   runner = InMemoryRunner(Agent(name="ops", model=model, tools=[LongRunningFunctionTool(lambda: {"ok": 1})]),
