@@ -173,8 +173,11 @@ async def _call_one(agent: "LlmAgent", ctx: "InvocationContext", call: types.Fun
       # As in google-adk: the placeholder answer ends the turn (it is a final response).
       actions.skip_summarization = True
       return _Outcome(_response_part(call, NEEDS_CONFIRMATION), actions, paused=True)
-  if confirmation is not None and not confirmation.confirmed:
+  if confirmation is not None and not confirmation.confirmed and await _gated(tool, args, tc):
+    # require_confirmation asked: the rejection is answered for the tool, which never runs.
     return _Outcome(_response_part(call, rejection(confirmation)), actions)
+  # Otherwise the tool asked itself (tool_context.request_confirmation): as in ADK it runs again
+  # and reads tool_context.tool_confirmation (confirmed or not) to decide what to answer.
   result = await _run_tool(agent, ctx, tool, call, tc)
   if isinstance(result, NestedPause):
     return _Outcome(None, actions, paused=True, nested=result)
@@ -198,6 +201,17 @@ async def _gather_or_cancel(coros: list) -> list:
       if not task.done():
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def _gated(tool: "BaseTool", args: dict[str, Any], tc: ToolContext) -> bool:
+  """True when the tool's require_confirmation setting applies to these arguments."""
+  needs = getattr(tool, "needs_confirmation", None)
+  if needs is None:
+    return False
+  try:
+    return bool(await needs(args, tc))
+  except Exception:  # cannot tell: fail closed, the tool does not run
+    return True
 
 
 def merge_actions(into: EventActions, other: EventActions) -> None:

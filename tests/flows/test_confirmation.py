@@ -230,6 +230,27 @@ async def test_tool_can_request_confirmation_itself_with_a_payload():
   assert result == {"sent": 9.0, "approved_by": "ann"}
 
 
+async def test_a_tool_that_asked_itself_is_called_again_on_rejection_and_decides_the_answer():
+  seen = []
+
+  def transfer_money(amount: float, tool_context: ToolContext) -> dict:
+    confirmation = tool_context.tool_confirmation
+    seen.append(None if confirmation is None else confirmation.confirmed)
+    if confirmation is None:
+      tool_context.request_confirmation(hint=f"Send {amount}?")
+      return {"status": "waiting"}
+    return {"sent": amount} if confirmation.confirmed else {"status": "cancelled by the customer"}
+
+  model = ScriptedModel([call("transfer_money", amount=9.0), "Cancelled."])
+  runner = InMemoryRunner(Agent(name="bank", model=model, tools=[transfer_money]), app_name="app")
+  await run_turn(runner, "send")
+  [item] = await pending(runner)
+  await answer(runner, [confirmation_response(item, False)])
+  assert seen == [None, False]
+  sent = [p.function_response.response for c in model.requests[1].contents for p in c.parts if p.function_response]
+  assert sent[-1] == {"status": "cancelled by the customer"}
+
+
 async def test_long_running_tool_ends_the_turn_and_a_later_answer_resumes_the_invocation():
   def start_job(name: str):
     """Starts a background job; the result arrives later."""
