@@ -6,13 +6,15 @@ import asyncio
 from typing import TYPE_CHECKING, Any, NamedTuple, Optional
 
 from google.genai import types
+from pydantic import BaseModel
 
 from ..agents import _callbacks
 from ..events.event import Event, new_uuid4
 from ..events.event_actions import EventActions
 from ..tools.agent_tool import NESTED_KEY, NestedPause
 from ..tools._function_schema import ToolArgumentsError
-from ..tools.tool_confirmation import ToolConfirmation
+from ..tools.tool_confirmation import (NEEDS_CONFIRMATION_RESPONSE, REJECTED_RESPONSE, ToolConfirmation,
+                                       approval_hint)
 from ..telemetry import tracing
 from ..tools.tool_context import ToolContext
 from ._contents import REQUEST_CONFIRMATION
@@ -23,8 +25,8 @@ if TYPE_CHECKING:
   from ..tools.base_tool import BaseTool
 
 MALFORMED_ARGUMENTS = "__adk_nb_malformed_arguments__"
-NEEDS_CONFIRMATION = {"error": "This tool call requires confirmation, please approve or reject."}
-REJECTED = {"error": "This tool call is rejected."}
+NEEDS_CONFIRMATION = NEEDS_CONFIRMATION_RESPONSE
+REJECTED = REJECTED_RESPONSE
 
 
 def rejection(confirmation: ToolConfirmation) -> dict[str, Any]:
@@ -70,7 +72,10 @@ class CallResults(NamedTuple):
 
 
 def _response_part(call: types.FunctionCall, response: Any) -> types.Part:
-  if not isinstance(response, dict):
+  """The FunctionResponse part for a tool's value: a dict as is, anything else as {'result': value}."""
+  if isinstance(response, BaseModel):
+    response = {"result": response.model_dump(mode="json")}
+  elif not isinstance(response, dict):
     response = {"result": response}
   return types.Part(function_response=types.FunctionResponse(id=call.id, name=call.name, response=response))
 
@@ -166,10 +171,7 @@ async def _call_one(agent: "LlmAgent", ctx: "InvocationContext", call: types.Fun
           "error": f"Could not decide whether `{call.name}` needs approval: {type(exc).__name__}: {exc}. "
                    "The call did not run."}), actions)
     if required:
-      tc.request_confirmation(
-          hint=f"Please approve or reject the tool call {tool.name}() by responding with a "
-          "FunctionResponse with an expected ToolConfirmation payload."
-      )
+      tc.request_confirmation(hint=approval_hint(tool.name))
       # As in google-adk: the placeholder answer ends the turn (it is a final response).
       actions.skip_summarization = True
       return _Outcome(_response_part(call, NEEDS_CONFIRMATION), actions, paused=True)

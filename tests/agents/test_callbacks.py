@@ -87,7 +87,7 @@ async def test_tool_callbacks_skip_replace_and_recover():
 
   def after(tool, args, tool_context, tool_response):
     if args.get("key") == "x":
-      return {"result": tool_response["result"] + "!"}
+      return {"result": tool_response + "!"}  # the raw value, as in ADK
 
   def on_error(tool, args, tool_context, error):
     return {"result": f"default for {args['key']}"}

@@ -194,7 +194,7 @@ async def test_function_tool_positional_only_params_are_callable():
     """Adds."""
     return a + b
   tool = FunctionTool(add)
-  assert await tool.run_async(args={"a": 1, "b": 2}, tool_context=None) == {"result": 3}
+  assert await tool.run_async(args={"a": 1, "b": 2}, tool_context=None) == 3
 
 
 async def test_instruction_leaves_dollar_and_escaped_braces_alone():
