@@ -38,4 +38,6 @@ class App(BaseModel):
   def _valid_name(cls, value: str) -> str:
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", value or ""):
       raise ValueError(f"Invalid app name {value!r}: use a Python identifier, e.g. 'my_app'.")
+    if value == "user":
+      raise ValueError("The app name 'user' is reserved (it names the end user's events); pick another name.")
     return value
