@@ -170,8 +170,8 @@ class BaseAgent(BaseModel):
   async def _handle_agent_hook(self, ctx: InvocationContext, kind: str, callbacks: tuple) -> Optional[Event]:
     """Runs plugin hooks then the agent's callbacks; returns the event they produce, if any.
 
-    Content from a before-callback skips the agent (ADK's short-circuit); state writes
-    alone become an event with only a state delta.
+    Content from a before-callback skips the agent (ADK's short-circuit); state writes or
+    saved artifacts alone become an event carrying only their delta.
     """
     pm = ctx.plugin_manager
     if not callbacks and not (pm is not None and pm.has(kind)):
@@ -184,7 +184,7 @@ class BaseAgent(BaseModel):
       if kind == "before_agent_callback":
         ctx.end_invocation = True
       return self._callback_event(ctx, content, cc.actions)
-    if cc.state.has_delta():
+    if cc.state.has_delta() or cc.actions.artifact_delta:
       return self._callback_event(ctx, None, cc.actions)
     return None
 

@@ -144,3 +144,15 @@ async def test_callbacks_assigned_after_construction_take_effect():
   assert events[2].get_function_responses()[0].response == {"replaced": True}
   with pytest.raises(TypeError, match="after_agent_callback"):
     agent.after_agent_callback = lambda: None
+
+
+async def test_an_artifact_saved_in_a_before_agent_callback_is_committed_with_its_delta():
+  async def save(callback_context):
+    await callback_context.save_artifact("notes.txt", types.Part(text="remember"))
+
+  runner = InMemoryRunner(Agent(name="a", model=ScriptedModel(["hi"]), before_agent_callback=save), app_name="app")
+  events = await run_turn(runner, "hi")
+  assert events[1].actions.artifact_delta == {"notes.txt": 0} and events[1].content is None
+  assert events[-1].text == "hi"
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  assert [e.actions.artifact_delta for e in session.events] == [{}, {"notes.txt": 0}, {}]
