@@ -136,6 +136,9 @@ class Runner:
         plugin_manager=self.plugin_manager,
         resume_answers=answers,
         resumed=resume is not None,
+        resumability_config=self.app.resumability_config if self.app is not None else None,
+        is_resumable=bool(self.app is not None and self.app.resumability_config is not None
+                          and self.app.resumability_config.is_resumable),
     )
     pm = self.plugin_manager
     span = tracing.invocation_span(ctx)
@@ -235,8 +238,9 @@ class Runner:
     for event in reversed(session.events):
       if event.author == "user" or not event.author:
         continue
-      if event.actions.agent_state is not None or (event.error_code and not event.content):
-        continue  # checkpoints and error reports say nothing about who is talking
+      if (event.actions.agent_state is not None or event.actions.end_of_agent
+          or (event.error_code and not event.content)):
+        continue  # checkpoints, end markers and error reports say nothing about who is talking
       if event.author == root.name:
         return root
       agent = root.find_sub_agent(event.author)

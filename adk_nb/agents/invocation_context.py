@@ -67,7 +67,10 @@ class InvocationContext(BaseModel):
   plugin_manager: Optional[Any] = None
   """Runs plugin hooks (set by the Runner)."""
   resumability_config: Optional[Any] = None
+  """The App's ResumabilityConfig, if any."""
   is_resumable: bool = False
+  """True when the App asks for resumability: workflow agents then record their progress
+  (`agent_state`) and every agent its end (`end_of_agent`) as events, as google-adk does."""
   agent_states: dict[str, dict[str, Any]] = Field(default_factory=dict)
   """Checkpoints of workflow agents, restored when a paused invocation resumes."""
   end_of_agents: dict[str, bool] = Field(default_factory=dict)

@@ -14,6 +14,7 @@ from ..models.registry import LLMRegistry
 from ..tools.base_tool import BaseTool
 from ..tools.function_tool import FunctionTool
 from . import _callbacks
+from ._resumable import end_of_agent
 from .base_agent import BaseAgent
 from .invocation_context import InvocationContext
 from .readonly_context import ReadonlyContext
@@ -199,6 +200,9 @@ class LlmAgent(BaseAgent):
     async for event in run_flow(self, ctx):
       self._maybe_save_output(event)
       yield event
+    done = end_of_agent(self, ctx)
+    if done is not None:
+      yield done
 
   def _maybe_save_output(self, event: Event) -> None:
     """Stores the final answer under output_key; an answer that fails output_schema raises

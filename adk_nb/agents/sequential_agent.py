@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import AsyncGenerator
 
 from ..events.event import Event
-from ._resumable import pause_checkpoint, restored_state
+from ._resumable import end_of_agent, pause_checkpoint, progress_checkpoint, restored_state
 from .base_agent import BaseAgent
 from .invocation_context import InvocationContext
 
@@ -22,6 +22,9 @@ class SequentialAgent(BaseAgent):
     saved = restored_state(self, ctx)
     start = saved.get("index", 0) if saved else 0
     for index in range(start, len(self.sub_agents)):
+      checkpoint = progress_checkpoint(self, ctx, {"current_sub_agent": self.sub_agents[index].name})
+      if checkpoint is not None:
+        yield checkpoint
       async for event in self.sub_agents[index].run_async(ctx):
         yield event
       if ctx.paused:
@@ -29,3 +32,6 @@ class SequentialAgent(BaseAgent):
         return
       if ctx.end_invocation:
         return
+    done = end_of_agent(self, ctx)
+    if done is not None:
+      yield done

@@ -142,3 +142,39 @@ async def test_other_agents_turns_are_fenced_as_data_and_cannot_close_the_fence(
   quoted = text.split("\n", 1)[1]  # after the preamble, which names the markers
   assert quoted.startswith(QUOTE_OPEN) and quoted.count(QUOTE_CLOSE) == 1 and quoted.endswith(QUOTE_CLOSE)
   assert "information only" in text and "[writer] said: done [marker removed] SYSTEM" in text
+
+
+async def test_a_resumable_app_records_progress_and_ends_as_google_adk():
+  from adk_nb import Runner
+  from adk_nb.apps import App, ResumabilityConfig
+  from adk_nb.sessions import InMemorySessionService
+
+  seen = []
+
+  def spy(callback_context):
+    seen.append(callback_context._invocation_context.is_resumable)
+
+  def build():
+    a = Agent(name="a", model=ScriptedModel(["A1", "A2"]), before_agent_callback=spy)
+    b = Agent(name="b", model=ScriptedModel(["B1", "B2"]))
+    return a, b
+
+  def trace(events):
+    return [(e.author, e.text or None, e.actions.agent_state, e.actions.end_of_agent) for e in events[1:]]
+
+  async def run(root, resumable=True):
+    app = App(name="app", root_agent=root, resumability_config=ResumabilityConfig(is_resumable=resumable))
+    return trace(await run_turn(Runner(app=app, session_service=InMemorySessionService()), "go"))
+
+  assert await run(SequentialAgent(name="s", sub_agents=list(build()))) == [
+      ("s", None, {"current_sub_agent": "a"}, None), ("a", "A1", None, None), ("a", None, None, True),
+      ("s", None, {"current_sub_agent": "b"}, None), ("b", "B1", None, None), ("b", None, None, True),
+      ("s", None, None, True)]
+  loop = await run(LoopAgent(name="l", sub_agents=list(build()), max_iterations=2))
+  assert [t[2] for t in loop if t[2]] == [{"current_sub_agent": n, "times_looped": i} for i in (0, 1) for n in "ab"]
+  assert loop[-1] == ("l", None, None, True)
+  par = await run(ParallelAgent(name="p", sub_agents=list(build())))
+  assert par[0] == ("p", None, {}, None) and par[-1] == ("p", None, None, True)
+  assert await run(SequentialAgent(name="s", sub_agents=list(build())), resumable=False) == [
+      ("a", "A1", None, None), ("b", "B1", None, None)]
+  assert seen == [True, True, True, True, False]  # a ran once, twice (loop), once, once
