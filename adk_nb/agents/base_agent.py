@@ -112,7 +112,12 @@ class BaseAgent(BaseModel):
     """A copy with no parent (sub-agents cloned too), with fields replaced from `update`."""
     update = dict(update or {})
     if "parent_agent" in update:
-      raise ValueError("clone() cannot set parent_agent; add the clone to a parent's sub_agents instead.")
+      raise ValueError("Cannot update `parent_agent` field in clone: add the clone to a parent's "
+                       "sub_agents instead.")
+    unknown = sorted(set(update) - set(type(self).model_fields))
+    if unknown:
+      raise ValueError(f"Cannot update nonexistent fields in {type(self).__name__}: {unknown}. "
+                       f"Fields are: {sorted(type(self).model_fields)}.")
     data = {name: getattr(self, name) for name in type(self).model_fields if name != "parent_agent"}
     if "sub_agents" not in update:
       data["sub_agents"] = [sub.clone() for sub in self.sub_agents]

@@ -38,7 +38,10 @@ class FunctionTool(BaseTool):
   ) -> None:
     inner = unwrap_partial(func)
     name = getattr(inner, "__name__", None) or type(inner).__name__
-    description, _ = parse_docstring(inspect.getdoc(inner))
+    doc = inspect.getdoc(inner)
+    if not inspect.isroutine(inner) and callable(inner) and getattr(type(inner), "__doc__", None) == doc:
+      doc = inspect.getdoc(type(inner).__call__) or doc  # a callable object: its __call__ says what it does
+    description, _ = parse_docstring(doc)
     super().__init__(name=name, description=description)
     self.func = func
     self._require_confirmation = require_confirmation
@@ -82,6 +85,12 @@ class FunctionTool(BaseTool):
     return bool(rc)
 
   async def run_async(self, *, args: dict[str, Any], tool_context: "ToolContext") -> Any:
+    missing = [name for name in self._signature.required if name not in (args or {})]
+    if missing:  # the model can fix it: told in google-adk's words, which ADK clients and tests match
+      listed = "\n".join(missing)
+      return {"error": f"Invoking `{self.name}()` failed as the following mandatory input parameters are not "
+                       f"present:\n{listed}\nYou could retry calling this tool, but it is IMPORTANT for you to "
+                       "provide all the mandatory parameters."}
     try:
       values = self._signature.validate(args)
     except ToolArgumentsError as exc:

@@ -178,3 +178,12 @@ async def test_a_resumable_app_records_progress_and_ends_as_google_adk():
   assert await run(SequentialAgent(name="s", sub_agents=list(build())), resumable=False) == [
       ("a", "A1", None, None), ("b", "B1", None, None)]
   assert seen == [True, True, True, True, False]  # a ran once, twice (loop), once, once
+
+
+def test_clone_refuses_parent_agent_and_unknown_fields_naming_them():
+  agent = Agent(name="a", description="d")
+  with pytest.raises(ValueError, match="Cannot update `parent_agent` field in clone"):
+    agent.clone(update={"parent_agent": None})
+  with pytest.raises(ValueError, match=r"Cannot update nonexistent fields in LlmAgent: \['colour'\]"):
+    agent.clone(update={"colour": "red"})
+  assert agent.clone(update={"name": "b"}).description == "d"

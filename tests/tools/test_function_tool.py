@@ -51,3 +51,22 @@ async def test_a_tool_that_requires_confirmation_asks_when_called_directly():
   approved = await tool.run_async(args={"path": "a.txt"},
                                   tool_context=await _tool_context(ToolConfirmation(confirmed=True)))
   assert approved == {"deleted": "a.txt"} and ran == ["a.txt"]
+
+
+async def test_missing_arguments_are_an_error_the_model_reads_in_adks_words():
+  def move(x: int, y: int, speed: int = 1) -> int:
+    return x + y
+
+  answer = await FunctionTool(move).run_async(args={"speed": 2}, tool_context=await _tool_context())
+  assert answer == {"error": "Invoking `move()` failed as the following mandatory input parameters are not "
+                             "present:\nx\ny\nYou could retry calling this tool, but it is IMPORTANT for you to "
+                             "provide all the mandatory parameters."}
+
+
+def test_a_callable_objects_description_comes_from_its_call_method():
+  class Adder:
+    def __call__(self, a: int) -> int:
+      """Adds one."""
+      return a + 1
+
+  assert FunctionTool(Adder()).description == "Adds one."
