@@ -156,3 +156,20 @@ async def test_an_artifact_saved_in_a_before_agent_callback_is_committed_with_it
   assert events[-1].text == "hi"
   session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
   assert [e.actions.artifact_delta for e in session.events] == [{}, {"notes.txt": 0}, {}]
+
+
+async def test_on_tool_error_callback_is_called_for_an_unknown_tool_and_can_answer_it():
+  errors = []
+
+  def known() -> str:
+    return "ok"
+
+  def on_error(tool, args, tool_context, error):
+    errors.append((tool.name, args, type(error).__name__, "known" in str(error)))
+    return {"result": "handled by the callback"}
+
+  model = ScriptedModel([call("made_up", q=1), "fine"])
+  agent = Agent(name="a", model=model, tools=[known], on_tool_error_callback=on_error)
+  events = await run_turn(InMemoryRunner(agent, app_name="app"), "go")
+  assert errors == [("made_up", {"q": 1}, "ValueError", True)]
+  assert events[2].get_function_responses()[0].response == {"result": "handled by the callback"}
