@@ -16,21 +16,23 @@ from .agents.invocation_context import InvocationContext, new_invocation_context
 from .agents.llm_agent import LlmAgent
 from .agents.run_config import RunConfig
 from .apps.app import App
+from .errors import SessionNotFoundError
 from .events.event import Event
 from .events.event_actions import EventActions
-from .flows._contents import NESTED_ANSWER_KEY, REQUEST_CONFIRMATION
+from .events.protocol import NESTED_ANSWER_KEY
 from .plugins.base_plugin import BasePlugin
 from .plugins.plugin_manager import PluginManager
 from .sessions.base_session_service import BaseSessionService
 from .sessions.in_memory_session_service import InMemorySessionService
+from .pending import interrupted_answer, unanswered_calls
+from .resume import Resume, match_answers
 from .sessions.session import Session
 from .telemetry import tracing
 
 logger = logging.getLogger("adk_nb.runners")
 
 
-class SessionNotFoundError(ValueError):
-  """The session asked for does not exist (and auto_create_session is off)."""
+__all__ = ["InMemoryRunner", "Runner", "SessionNotFoundError"]
 
 
 class Runner:
@@ -114,14 +116,13 @@ class Runner:
     if new_message is not None:
       new_message = _fill_answer_ids(session, new_message)
     resume = self._match_answers(session, new_message) if new_message is not None else None
-    nested_answers: list[str] = []
-    branch = None
     if resume is not None:
-      invocation_id, agent, branch, answers, nested_answers = resume
+      invocation_id, agent, branch = resume.invocation_id, resume.agent, resume.branch
+      answers, nested_answers = dict(resume.answers), resume.nested_answer_ids
     else:
       invocation_id = invocation_id or new_invocation_context_id()
-      agent = self._find_agent_to_run(session)
-      answers = {}
+      agent, branch = self._find_agent_to_run(session), None
+      answers, nested_answers = {}, []
     ctx = InvocationContext(
         session_service=self.session_service,
         artifact_service=self.artifact_service,
@@ -144,6 +145,9 @@ class Runner:
     span = tracing.invocation_span(ctx)
     failure: Optional[BaseException] = None
     try:
+      for event in self._interrupted_answers(session, resume):
+        await self.session_service.append_event(session, event)
+        yield event
       if new_message is not None:
         if pm.has("on_user_message_callback"):
           replaced = await pm.run("on_user_message_callback", invocation_context=ctx, user_message=new_message)
@@ -179,40 +183,28 @@ class Runner:
     except Exception as exc:
       # As in ADK: the failure is recorded as an error event (committed, so the session shows
       # why the turn ended) and then raised to the caller. The session keeps everything
-      # committed before it, and calls the failure interrupted are answered, so the
-      # conversation can continue with any provider.
+      # committed before it; calls the failure left unanswered are answered "Interrupted" when
+      # the next run starts (_interrupted_answers), so the conversation continues with any provider.
       failure = exc
       logger.debug("Run failed in invocation %s", invocation_id, exc_info=True)
-      for event in await self._record_failure(ctx, session, exc):
-        yield event
+      yield await self._record_failure(ctx, session, exc)
       raise
     finally:
       tracing.end_span(span, failure)
       if pm.has("after_run_callback"):
         await pm.run("after_run_callback", invocation_context=ctx)
 
-  async def _record_failure(self, ctx: InvocationContext, session: Session, exc: BaseException) -> list[Event]:
-    """Commits the answers of interrupted calls and the error event for a failed run."""
+  async def _record_failure(self, ctx: InvocationContext, session: Session, exc: BaseException) -> Event:
+    """Commits (when the store allows) and returns the error event of a failed run."""
     origin = _callbacks.take_origin(exc)
     author, branch = origin if origin else ((ctx.agent or self.agent).name, ctx.branch)
-    events = []
-    for call_event, calls in _interrupted_calls(session, ctx.invocation_id):
-      reason = f"Interrupted: the run failed with {type(exc).__name__} before this call was answered."
-      events.append(Event(
-          invocation_id=ctx.invocation_id, author=call_event.author, branch=call_event.branch,
-          content=types.Content(role="user", parts=[
-              types.Part(function_response=types.FunctionResponse(id=c.id, name=c.name, response={"error": reason}))
-              for c in calls
-          ])))
-    events.append(Event(invocation_id=ctx.invocation_id, author=author, branch=branch,
-                        error_code=error_code(exc), error_message=str(exc)))
-    for event in events:
-      try:
-        await self.session_service.append_event(session, event)
-      except Exception:  # e.g. a stale session: the caller still gets the event and the exception
-        logger.warning("Could not record the failure of invocation %s", ctx.invocation_id, exc_info=True)
-        break
-    return events
+    event = Event(invocation_id=ctx.invocation_id, author=author, branch=branch,
+                  error_code=error_code(exc), error_message=str(exc))
+    try:
+      await self.session_service.append_event(session, event)
+    except Exception:  # e.g. a stale session: the caller still gets the event and the exception
+      logger.warning("Could not record the failure of invocation %s", ctx.invocation_id, exc_info=True)
+    return event
 
   async def _get_session(self, user_id: str, session_id: str) -> Session:
     session = await self.session_service.get_session(app_name=self.app_name, user_id=user_id,
@@ -251,52 +243,19 @@ class Runner:
       # As in google-adk: keep looking back for an agent that may keep the conversation.
     return root
 
-  def _match_answers(self, session: Session, message: types.Content):
-    """(invocation id, agent to run, confirmation answers) when `message` answers pending calls."""
-    responses = [p.function_response for p in message.parts or [] if p.function_response is not None]
-    if not responses:
-      return None
-    from .pending import interim_answered_calls, pending_items
+  @staticmethod
+  def _interrupted_answers(session: Session, resume: Optional[Resume]) -> list[Event]:
+    """Answers for calls an earlier run left unanswered (it was killed or cancelled mid-call).
 
-    pending = {item.call_id: item for item in pending_items(session.events)}
-    answered = {fr.id for e in session.events for fr in e.get_function_responses()}
-    late = interim_answered_calls(session.events)
-    items = []
-    for fr in responses:
-      if not fr.id:
-        raise ValueError(
-            f"The FunctionResponse for {fr.name!r} has no id; set id to the pending call's id "
-            "(see adk_nb.pending.pending_items(session.events))."
-        )
-      item = pending.get(fr.id) or late.get(fr.id)
-      if item is None:
-        if fr.id in answered:
-          raise ValueError(f"Call {fr.id!r} was already answered; nothing was changed.")
-        raise ValueError(
-            f"No pending call has id {fr.id!r} in session {session.id!r}; nothing was changed. "
-            f"Pending ids: {sorted(pending) or 'none'}."
-        )
-      if (item.kind == "confirmation") != (fr.name == REQUEST_CONFIRMATION):
-        raise ValueError(
-            f"Call {fr.id!r} is a {item.kind.replace('_', '-')} call for {item.tool!r}; answer it with "
-            + ("name='adk_request_confirmation'." if item.kind == "confirmation" else f"name={item.tool!r}.")
-        )
-      items.append((fr, item))
-    invocations = {item.invocation_id for _, item in items}
-    if len(invocations) > 1:
-      raise ValueError("One message answers calls of several paused invocations; answer each in its own message.")
-    invocation_id = invocations.pop()
-    first = items[0][1]
-    pausing = self.agent.find_agent(first.agent)
-    if pausing is None:
-      raise ValueError(
-          f"Call {first.call_id!r} was made by agent {first.agent!r}, which is not in this Runner's agent "
-          f"tree (root {self.agent.name!r}); nothing was changed. Resume with the agent tree that paused."
-      )
-    entry, branch = _resume_entry(session, invocation_id, pausing, first.branch)
-    answers = {fr.id: fr for fr, _ in items}
-    nested = [fr.id for fr, item in items if item.nested]
-    return invocation_id, entry, branch, answers, nested
+    Recorded before the new turn so no model ever receives a call without its answer, and the
+    model is told the outcome is unknown rather than left to guess.
+    """
+    return [interrupted_answer(event, calls)
+            for event, calls in unanswered_calls(session.events, resume.paused if resume else ())]
+
+  def _match_answers(self, session: Session, message: types.Content) -> Optional[Resume]:
+    """The paused invocation `message` resumes, or None (see `adk_nb.resume.match_answers`)."""
+    return match_answers(self.agent, session, message)
 
   # ---- sync and convenience APIs -------------------------------------------------------------
 
@@ -382,11 +341,36 @@ class Runner:
     return events
 
   async def close(self) -> None:
-    """Closes plugins and services."""
+    """Closes the agent tree's toolsets (MCP sessions, server processes), plugins and services."""
+    await close_toolsets(self.agent)
     await self.plugin_manager.close()
     close = getattr(self.session_service, "close", None)
     if close is not None:
       await close()
+
+
+async def close_toolsets(agent: BaseAgent) -> None:
+  """Closes every toolset of `agent` and its sub-agents once; a failing close is logged, not raised."""
+  seen: set[int] = set()
+  stack = [agent]
+  while stack:
+    node = stack.pop()
+    if id(node) in seen:
+      continue
+    seen.add(id(node))
+    stack.extend(node.sub_agents)
+    for tool in getattr(node, "tools", ()):
+      inner = getattr(tool, "agent", None)  # AgentTool: its agent's toolsets are ours to close too
+      if isinstance(inner, BaseAgent):
+        stack.append(inner)
+    for toolset in getattr(node, "toolsets", ()):
+      if id(toolset) in seen:
+        continue
+      seen.add(id(toolset))
+      try:
+        await toolset.close()
+      except Exception:  # noqa: BLE001 - one broken toolset must not keep the others open
+        logger.warning("Closing toolset %r of agent %r failed", toolset, node.name, exc_info=True)
 
 
 def _descendants(agent: BaseAgent):
@@ -405,32 +389,9 @@ def _transferable_across_tree(agent: BaseAgent) -> bool:
   return True
 
 
-def _resume_entry(session: Session, invocation_id: str, pausing: BaseAgent,
-                  branch: Optional[str]) -> tuple[BaseAgent, Optional[str]]:
-  """Where a resumed invocation starts, and in which branch.
-
-  Every agent that was running above the paused one when the invocation paused (workflow
-  agents, and LlmAgents that had transferred to it) left a checkpoint; the highest of them
-  is where the invocation started, and it walks back down to the paused agent.
-  """
-  checkpoints: dict[str, Optional[str]] = {}
-  for event in reversed(session.events):
-    if event.invocation_id != invocation_id or event.author == "user":
-      break
-    if event.actions.agent_state is not None:
-      checkpoints.setdefault(event.author, event.branch)
-  entry = pausing
-  node = pausing.parent_agent
-  while node is not None:
-    if node.name in checkpoints:
-      entry, branch = node, checkpoints[node.name]
-    node = node.parent_agent
-  return entry, branch
-
-
 def _fill_answer_ids(session: Session, message: types.Content) -> types.Content:
   """The message with an id on each FunctionResponse that has none but names exactly one pending
-  long-running call (as google-adk matches them); other messages are returned as they are."""
+  long-running call (as google-adk matches them); other parts are left as they are."""
   parts = message.parts or []
   if not any(p.function_response is not None and not p.function_response.id for p in parts):
     return message
@@ -446,14 +407,8 @@ def _fill_answer_ids(session: Session, message: types.Content) -> types.Content:
     fr = part.function_response
     if fr is not None and not fr.id:
       ids = by_name.get(fr.name or "", set())
-      if len(ids) != 1:
-        raise ValueError(
-            f"The FunctionResponse for {fr.name!r} has no id and "
-            + (f"{len(ids)} pending calls of {fr.name!r} could be meant" if ids else f"no pending call of {fr.name!r} waits")
-            + "; set id to the pending call's id (see adk_nb.pending.pending_items(session.events)). "
-            "Nothing was changed."
-        )
-      part = part.model_copy(update={"function_response": fr.model_copy(update={"id": next(iter(ids))})})
+      if len(ids) == 1:  # otherwise left as is: matching it raises AnswerWithoutIdError, naming the fix
+        part = part.model_copy(update={"function_response": fr.model_copy(update={"id": next(iter(ids))})})
     filled.append(part)
   return message.model_copy(update={"parts": filled})
 
@@ -463,23 +418,6 @@ def error_code(exc: BaseException) -> str:
   provider's status string when the exception carries one (e.g. 'PERMISSION_DENIED'), as in ADK."""
   status = getattr(exc, "status", None)
   return status if isinstance(status, str) else type(exc).__name__
-
-
-def _interrupted_calls(session: Session, invocation_id: str) -> list[tuple[Event, list[types.FunctionCall]]]:
-  """Function calls of this invocation that were neither answered nor left pending on purpose."""
-  mine = []
-  for event in reversed(session.events):
-    if event.invocation_id != invocation_id:
-      break
-    mine.append(event)
-  answered = {r.id for e in mine for r in e.get_function_responses()}
-  out = []
-  for event in reversed(mine):
-    calls = [c for c in event.get_function_calls()
-             if c.id not in answered and c.id not in (event.long_running_tool_ids or ())]
-    if calls:
-      out.append((event, calls))
-  return out
 
 
 class InMemoryRunner(Runner):

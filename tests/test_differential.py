@@ -81,11 +81,6 @@ def _events(events: list[dict]) -> list[dict]:
     if event.get("custom_metadata_keys") == ["adk_nb_tool_started"] and set(event) <= {
         "author", "custom_metadata_keys", "final"}:
       continue
-    # When a run fails, adk_nb answers the calls it interrupted ({'error': 'Interrupted: ...'}) so
-    # the history stays valid for every provider (DESIGN.md section 3); ADK leaves them unanswered.
-    responses = event.get("responses") or []
-    if responses and all(str(r["value"].get("error", "")).startswith("Interrupted:") for r in responses):
-      continue
     event = dict(event)
     event.pop("custom_metadata_keys", None)
     out.append(_normalise_responses(event))

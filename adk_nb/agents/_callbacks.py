@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 from typing import Any, Callable, Optional, Sequence, Union
 
+
 CallbackOrList = Union[Callable[..., Any], Sequence[Callable[..., Any]], None]
 
 # The keyword arguments ADK passes to each kind of callback.

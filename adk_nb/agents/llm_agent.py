@@ -12,6 +12,7 @@ from ..events.event import Event
 from ..models.base_llm import BaseLlm
 from ..models.registry import LLMRegistry
 from ..tools.base_tool import BaseTool
+from ..tools.base_toolset import BaseToolset
 from ..tools.function_tool import FunctionTool
 from . import _callbacks
 from ._resumable import end_of_agent
@@ -21,7 +22,9 @@ from .readonly_context import ReadonlyContext
 
 _set = object.__setattr__
 InstructionProvider = Callable[[ReadonlyContext], Union[str, Awaitable[str]]]
-ToolUnion = Union[Callable[..., Any], BaseTool, Any]
+# `Any` keeps pydantic from rejecting a wrong entry with a terse union error: model_post_init
+# checks each entry and names the fix.
+ToolUnion = Union[Callable[..., Any], BaseTool, BaseToolset, Any]
 
 
 _LLM_CALLBACK_KINDS = ("before_model", "after_model", "on_model_error", "before_tool", "after_tool", "on_tool_error")
@@ -101,8 +104,8 @@ class LlmAgent(BaseAgent):
     _set(self, "_transfer_tool", None)
     _set(self, "_identity", None)
     for tool in self.tools:
-      if not (callable(tool) or isinstance(tool, BaseTool) or hasattr(tool, "get_tools")):
-        raise TypeError(f"{owner}: tool {tool!r} is neither a function, a BaseTool nor a toolset.")
+      if not (callable(tool) or isinstance(tool, (BaseTool, BaseToolset))):
+        raise TypeError(f"{owner}: tool {tool!r} is neither a function, a BaseTool nor a BaseToolset.")
 
   def _field_changed(self, name: str) -> None:
     super()._field_changed(name)
@@ -155,15 +158,20 @@ class LlmAgent(BaseAgent):
     """The tools as BaseTool instances (functions wrapped once; toolsets expanded per call)."""
     if self._plain_tools is None:
       _set(self, "_plain_tools", [t if isinstance(t, BaseTool) else FunctionTool(t)
-                                  for t in self.tools if not hasattr(t, "get_tools")])
-    toolsets = [t for t in self.tools if hasattr(t, "get_tools") and not isinstance(t, BaseTool)]
+                                  for t in self.tools if not isinstance(t, BaseToolset)])
+    toolsets = self.toolsets
     if not toolsets:
       return self._plain_tools
     out = list(self._plain_tools)
+    readonly = ReadonlyContext(ctx) if isinstance(ctx, InvocationContext) else ctx
     for toolset in toolsets:
-      readonly = ReadonlyContext(ctx) if isinstance(ctx, InvocationContext) else ctx
-      out.extend(await toolset.get_tools(readonly))
+      out.extend(await toolset.get_tools_with_prefix(readonly))
     return out
+
+  @property
+  def toolsets(self) -> list[BaseToolset]:
+    """The toolsets among `tools` (resolved per model call, closed by Runner.close())."""
+    return [t for t in self.tools if isinstance(t, BaseToolset)]
 
   def _set_model_response_tool(self):
     """The set_model_response tool for output_schema + tools (built once)."""

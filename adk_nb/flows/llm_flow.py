@@ -91,8 +91,11 @@ async def build_request(agent: "LlmAgent", ctx: "InvocationContext") -> LlmReque
   tools = await agent.canonical_tools(ctx)
   if transfer_targets:
     tools = tools + [_transfer.tool_for(agent, transfer_targets)]
-  if tools:
+  toolsets = agent.toolsets
+  if tools or toolsets:
     tc = ToolContext(ctx)
+    for toolset in toolsets:
+      await toolset.process_llm_request(tool_context=tc, llm_request=request)
     for tool in tools:
       await tool.process_llm_request(tool_context=tc, llm_request=request)
 

@@ -8,6 +8,7 @@ from google.genai import types
 from pydantic import BaseModel, ConfigDict, alias_generators
 
 
+
 class LlmResponse(BaseModel):
   """A model's answer as adk_nb sees it: content plus metadata and error fields."""
 

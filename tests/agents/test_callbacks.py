@@ -5,7 +5,7 @@ from google.genai import types
 
 from adk_nb import Agent, InMemoryRunner
 from adk_nb.models import LlmResponse
-from adk_nb.testing import ScriptedModel, call, run_turn
+from adk_nb.testing import ScriptedModel, call, run_turn, session_of
 
 
 def _content(text):
@@ -173,3 +173,19 @@ async def test_on_tool_error_callback_is_called_for_an_unknown_tool_and_can_answ
   events = await run_turn(InMemoryRunner(agent, app_name="app"), "go")
   assert errors == [("made_up", {"q": 1}, "ValueError", True)]
   assert events[2].get_function_responses()[0].response == {"result": "handled by the callback"}
+
+
+async def test_before_model_callback_editing_request_contents_does_not_corrupt_history():
+  """ADK deep-copies event content into the request; a callback that edits it must not rewrite the session."""
+
+  def add_note(callback_context, llm_request):
+    llm_request.contents[-1].parts.append(types.Part(text="[note]"))
+
+  model = ScriptedModel(["one", "two"])
+  runner = InMemoryRunner(Agent(name="bot", model=model, before_model_callback=add_note), app_name="app")
+  await run_turn(runner, "hi")
+  await run_turn(runner, "again")
+  session = await session_of(runner)
+  assert [p.text for p in session.events[0].content.parts] == ["hi"]
+  first_user_turn = model.requests[1].contents[0]
+  assert [p.text for p in first_user_turn.parts] == ["hi"]  # only the current turn's note is added

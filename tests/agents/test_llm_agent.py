@@ -12,7 +12,7 @@ from adk_nb import Agent, InMemoryRunner
 from adk_nb.agents import RunConfig, SequentialAgent, StreamingMode
 from adk_nb.agents.invocation_context import LlmCallsLimitExceededError
 from adk_nb.models import LlmResponse
-from adk_nb.testing import ScriptedModel, call, run_turn
+from adk_nb.testing import ScriptedModel, call, run_turn, summarize
 from adk_nb.tools import FunctionTool, ToolContext
 
 
@@ -35,9 +35,11 @@ async def test_tool_round_trip_commits_each_event_before_the_agent_resumes():
   agent = Agent(name="calc", model=model, tools=[add])
   runner = InMemoryRunner(agent, app_name="app")
   events = await run_turn(runner, "2+3?")
-  assert [e.author for e in events] == ["user", "calc", "calc", "calc"]
-  assert events[2].get_function_responses()[0].response == {"result": 5}
-  assert events[2].actions.state_delta == {"last_sum": 5}
+  assert summarize(events) == [("user", "text", "2+3?"), ("calc", "call", "add"), ("calc", "result", "add"),
+                               ("calc", "state", "last_sum"), ("calc", "text", "The sum is 5.")]
+  result = events[2]
+  assert result.get_function_responses()[0].response == {"result": 5}
+  assert result.actions.state_delta == {"last_sum": 5}
   assert events[-1].is_final_response() and events[-1].text == "The sum is 5."
   assert seen_by_tool == {"last_author": "calc", "calls": 1}
   session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
@@ -119,18 +121,21 @@ async def test_raising_tool_raises_out_of_the_run_after_an_error_event():
   def boom() -> str:
     raise RuntimeError("disk on fire")
 
-  model = ScriptedModel([call("boom"), "never sent"])
+  model = ScriptedModel([call("boom"), "next turn"])
   runner = InMemoryRunner(Agent(name="a", model=model, tools=[boom]), app_name="app")
+  session = await runner.session_service.create_session(app_name="app", user_id="user", session_id="session")
   seen = []
   with pytest.raises(RuntimeError, match="disk on fire"):
-    async for event in runner.run_async(user_id="user", session_id=(await runner.session_service.create_session(
-        app_name="app", user_id="user")).id, new_message=types.Content(role="user", parts=[types.Part(text="go")])):
+    async for event in runner.run_async(user_id="user", session_id=session.id,
+                                        new_message=types.Content(role="user", parts=[types.Part(text="go")])):
       seen.append(event)
+  assert [e.author for e in seen] == ["a", "a"] and seen[0].get_function_calls()  # the call, then the error
   assert seen[-1].error_code == "RuntimeError" and seen[-1].error_message == "disk on fire"
-  assert seen[-1].author == "a" and len(model.requests) == 1
-  # The interrupted call is answered, so the history stays valid for any provider.
-  interrupted = seen[-2].get_function_responses()[0]
-  assert interrupted.id == seen[0].get_function_calls()[0].id and "Interrupted" in interrupted.response["error"]
+  assert len(model.requests) == 1
+  # The next run answers the call the failure left open, so the history stays valid for any provider.
+  await run_turn(runner, "again")
+  answers = [p.function_response for c in model.requests[1].contents for p in c.parts if p.function_response]
+  assert answers[0].name == "boom" and "Interrupted" in answers[0].response["error"]
 
 
 async def test_on_tool_error_callback_answers_for_a_raising_tool():

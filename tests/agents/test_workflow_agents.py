@@ -3,9 +3,12 @@
 import asyncio
 
 import pytest
+from google.genai import types
 
 from adk_nb import Agent, InMemoryRunner
 from adk_nb.agents import LoopAgent, ParallelAgent, SequentialAgent
+from adk_nb.agents.invocation_context import LlmCallsLimitExceededError
+from adk_nb.agents.run_config import RunConfig
 from adk_nb.testing import ScriptedModel, call, run_turn
 from adk_nb.tools import exit_loop
 
@@ -187,3 +190,43 @@ def test_clone_refuses_parent_agent_and_unknown_fields_naming_them():
   with pytest.raises(ValueError, match=r"Cannot update nonexistent fields in LlmAgent: \['colour'\]"):
     agent.clone(update={"colour": "red"})
   assert agent.clone(update={"name": "b"}).description == "d"
+async def test_loop_without_max_iterations_stops_when_llm_call_limit_is_hit():
+  """RunConfig(max_llm_calls) is the safety net for a runaway LoopAgent; it must end the run."""
+  def reply(req):
+    return "again"
+  worker = Agent(name="worker", model=ScriptedModel(reply))
+  loop = LoopAgent(name="loop", sub_agents=[worker])
+  runner = InMemoryRunner(loop, app_name="app", auto_create_session=True)
+
+  events = []
+  with pytest.raises(LlmCallsLimitExceededError):
+    async for event in runner.run_async(user_id="user", session_id="s1", new_message=types.Content(
+        role="user", parts=[types.Part(text="go")]), run_config=RunConfig(max_llm_calls=3)):
+      events.append(event)
+      if len(events) > 50:
+        break  # the loop never ends by itself
+  assert len(events) <= 50, "LoopAgent kept iterating after the llm-call limit"
+  assert sum(1 for e in events if e.error_code == "LlmCallsLimitExceededError") == 1
+
+
+async def test_closing_the_run_stream_cancels_parallel_branches():
+  """A client that stops reading (aclose) must not leave branch tasks alive in the notebook's loop."""
+  started = []
+
+  async def slow(q: str) -> dict:
+    """Slow."""
+    started.append(q)
+    await asyncio.sleep(0.2)
+    return {"ok": q}
+
+  a = Agent(name="a", model=ScriptedModel(["a says hi"]))
+  b = Agent(name="b", model=ScriptedModel([call("slow", q="b"), "b done"], latency=0.01), tools=[slow])
+  runner = InMemoryRunner(ParallelAgent(name="par", sub_agents=[a, b]), app_name="app", auto_create_session=True)
+  before = set(asyncio.all_tasks())
+  agen = runner.run_async(user_id="user", session_id="s", new_message=types.Content(
+      role="user", parts=[types.Part(text="go")]))
+  first = await agen.__anext__()
+  await agen.aclose()
+  await asyncio.sleep(0.05)
+  leftover = [t for t in asyncio.all_tasks() - before if t is not asyncio.current_task() and not t.done()]
+  assert leftover == [], leftover

@@ -1,72 +1,54 @@
-"""FunctionTool called directly: the function's value as is, and the confirmation gate as in ADK."""
+"""FunctionTool: names and parameters from the signature (partials, positional-only, explicit nulls),
+and declarations that callbacks cannot corrupt."""
 
-from pydantic import BaseModel
+import functools
 
-from adk_nb import Agent
-from adk_nb.agents.invocation_context import InvocationContext
-from adk_nb.sessions import InMemorySessionService
-from adk_nb.tools import FunctionTool, ToolContext
-from adk_nb.tools.tool_confirmation import ToolConfirmation
-
-
-class Point(BaseModel):
-  x: int
+from adk_nb import Agent, InMemoryRunner
+from adk_nb.testing import ScriptedModel, run_turn
+from adk_nb.tools import FunctionTool
 
 
-async def _tool_context(confirmation=None) -> ToolContext:
-  service = InMemorySessionService()
-  session = await service.create_session(app_name="app", user_id="u")
-  ctx = InvocationContext(session_service=service, invocation_id="e-1", agent=Agent(name="a"), session=session)
-  return ToolContext(ctx, function_call_id="call-1", tool_confirmation=confirmation)
+def _weather(city: str, units: str = "C") -> dict:
+  """Weather for a city."""
+  return {"city": city, "units": units}
 
 
-async def test_run_async_returns_the_functions_value_unwrapped():
-  def add(a: int, b: int) -> int:
+def test_function_tool_partial_keeps_name_and_parameters():
+  """google-adk: a partial is named after the wrapped function and declares its remaining parameters."""
+  tool = FunctionTool(functools.partial(_weather, units="F"))
+  assert tool.name == "_weather"
+  schema = tool._get_declaration().parameters_json_schema
+  assert "city" in schema["properties"] and schema.get("required") == ["city"]
+
+
+async def test_function_tool_accepts_explicit_null_for_default_none_param():
+  """`x: int = None` -- google-adk passes an explicit null through; models (OpenAI strict mode) send it."""
+  def f(x: int = None) -> dict:
+    """Doc."""
+    return {"x": x}
+  tool = FunctionTool(f)
+  assert await tool.run_async(args={"x": None}, tool_context=None) == {"x": None}
+
+
+async def test_function_tool_positional_only_params_are_callable():
+  def add(a: int, /, b: int) -> int:
+    """Adds."""
     return a + b
-
-  def point() -> Point:
-    return Point(x=1)
-
-  tc = await _tool_context()
-  assert await FunctionTool(add).run_async(args={"a": 1, "b": 2}, tool_context=tc) == 3
-  assert await FunctionTool(point).run_async(args={}, tool_context=tc) == Point(x=1)
-  assert "error" in await FunctionTool(add).run_async(args={"a": 1}, tool_context=tc)  # the model can fix it
+  tool = FunctionTool(add)
+  assert await tool.run_async(args={"a": 1, "b": 2}, tool_context=None) == 3
 
 
-async def test_a_tool_that_requires_confirmation_asks_when_called_directly():
-  ran = []
+async def test_before_model_callback_editing_a_tool_declaration_does_not_leak_into_next_request():
+  """google-adk FunctionTool._get_declaration returns a deep copy for exactly this reason."""
+  def ping() -> str:
+    """Ping."""
+    return "pong"
 
-  def delete(path: str) -> dict:
-    ran.append(path)
-    return {"deleted": path}
+  def tag(callback_context, llm_request):
+    llm_request.config.tools[0].function_declarations[0].description += " [tagged]"
 
-  tool = FunctionTool(delete, require_confirmation=True)
-  tc = await _tool_context()
-  answer = await tool.run_async(args={"path": "a.txt"}, tool_context=tc)
-  assert answer == {"error": "This tool call requires confirmation, please approve or reject."}
-  assert list(tc.actions.requested_tool_confirmations) == ["call-1"] and tc.actions.skip_summarization
-  rejected = await tool.run_async(args={"path": "a.txt"},
-                                  tool_context=await _tool_context(ToolConfirmation(confirmed=False)))
-  assert rejected == {"error": "This tool call is rejected."} and ran == []
-  approved = await tool.run_async(args={"path": "a.txt"},
-                                  tool_context=await _tool_context(ToolConfirmation(confirmed=True)))
-  assert approved == {"deleted": "a.txt"} and ran == ["a.txt"]
-
-
-async def test_missing_arguments_are_an_error_the_model_reads_in_adks_words():
-  def move(x: int, y: int, speed: int = 1) -> int:
-    return x + y
-
-  answer = await FunctionTool(move).run_async(args={"speed": 2}, tool_context=await _tool_context())
-  assert answer == {"error": "Invoking `move()` failed as the following mandatory input parameters are not "
-                             "present:\nx\ny\nYou could retry calling this tool, but it is IMPORTANT for you to "
-                             "provide all the mandatory parameters."}
-
-
-def test_a_callable_objects_description_comes_from_its_call_method():
-  class Adder:
-    def __call__(self, a: int) -> int:
-      """Adds one."""
-      return a + 1
-
-  assert FunctionTool(Adder()).description == "Adds one."
+  model = ScriptedModel(["one", "two"])
+  runner = InMemoryRunner(Agent(name="bot", model=model, tools=[ping], before_model_callback=tag), app_name="app")
+  await run_turn(runner, "hi")
+  await run_turn(runner, "again")
+  assert model.requests[1].config.tools[0].function_declarations[0].description == "Ping. [tagged]"
