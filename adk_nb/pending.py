@@ -107,7 +107,7 @@ def pending_items(events: Iterable[Event]) -> list[PendingItem]:
   events = list(events)
   calls: dict[str, PendingItem] = {}
   answered: dict[str, PendingItem] = {}
-  holder: dict[str, str] = {}  # nested call id -> the AgentTool call it belongs to
+  raised: dict[str, tuple[str, str]] = {}  # nested call id -> (its AgentTool call id, the event raising it)
   latest_pause: dict[str, str] = {}  # AgentTool call id -> the newest event raising its calls
   for event in events:
     for response in event.get_function_responses():
@@ -115,20 +115,21 @@ def pending_items(events: Iterable[Event]) -> list[PendingItem]:
       if item is not None and (item.kind == "confirmation" or item.nested):
         answered[response.id] = item
     nested = nested_pause(event)
+    tool_call_id = ""
     if nested is not None:
       tool_call_id = (nested.get("tool_call") or {}).get("id") or ""
       latest_pause[tool_call_id] = event.id
     for call, is_nested in _long_running(event):
       calls[call.id] = _item_for(event, call, is_nested)
       if is_nested:
-        holder[call.id] = tool_call_id
+        raised[call.id] = (tool_call_id, event.id)
   if not answered and not calls:
     return []
   done, started = call_progress(events)
   for call_id, item in answered.items():
     if item.nested:
-      tool_call_id = holder.get(call_id, "")
-      if tool_call_id in done or latest_pause.get(tool_call_id) != _raised_by(events, call_id):
+      tool_call_id, event_id = raised.get(call_id, ("", ""))
+      if tool_call_id in done or latest_pause.get(tool_call_id) != event_id:
         continue  # the AgentTool finished, or its agent went on and paused again
       calls[call_id] = replace(item, may_have_run=call_id in started)
     elif item.original_call_id and item.original_call_id not in done:
@@ -139,14 +140,6 @@ def pending_items(events: Iterable[Event]) -> list[PendingItem]:
       if not item.may_have_run and _call_key(item.tool, item.args) in unknown:
         calls[call_id] = replace(item, may_have_run=True)
   return list(calls.values())
-
-
-def _raised_by(events: list[Event], call_id: str) -> Optional[str]:
-  """The id of the event that raised nested call `call_id` to this session."""
-  for event in reversed(events):
-    if event.long_running_tool_ids and call_id in event.long_running_tool_ids and nested_pause(event) is not None:
-      return event.id
-  return None
 
 
 def _call_key(name: str, args: Any) -> tuple[str, str]:

@@ -12,7 +12,7 @@ from .events.protocol import confirmation_request, interrupted_ids, is_start_mar
 from .models.scripted import ScriptedModel, ScriptExhausted, call
 from .pending import PendingItem, answer_message, pending_items
 
-__all__ = ["ScriptedModel", "ScriptExhausted", "answer", "call", "llm_request", "orphan_calls", "pending",
+__all__ = ["WEATHER", "ScriptedModel", "ScriptExhausted", "answer", "call", "llm_request", "orphan_calls", "pending",
            "run_turn", "session_of", "summarize", "user_message"]
 
 WEATHER = types.FunctionDeclaration(

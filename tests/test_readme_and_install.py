@@ -101,6 +101,7 @@ def test_plain_wheel_install_runs_the_tutorials_and_the_readme(tmp_path):
   _run([vpy, "-m", "pip", "install", "-q", str(wheel)], "pip install adk_nb (the wheel, no extras)",
        env=env, timeout=1800)
   installed = time.monotonic() - started
+  size = sum(f.stat().st_size for f in venv.rglob("*") if f.is_file() and not f.is_symlink())
   # What a plain install brings: the kernel side, not a front end; and the default store works.
   listed = _run([vpy, "-m", "pip", "list", "--format=freeze"], "pip list", env=env).stdout.lower()
   assert "jupyterlab==" not in listed, "jupyterlab belongs to the 'lab' extra, not the base install"
@@ -133,6 +134,5 @@ def test_plain_wheel_install_runs_the_tutorials_and_the_readme(tmp_path):
   demo = _run([vpy, "-m", "adk_nb.demo", "--approve", "auto"], "python -m adk_nb.demo", cwd=work, env=env,
               timeout=300, stdin=subprocess.DEVNULL)
   assert "Done: 349.00 was refunded" in demo.stdout
-  size = sum(f.stat().st_size for f in venv.rglob("*") if f.is_file() and not f.is_symlink())
-  print(f"\nfresh install: {installed:.0f} s to install, {size / 2**20:.0f} MiB in the venv (with nbmake), "
+  print(f"\nfresh install: {installed:.0f} s to install, {size / 2**20:.0f} MiB in the venv (adk_nb alone), "
         f"{time.monotonic() - started:.0f} s in all")

@@ -3,6 +3,7 @@
 from .base_agent import BaseAgent
 from .callback_context import CallbackContext
 from .invocation_context import InvocationContext, LlmCallsLimitExceededError
+from .live_request_queue import LiveRequest, LiveRequestQueue
 from .llm_agent import Agent, LlmAgent
 from .loop_agent import LoopAgent
 from .parallel_agent import ParallelAgent
@@ -16,6 +17,8 @@ __all__ = [
     "CallbackContext",
     "InvocationContext",
     "LlmAgent",
+    "LiveRequest",
+    "LiveRequestQueue",
     "LlmCallsLimitExceededError",
     "LoopAgent",
     "ParallelAgent",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable, Optional, Sequence, Union
+from typing import Any, Awaitable, Callable, Optional, Sequence, Union
 
 
 CallbackOrList = Union[Callable[..., Any], Sequence[Callable[..., Any]], None]
@@ -132,3 +132,26 @@ def take_origin(exc: BaseException) -> Optional[tuple[str, Optional[str]]]:
       except AttributeError:
         pass
   return origin
+
+
+# google-adk's callback type aliases (re-exported from agents.base_agent and agents.llm_agent): a
+# callback or a list of callbacks; each may be sync or async and returns None to let the step run.
+_Maybe = Union[Any, Awaitable[Any]]
+BeforeAgentCallback = Union[Callable[..., _Maybe], list[Callable[..., _Maybe]]]
+"""`(callback_context) -> Content | None`; Content skips the agent."""
+AfterAgentCallback = BeforeAgentCallback
+"""`(callback_context) -> Content | None`; Content is added after the agent's reply."""
+BeforeModelCallback = BeforeAgentCallback
+"""`(callback_context, llm_request) -> LlmResponse | None`; a response skips the model call."""
+AfterModelCallback = BeforeAgentCallback
+"""`(callback_context, llm_response) -> LlmResponse | None`; a response replaces the model's."""
+OnModelErrorCallback = BeforeAgentCallback
+"""`(callback_context, llm_request, error) -> LlmResponse | None`; a response replaces the error."""
+BeforeToolCallback = BeforeAgentCallback
+"""`(tool, args, tool_context) -> dict | None`; a dict skips the tool and is its result."""
+AfterToolCallback = BeforeAgentCallback
+"""`(tool, args, tool_context, tool_response) -> dict | None`; a dict replaces the result."""
+OnToolErrorCallback = BeforeAgentCallback
+"""`(tool, args, tool_context, error) -> dict | None`; a dict becomes the result instead of the error."""
+InstructionProvider = Callable[..., Union[str, Awaitable[str]]]
+"""`(readonly_context) -> str`: an instruction computed for each request."""

@@ -13,6 +13,8 @@ from ..events.event_actions import EventActions
 from ..telemetry import tracing
 from ..workflow._base_node import BaseNode
 from . import _callbacks
+from ._agent_state import BaseAgentState
+from ._callbacks import AfterAgentCallback, BeforeAgentCallback  # noqa: F401  (google-adk's aliases)
 from .callback_context import CallbackContext
 from .invocation_context import InvocationContext
 
@@ -228,6 +230,20 @@ class BaseAgent(BaseNode):
   def _new_event(self, ctx: InvocationContext, **kwargs: Any) -> Event:
     """An event authored by this agent in the current invocation and branch."""
     return Event(invocation_id=ctx.invocation_id, author=self.name, branch=ctx.branch, **kwargs)
+
+  def _load_agent_state(self, ctx: InvocationContext, state_type: type) -> Optional[BaseAgentState]:
+    """This agent's checkpoint in the invocation, as `state_type` (a BaseAgentState); None if none."""
+    raw = ctx.agent_states.get(self.name)
+    return None if raw is None else state_type.model_validate(raw)
+
+  def _create_agent_state_event(self, ctx: InvocationContext) -> Event:
+    """An event carrying this agent's current checkpoint (or end-of-agent mark), to be yielded."""
+    actions = EventActions()
+    if self.name in ctx.agent_states:
+      actions.agent_state = ctx.agent_states[self.name]
+    if ctx.end_of_agents.get(self.name):
+      actions.end_of_agent = True
+    return self._new_event(ctx, actions=actions)
 
   def __repr__(self) -> str:
     return f"{type(self).__name__}(name={self.name!r})"

@@ -112,12 +112,19 @@ class Context(CallbackContext):
     """The branch of this run ('name@run' lanes after a fan-out; None on the trunk)."""
     return self._invocation_context.branch
 
-  async def run_node(self, node: Any, node_input: Any = None, *, name: Optional[str] = None) -> Any:
+  async def run_node(self, node: Any, node_input: Any = None, *, use_as_output: bool = False,
+                     name: Optional[str] = None) -> Any:
     """Runs another node (function, agent, workflow) as a child of this one and returns its output.
 
-    The child's events stream like any node's, under this node's path. Runs started with
-    asyncio.gather overlap.
+    The child's events stream like any node's, under this node's path ('parent@1/child@1',
+    'child@2', ...). Runs started together with asyncio.gather overlap. With `use_as_output`
+    the child's output is also this node's output. Unlike google-adk, the calling node needs
+    no `rerun_on_resume=True`; a child that asks for input is not supported yet (it fails
+    with an error saying so).
     """
     if self._run_node is None:
       raise ValueError("ctx.run_node is only available to nodes running inside a Workflow.")
-    return await self._run_node(self, node, node_input, name)
+    result = await self._run_node(self, node, node_input, name)
+    if use_as_output:
+      self.output = result
+    return result

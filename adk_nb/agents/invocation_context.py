@@ -10,12 +10,17 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import codes
 from ..errors.adk_nb_error import AdkNbError
+from ..events.protocol import REQUEST_CREDENTIAL, REQUEST_INPUT
 from ..sessions.base_session_service import BaseSessionService
 from ..sessions.session import Session
 from .run_config import RunConfig
 
 if TYPE_CHECKING:
   from .base_agent import BaseAgent
+
+
+# Calls that always wait for the client, even in sessions stored without `long_running_tool_ids`.
+_INTERRUPT_CALLS = frozenset({REQUEST_INPUT, REQUEST_CREDENTIAL})
 
 
 class LlmCallsLimitExceededError(AdkNbError):
@@ -72,6 +77,11 @@ class InvocationContext(BaseModel):
   is_resumable: bool = False
   """True when the App asks for resumability: workflow agents then record their progress
   (`agent_state`) and every agent its end (`end_of_agent`) as events, as google-adk does."""
+  agent_states: dict[str, dict[str, Any]] = Field(default_factory=dict)
+  """Checkpoints of custom resumable agents by agent name (google-adk's API: `set_agent_state`,
+  `populate_invocation_agent_states`); adk_nb's workflow agents keep theirs in agents._resumable."""
+  end_of_agents: dict[str, bool] = Field(default_factory=dict)
+  """Agents marked finished in this invocation (`set_agent_state(name, end_of_agent=True)`)."""
   resume_answers: dict[str, types.FunctionResponse] = Field(default_factory=dict)
   """Confirmation answers (by request id) that resume this invocation after a pause."""
   resumed: bool = False
@@ -134,6 +144,66 @@ class InvocationContext(BaseModel):
     """True when `branch` (a child branch of this invocation) or a branch below it paused."""
     prefix = branch + "."
     return any(p == branch or p.startswith(prefix) for p in self._shared.paused_branches)
+
+  # ---- checkpoints of custom resumable agents (google-adk's API) -----------------------------
+
+  def set_agent_state(self, agent_name: str, *, agent_state: Optional[Any] = None,
+                      end_of_agent: bool = False) -> None:
+    """Records `agent_name`'s checkpoint for this invocation (a `BaseAgentState`).
+
+    `end_of_agent=True` marks the agent finished and drops its checkpoint; a state alone sets
+    it (and clears the finished mark); neither clears both, so the agent runs again from the start.
+    """
+    if end_of_agent:
+      self.end_of_agents[agent_name] = True
+      self.agent_states.pop(agent_name, None)
+    elif agent_state is not None:
+      self.agent_states[agent_name] = agent_state.model_dump(mode="json")
+      self.end_of_agents[agent_name] = False
+    else:
+      self.agent_states.pop(agent_name, None)
+      self.end_of_agents.pop(agent_name, None)
+
+  def reset_sub_agent_states(self, agent_name: str) -> None:
+    """Clears the checkpoints of every agent below `agent_name`, so a new pass starts them fresh."""
+    agent = self.agent.root_agent.find_agent(agent_name) if self.agent is not None else None
+    for sub_agent in agent.sub_agents if agent is not None else ():
+      self.set_agent_state(sub_agent.name)
+      self.reset_sub_agent_states(sub_agent.name)
+
+  def populate_invocation_agent_states(self) -> None:
+    """Rebuilds `agent_states` / `end_of_agents` from this invocation's committed events.
+
+    Only for a resumable invocation (`is_resumable`). An agent that produced content but left
+    no checkpoint gets an empty one, so it is known to have started.
+    """
+    if not self.is_resumable:
+      return
+    invocation_id = self.invocation_id
+    for event in self.session.events:
+      if event.invocation_id != invocation_id:
+        continue
+      key = event.author
+      if event.actions.end_of_agent:
+        self.end_of_agents[key] = True
+        self.agent_states.pop(key, None)
+      elif event.actions.agent_state is not None:
+        self.agent_states[key] = event.actions.agent_state
+        self.end_of_agents[key] = False
+      elif key != "user" and event.content and not self.agent_states.get(key):
+        self.agent_states[key] = {}
+        self.end_of_agents[key] = False
+
+  def should_pause_invocation(self, event: Any) -> bool:
+    """True when `event` asks something of the client: a long-running call or an input request.
+
+    adk_nb pauses on these whether or not the app is resumable (see README, human in the loop).
+    """
+    waiting = set(event.long_running_tool_ids or ())
+    for call in event.get_function_calls():
+      if call.id and (call.id in waiting or call.name in _INTERRUPT_CALLS):
+        return True
+    return False
 
 
 def new_invocation_context_id() -> str:

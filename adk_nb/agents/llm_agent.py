@@ -16,6 +16,8 @@ from ..tools.base_toolset import BaseToolset
 from ..tools.function_tool import FunctionTool
 from . import _callbacks
 from ._resumable import end_of_agent
+from ._callbacks import (AfterModelCallback, AfterToolCallback, BeforeModelCallback,  # noqa: F401  (ADK's aliases)
+                         BeforeToolCallback, InstructionProvider, OnModelErrorCallback, OnToolErrorCallback)
 from .base_agent import BaseAgent
 from .invocation_context import InvocationContext
 from .readonly_context import ReadonlyContext

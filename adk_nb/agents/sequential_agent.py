@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import AsyncGenerator
 
 from ..events.event import Event
+from ._agent_state import SequentialAgentState  # noqa: F401  (google-adk's path)
 from ._resumable import end_of_agent, pause_checkpoint, progress_checkpoint, restored_state
 from .base_agent import BaseAgent
 from .invocation_context import InvocationContext

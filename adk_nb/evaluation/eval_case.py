@@ -8,6 +8,7 @@ from google.genai import types
 from pydantic import ConfigDict, Field, model_validator
 
 from ._base import EvalBaseModel
+from .conversation_scenarios import ConversationScenario
 
 
 class IntermediateData(EvalBaseModel):
@@ -100,7 +101,7 @@ class EvalCase(EvalBaseModel):
   """Unique id of the case within its eval set."""
   conversation: Optional[list[Invocation]] = None
   """The turns: user messages with expected answers and tool calls."""
-  conversation_scenario: Optional[dict[str, Any]] = None
+  conversation_scenario: Optional[ConversationScenario] = None
   """A scenario for a simulated user (read and written, but not run: adk_nb has no user simulator yet)."""
   session_input: Optional[SessionInput] = None
   """Initial session: user id and state."""
@@ -151,6 +152,14 @@ def get_all_tool_responses(intermediate_data: Optional[IntermediateDataType]) ->
     if event.content and event.content.parts:
       responses.extend(p.function_response for p in event.content.parts if p.function_response)
   return responses
+
+
+def get_all_tool_calls_with_responses(
+    intermediate_data: Optional[IntermediateDataType],
+) -> list[tuple[types.FunctionCall, Optional[types.FunctionResponse]]]:
+  """Each tool call of a turn with its response (matched by call id), or None when it got none."""
+  responses = {r.id: r for r in get_all_tool_responses(intermediate_data)}
+  return [(c, responses.get(c.id)) for c in get_all_tool_calls(intermediate_data)]
 
 
 def content_text(content: Optional[types.Content]) -> str:

@@ -94,3 +94,11 @@ class EvalConfig(BaseModel):
 
 DEFAULT_EVAL_CONFIG = EvalConfig(criteria={"tool_trajectory_avg_score": 1.0, "response_match_score": 0.8})
 """ADK's default when no test_config.json is found."""
+_DEFAULT_EVAL_CONFIG = DEFAULT_EVAL_CONFIG  # google-adk's (private) name for it
+
+
+def get_evaluation_criteria_or_default(eval_config_file_path: Optional[str]) -> EvalConfig:
+  """The EvalConfig in `eval_config_file_path` (a test_config.json), or ADK's default criteria if absent."""
+  from .formats import load_eval_config  # formats imports this module
+
+  return load_eval_config(eval_config_file_path)

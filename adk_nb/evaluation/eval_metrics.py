@@ -137,3 +137,12 @@ def metric_threshold(metric: EvalMetric) -> Optional[float]:
   if metric.criterion is not None:
     return metric.criterion.threshold
   return metric.threshold
+
+
+class MetricInfo(EvalBaseModel):
+  """What a metric is, for listings (google-adk's `MetricInfo`, without the value-range details)."""
+
+  metric_name: str
+  """The name used in criteria."""
+  description: str = ""
+  """One line on what it measures."""

@@ -43,3 +43,17 @@ def status_of(score: Optional[float], threshold: Optional[float]) -> EvalStatus:
   if threshold is None:
     return EvalStatus.INFORMATIONAL
   return EvalStatus.PASSED if score >= threshold else EvalStatus.FAILED
+
+
+class Evaluator:
+  """A metric as an object: `evaluate_invocations(actual, expected)` returns an EvaluationResult.
+
+  google-adk's interface for metric evaluators (`metric_evaluator_registry` hands them out). adk_nb's
+  own runner calls metric functions (`adk_nb.evaluation.metrics`); the built-in evaluator classes wrap
+  those functions, so both paths give the same numbers.
+  """
+
+  def evaluate_invocations(self, actual_invocations: list[Invocation],
+                           expected_invocations: Optional[list[Invocation]] = None,
+                           conversation_scenario: Any = None) -> EvaluationResult:
+    raise NotImplementedError(f"{type(self).__name__} must implement evaluate_invocations.")

@@ -25,7 +25,9 @@ REQUEST_INPUT = "adk_request_input"
 REQUEST_CREDENTIAL = "adk_request_credential"
 """The long-running call that asks the client for credentials (ADK's name)."""
 PROTOCOL_CALLS = frozenset({REQUEST_CONFIRMATION, REQUEST_INPUT, REQUEST_CREDENTIAL})
-"""Calls that belong to the client protocol: never shown to the model."""
+"""Calls the framework makes to the client (not tool calls): a person or the client answers them."""
+HIDDEN_FROM_MODEL = frozenset({REQUEST_CONFIRMATION, REQUEST_CREDENTIAL})
+"""Protocol calls left out of what a model is sent, as google-adk does (`adk_request_input` stays visible)."""
 
 NESTED_KEY = "adk_nb_nested"
 """custom_metadata key of an event that raises an AgentTool's pending calls to the caller."""

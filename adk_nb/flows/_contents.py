@@ -24,7 +24,7 @@ from typing import Optional
 from google.genai import types
 
 from ..events.event import Event
-from ..events.protocol import NESTED_ANSWER_KEY, NESTED_KEY, PROTOCOL_CALLS
+from ..events.protocol import HIDDEN_FROM_MODEL, NESTED_ANSWER_KEY, NESTED_KEY
 
 
 def belongs_to_branch(invocation_branch: Optional[str], event: Event) -> bool:
@@ -49,10 +49,10 @@ def _visible_parts(event: Event) -> list[types.Part]:
     if part.text is not None and part.text == "" and not part.function_call and not part.function_response:
       continue
     fc = part.function_call
-    if fc is not None and fc.name in PROTOCOL_CALLS:
+    if fc is not None and fc.name in HIDDEN_FROM_MODEL:
       continue
     fr = part.function_response
-    if fr is not None and (fr.name in PROTOCOL_CALLS or (pending and fr.id in pending) or fr.id in nested_answers):
+    if fr is not None and (fr.name in HIDDEN_FROM_MODEL or (pending and fr.id in pending) or fr.id in nested_answers):
       continue
     if part.thought:
       continue

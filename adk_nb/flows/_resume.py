@@ -19,6 +19,7 @@ if TYPE_CHECKING:
   from ..agents.invocation_context import InvocationContext
   from ..agents.llm_agent import LlmAgent
 
+
 def parse_confirmation(response: Optional[dict]) -> tuple[ToolConfirmation, Optional[str]]:
   """A person's answer as a ToolConfirmation. Anything malformed is a rejection (fail closed)."""
   try:

@@ -88,6 +88,19 @@ async def build_request(agent: "LlmAgent", ctx: "InvocationContext") -> LlmReque
     instructions.append(_transfer.instruction(agent, transfer_targets))
   request.append_instructions(instructions)
 
+  # History before tools, as in ADK: a tool's process_llm_request may read or extend the contents
+  # (load_artifacts attaches what the model asked for). The list is new; its Contents are shared.
+  events = ctx.session.events
+  # The 'adk-' ids adk_nb gave calls are not the model's: dropped, unless the provider pairs
+  # calls and answers by id (LiteLLM / OpenAI-style), as google-adk does.
+  strip = not getattr(llm, "pairs_calls_by_id", False)
+  if agent.include_contents == "none":
+    request.contents = _contents.build_current_turn(agent.name, ctx.branch, events, strip)
+  else:
+    session = ctx.session
+    request.contents = _contents.build_contents((session.app_name, session.user_id, session.id),
+                                                agent.name, ctx.branch, events, strip)
+
   tools = await agent.canonical_tools(ctx)
   if transfer_targets:
     tools = tools + [_transfer.tool_for(agent, transfer_targets)]
@@ -104,17 +117,6 @@ async def build_request(agent: "LlmAgent", ctx: "InvocationContext") -> LlmReque
       request.set_output_schema(agent.output_schema)
     else:  # schema and function calling do not mix: the answer arrives through a tool call
       request.append_tools([agent._set_model_response_tool()])
-
-  events = ctx.session.events
-  # The 'adk-' ids adk_nb gave calls are not the model's: dropped, unless the provider pairs
-  # calls and answers by id (LiteLLM / OpenAI-style), as google-adk does.
-  strip = not getattr(llm, "pairs_calls_by_id", False)
-  if agent.include_contents == "none":
-    request.contents = _contents.build_current_turn(agent.name, ctx.branch, events, strip)
-  else:
-    session = ctx.session
-    request.contents = _contents.build_contents((session.app_name, session.user_id, session.id),
-                                                agent.name, ctx.branch, events, strip)
   return request
 
 

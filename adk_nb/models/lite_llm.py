@@ -55,6 +55,15 @@ _MISSING_LITELLM = ("LiteLlm needs the litellm package, which is optional: pip i
                     "(or use a Gemini model name such as 'gemini-2.5-flash').")
 
 
+class LiteLLMClient:
+  """What LiteLlm sends requests through: `litellm.acompletion`. Pass `LiteLlm(..., llm_client=...)`
+  with another object of this shape to intercept or fake the calls (google-adk's seam for tests)."""
+
+  async def acompletion(self, model: Any, messages: Any, tools: Any, **kwargs: Any) -> Any:
+    """Calls `litellm.acompletion(model=..., messages=..., tools=..., **kwargs)`."""
+    return await _litellm().acompletion(model=model, messages=messages, tools=tools, **kwargs)
+
+
 def _litellm():
   """Imports litellm on first use, offline (bundled cost map)."""
   os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -89,11 +98,14 @@ class LiteLlm(BaseLlm):
   """How 429, 5xx and timeouts are retried (default: RetryOptions(), 4 attempts)."""
 
   _additional_args: dict[str, Any] = PrivateAttr(default_factory=dict)
+  _client: Optional[Any] = PrivateAttr(default=None)
 
   def __init__(self, model: str, **kwargs: Any) -> None:
     retry_options = kwargs.pop("retry_options", None)
+    client = kwargs.pop("llm_client", None)
     super().__init__(model=model, retry_options=_retry.RetryOptions.coerce(retry_options) if retry_options else None)
     self._additional_args = {k: v for k, v in kwargs.items() if k not in _OWNED_ARGS}
+    self._client = client
 
   @classmethod
   def supported_models(cls) -> list[str]:
@@ -104,8 +116,10 @@ class LiteLlm(BaseLlm):
   ) -> AsyncGenerator[LlmResponse, None]:
     """Sends the request through litellm; with `stream=True` yields each delta as it arrives, then the whole answer."""
     args = self._additional_args
-    check_real_call(self.model, args.get("api_base") or args.get("base_url"))
-    litellm = _litellm()
+    client = self._client
+    if client is None:  # a client the caller supplies decides itself what it reaches
+      check_real_call(self.model, args.get("api_base") or args.get("base_url"))
+      client = LiteLLMClient()
     call: dict[str, Any] = {
         "model": self.model,
         "messages": to_messages(llm_request),
@@ -115,14 +129,12 @@ class LiteLlm(BaseLlm):
         **generation_args(llm_request.config),
         **args,
     }
-    tools = to_tools(llm_request.config)
-    if tools:
-      call["tools"] = tools
+    call["tools"] = to_tools(llm_request.config) or None
     retrying = dict(options=_retry.RetryOptions.coerce(self.retry_options), classify=_classify,
                     model=self.model, auth_fix=self._auth_fix())
 
     if not stream:
-      response = await _retry.call_with_retries(lambda: litellm.acompletion(**call), **retrying)
+      response = await _retry.call_with_retries(lambda: client.acompletion(**call), **retrying)
       yield from_model_response(response)
       return
 
@@ -130,7 +142,7 @@ class LiteLlm(BaseLlm):
     call.setdefault("stream_options", {"include_usage": True})
 
     aggregator = StreamAggregator()
-    async for chunk in _retry.stream_with_retries(lambda: litellm.acompletion(**call), **retrying):
+    async for chunk in _retry.stream_with_retries(lambda: client.acompletion(**call), **retrying):
       for partial in aggregator.add(chunk):
         yield partial
     yield aggregator.final()

@@ -3,6 +3,7 @@
 from .base_plugin import BasePlugin
 from .logging_plugin import LoggingPlugin
 from .plugin_manager import PluginManager
+from .reflect_retry_tool_plugin import ReflectAndRetryToolPlugin
 from .tool_call_limit_plugin import ToolCallLimitPlugin
 
-__all__ = ["BasePlugin", "LoggingPlugin", "PluginManager", "ToolCallLimitPlugin"]
+__all__ = ["BasePlugin", "LoggingPlugin", "PluginManager", "ReflectAndRetryToolPlugin", "ToolCallLimitPlugin"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, Optional, Sequence
+from typing import Any, Literal, Optional, Sequence
 
 from .base_plugin import BasePlugin
 
@@ -92,3 +92,11 @@ def _hook_method(hook: str):
 
 for _hook in _HOOKS:
   setattr(PluginManager, f"run_{_hook}", _hook_method(_hook))
+
+
+PluginCallbackName = Literal[
+    "on_user_message_callback", "before_run_callback", "after_run_callback", "on_event_callback",
+    "before_agent_callback", "after_agent_callback", "before_tool_callback", "after_tool_callback",
+    "before_model_callback", "after_model_callback", "on_tool_error_callback", "on_model_error_callback",
+]
+"""The hook names a PluginManager runs (google-adk's type alias)."""

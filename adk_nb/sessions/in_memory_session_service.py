@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from typing import Any, Optional
+from typing import Any, Coroutine, Optional, TypeVar
 
 from ..errors.already_exists_error import AlreadyExistsError
 from ..errors.stale_session_error import StaleSessionError
@@ -12,6 +12,19 @@ from ..events.event import Event
 from .base_session_service import BaseSessionService, GetSessionConfig, ListSessionsResponse
 from .session import Session
 from .state import merge_state, split_delta
+
+
+_T = TypeVar("_T")
+
+
+def _finish_now(coro: Coroutine[Any, Any, _T]) -> _T:
+  """Runs a coroutine that never suspends (the in-memory store's) to its result, with or without a loop."""
+  try:
+    coro.send(None)
+  except StopIteration as done:
+    return done.value
+  coro.close()
+  raise RuntimeError("the in-memory session store suspended inside a sync call; use the async method")
 
 
 class _Stored:
@@ -139,3 +152,26 @@ class InMemorySessionService(BaseSessionService):
     self._apply_to_session(session, event)
     session.last_update_time = stamp
     return event
+
+  # google-adk's synchronous forms (deprecated there, kept for code that still calls them). They work
+  # inside a running event loop too (a notebook cell): the in-memory store never awaits anything.
+
+  def create_session_sync(self, *, app_name: str, user_id: str, state: Optional[dict[str, Any]] = None,
+                          session_id: Optional[str] = None) -> Session:
+    """`create_session` for synchronous code."""
+    return _finish_now(self.create_session(app_name=app_name, user_id=user_id, state=state,
+                                           session_id=session_id))
+
+  def get_session_sync(self, *, app_name: str, user_id: str, session_id: str,
+                       config: Optional[GetSessionConfig] = None) -> Optional[Session]:
+    """`get_session` for synchronous code."""
+    return _finish_now(self.get_session(app_name=app_name, user_id=user_id, session_id=session_id,
+                                        config=config))
+
+  def list_sessions_sync(self, *, app_name: str, user_id: Optional[str] = None) -> ListSessionsResponse:
+    """`list_sessions` for synchronous code."""
+    return _finish_now(self.list_sessions(app_name=app_name, user_id=user_id))
+
+  def delete_session_sync(self, *, app_name: str, user_id: str, session_id: str) -> None:
+    """`delete_session` for synchronous code."""
+    return _finish_now(self.delete_session(app_name=app_name, user_id=user_id, session_id=session_id))

@@ -11,6 +11,7 @@ _EXPORTS = {
     "BaseTool": ".base_tool",
     "BaseToolset": ".base_toolset",
     "FunctionTool": ".function_tool",
+    "GoogleSearchTool": ".google_search_tool",
     "LongRunningFunctionTool": ".long_running_tool",
     "MCPToolset": ".mcp_tool.mcp_toolset",
     "McpToolset": ".mcp_tool.mcp_toolset",
@@ -18,6 +19,8 @@ _EXPORTS = {
     "ToolContext": ".tool_context",
     "TransferToAgentTool": ".transfer_to_agent_tool",
     "exit_loop": ".exit_loop_tool",
+    "google_search": ".google_search_tool",
+    "load_artifacts": ".load_artifacts_tool",
     "load_memory": ".load_memory_tool",
     "preload_memory": ".preload_memory_tool",
     "transfer_to_agent": ".transfer_to_agent_tool",
@@ -30,6 +33,8 @@ def __getattr__(name: str):
   module = _EXPORTS.get(name)
   if module is None:
     raise AttributeError(f"module 'adk_nb.tools' has no attribute {name!r}")
-  value = getattr(importlib.import_module(module, __name__), name)
+  # `load_artifacts` is the tool instance `load_artifacts_tool` (google-adk's spelling of both)
+  attribute = "load_artifacts_tool" if name == "load_artifacts" else name
+  value = getattr(importlib.import_module(module, __name__), attribute)
   globals()[name] = value
   return value

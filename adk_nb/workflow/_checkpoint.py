@@ -14,9 +14,7 @@ from google.genai import types
 from pydantic import BaseModel
 
 from ..events.event import Event
-
-REQUEST_INPUT = "adk_request_input"
-"""Name of the long-running function call a RequestInput becomes (ADK's wire format)."""
+from ..events.protocol import REQUEST_INPUT  # noqa: F401  (the call a RequestInput becomes)
 _CONTENT = "__adk_nb_content__"
 
 
@@ -54,7 +52,7 @@ def invocation_events(events: list[Event], invocation_id: str) -> list[Event]:
     if event.invocation_id != invocation_id:
       continue
     found.append(event)
-    if event.author == "user" and event.content is not None and not event.get_function_responses():
+    if _starts_invocation(event):
       break
   found.reverse()
   return found
@@ -79,6 +77,12 @@ def find_checkpoint(events: list[Event], path: str) -> tuple[Optional[dict[str, 
 def original_user_content(events: list[Event]) -> Optional[types.Content]:
   """The message that started the invocation (START's input again on resume)."""
   for event in events:
-    if event.author == "user" and event.content is not None and not event.get_function_responses():
+    if _starts_invocation(event):
       return event.content
   return None
+
+
+def _starts_invocation(event: Event) -> bool:
+  # An agent node's input turn is a user event too, but it carries the node's path.
+  return (event.author == "user" and event.content is not None and event.node_info is None
+          and not event.get_function_responses())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from typing import Any, AsyncGenerator, Callable, Literal, Optional
+from typing import Any, AsyncGenerator, Callable, Literal
 
 from google.genai import types
 from pydantic import BaseModel, TypeAdapter, model_validator

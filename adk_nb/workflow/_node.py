@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, AsyncGenerator, Callable, Literal, Optional
+from typing import Any, AsyncGenerator, Literal, Optional
 
 from ..agents.context import Context
 from ._base_node import START, BaseNode
@@ -46,21 +46,36 @@ def node(
     retry_config: Optional[RetryConfig] = None,
     timeout: Optional[float] = None,
     parameter_binding: Literal["state", "node_input"] = "state",
+    parallel_worker: bool = False,
+    max_parallel_workers: Optional[int] = None,
     **unsupported: Any,
 ) -> Any:
-  """Makes a node from a function or agent, with options. Use as `@node`, `@node(...)` or `node(f, ...)`."""
+  """Makes a node from a function or agent, with options. Use as `@node`, `@node(...)` or `node(f, ...)`.
+
+  With `parallel_worker=True` the node runs once per item of a list input, concurrently (at most
+  `max_parallel_workers` at a time), and outputs the list of results in order.
+  """
   if unsupported:
     raise WorkflowConfigurationError(
         f"node() options not supported by adk_nb yet: {sorted(unsupported)}. Supported: name, "
-        "rerun_on_resume, retry_config, timeout, parameter_binding."
+        "rerun_on_resume, retry_config, timeout, parameter_binding, parallel_worker, max_parallel_workers."
+    )
+  if max_parallel_workers is not None and (not parallel_worker or max_parallel_workers < 1):
+    raise WorkflowConfigurationError(
+        "max_parallel_workers needs parallel_worker=True and a value of at least 1."
     )
 
   def build(target: Any) -> BaseNode:
     options = dict(name=name, rerun_on_resume=rerun_on_resume, retry_config=retry_config, timeout=timeout)
     if callable(target) and not isinstance(target, BaseNode):
-      return FunctionNode(func=target, parameter_binding=parameter_binding,
-                          **{k: v for k, v in options.items() if v is not None})
-    return build_node(target, **options)
+      built = FunctionNode(func=target, parameter_binding=parameter_binding,
+                           **{k: v for k, v in options.items() if v is not None})
+    else:
+      built = build_node(target, **options)
+    if parallel_worker:
+      return _ParallelWorker(name=built.name, description=built.description, worker=built,
+                             max_parallel_workers=max_parallel_workers)
+    return built
 
   if node_like is None:
     return build
@@ -83,3 +98,22 @@ class Node(BaseNode):
         yield item
     else:
       yield await result if hasattr(result, "__await__") else result
+
+
+class _ParallelWorker(BaseNode):
+  """Runs `worker` once per item of a list input, concurrently; outputs the results in order."""
+
+  worker: BaseNode
+  max_parallel_workers: Optional[int] = None
+
+  async def _run_impl(self, *, ctx: Context, node_input: Any) -> AsyncGenerator[Any, None]:
+    import asyncio
+
+    items = node_input if isinstance(node_input, list) else [node_input]
+    limit = asyncio.Semaphore(self.max_parallel_workers or len(items) or 1)
+
+    async def one(item: Any) -> Any:
+      async with limit:
+        return await ctx.run_node(self.worker, node_input=item)
+
+    yield list(await asyncio.gather(*(one(item) for item in items)))

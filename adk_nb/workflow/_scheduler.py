@@ -14,7 +14,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Any, AsyncGenerator, Optional
 
 from google.genai import types
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel
 
 from ..agents.base_agent import BaseAgent
 from ..agents.context import Context
@@ -22,6 +22,10 @@ from ..events.event import Event, NodeInfo
 from ..events.event_actions import EventActions
 from ..events.request_input import RequestInput
 from . import _checkpoint
+from ._values import common_branch as _common_branch
+from ._values import request_input_event as _request_input_event
+from ._values import user_content as _user_content
+from ._values import validate as _validate
 from ._base_node import START, BaseNode
 from ._errors import (NodeTimeoutError, WorkflowConfigurationError, WorkflowDataError,
                       WorkflowLoopLimitError, WorkflowStalledError)
@@ -31,7 +35,6 @@ if TYPE_CHECKING:
   from ._workflow import Workflow
 
 logger = logging.getLogger("adk_nb.workflow")
-_adapters: dict[int, TypeAdapter] = {}
 
 
 class GraphResult:
@@ -71,58 +74,6 @@ class _Run:
     self.resume_inputs: dict[str, Any] = {}
     self.terminal = False
     self.dynamic = False
-
-
-def _validate(schema: Any, value: Any) -> Any:
-  if schema is None or isinstance(schema, dict):
-    return value  # a JSON-schema dict is documentation only, as in google-adk
-  adapter = _adapters.get(id(schema))
-  if adapter is None:
-    adapter = _adapters[id(schema)] = TypeAdapter(schema)
-  if isinstance(value, types.Content):
-    text = "".join(p.text for p in value.parts or [] if p.text)
-    value = text if schema is str else adapter.validate_json(text)
-  else:
-    value = adapter.validate_python(value)
-  return value.model_dump() if isinstance(value, BaseModel) else value
-
-
-def _common_branch(branches: list[Optional[str]]) -> Optional[str]:
-  parts = [b.split(".") if b else [] for b in branches]
-  if not parts:
-    return None
-  prefix = []
-  for items in zip(*parts):
-    if all(i == items[0] for i in items):
-      prefix.append(items[0])
-    else:
-      break
-  return ".".join(prefix) or None
-
-
-def _request_input_event(request: RequestInput) -> Event:
-  schema = request.response_schema
-  if isinstance(schema, type) and issubclass(schema, BaseModel):
-    schema = schema.model_json_schema()
-  elif schema is not None and not isinstance(schema, dict):
-    schema = TypeAdapter(schema).json_schema()
-  args = {"interruptId": request.interrupt_id, "payload": _checkpoint.encode(request.payload),
-          "message": request.message, "response_schema": schema}
-  call = types.FunctionCall(name=_checkpoint.REQUEST_INPUT, id=request.interrupt_id, args=args)
-  return Event(content=types.Content(role="model", parts=[types.Part(function_call=call)]),
-               long_running_tool_ids={request.interrupt_id})
-
-
-def _user_content(value: Any) -> types.Content:
-  import json
-
-  if isinstance(value, types.Content):
-    return types.Content(role="user", parts=list(value.parts or []))
-  if isinstance(value, str):
-    text = value
-  else:
-    text = json.dumps(_checkpoint.encode(value), ensure_ascii=False, default=str)
-  return types.Content(role="user", parts=[types.Part(text=text)])
 
 
 class Scheduler:

@@ -69,8 +69,10 @@ def test_schema_mismatch_on_an_edge():
 def test_node_names_must_be_identifiers_and_node_options_are_checked():
   with pytest.raises(ValueError, match="Invalid node name 'bad name'"):
     FunctionNode(func=a, name="bad name")
-  with pytest.raises(ValueError, match="not supported by adk_nb yet: \\['parallel_worker'\\]"):
-    node(a, parallel_worker=True)
+  with pytest.raises(ValueError, match="not supported by adk_nb yet: \\['require_confirmation'\\]"):
+    node(a, require_confirmation=True)
+  with pytest.raises(ValueError, match="max_parallel_workers needs parallel_worker=True"):
+    node(a, max_parallel_workers=2)
 
 
 def test_workflow_rejects_sub_agents_and_state_schema_checks_parameters():

@@ -236,3 +236,28 @@ async def test_a_reused_interrupt_id_fails_with_the_fix_instead_of_a_broken_resu
   error = next(e for e in session.events if e.error_code == "WorkflowDataError")
   assert error.node_info.path == "wf@1/review@2"
   assert "interrupt_id=f'review:{ctx.run_id}'" in error.error_message
+
+
+async def test_a_pause_after_an_agent_node_resumes_without_calling_the_model_again():
+  from adk_nb.agents import LlmAgent
+  from adk_nb.models import ScriptedModel
+
+  model = ScriptedModel(["Draft: otters are great."])
+  writer = LlmAgent(name="writer", model=model)
+
+  async def approve(node_input: str):
+    yield RequestInput(interrupt_id="ok-1", payload=node_input)
+
+  def publish(ctx, node_input):
+    return f"{ctx.user_content is not None} {node_input}"
+
+  def shape(node_input: str):
+    return f"Write about: {node_input}"
+
+  runner = InMemoryRunner(Workflow(name="wf", edges=[("START", shape, writer, approve, publish)]), app_name="app")
+  first = await run_turn(runner, "otters")
+  assert next(c for e in first for c in e.get_function_calls()).args["payload"] == "Draft: otters are great."
+  events = await run_turn(runner, answer("ok-1", {"go": True}))
+  assert outputs(events)[-1] == ("wf@1/publish@1", "True {'go': True}")
+  assert len(model.requests) == 1
+  model.assert_complete()

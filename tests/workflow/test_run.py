@@ -467,3 +467,38 @@ async def test_a_list_route_fires_every_matching_edge_and_bool_keys_work():
   assert "w@1/a@1" in fired and "w@1/b@1" in fired
   assert outputs(events)[-1] == ("w@1/end@1", {"yes": "positive", "no": "not positive"})
   assert not any(e.error_code for e in events)
+
+
+async def test_a_parallel_worker_runs_once_per_item_concurrently_and_keeps_the_order():
+  started = []
+  all_started = asyncio.Event()
+
+  @node(parallel_worker=True, max_parallel_workers=3)
+  async def square(node_input: int):
+    started.append(node_input)
+    if len(started) == 3:
+      all_started.set()
+    await asyncio.wait_for(all_started.wait(), 5)
+    return node_input * node_input
+
+  def numbers(node_input):
+    return [1, 2, 3]
+
+  events = await run_turn(InMemoryRunner(Workflow(name="w", edges=[("START", numbers, square)]), app_name="app"), "go")
+  assert outputs(events)[-1] == ("w@1/square@1", [1, 4, 9])
+  assert sorted(p for p, _ in outputs(events) if p.count("/") == 2) == [
+      "w@1/square@1/square@1", "w@1/square@1/square@2", "w@1/square@1/square@3"]
+
+
+async def test_run_node_use_as_output_makes_the_childs_output_the_callers():
+  def triple(node_input: int):
+    return node_input * 3
+
+  async def delegate(ctx, node_input):
+    await ctx.run_node(triple, node_input=5, use_as_output=True)
+
+  def after(node_input):
+    return node_input + 1
+
+  events = await run_turn(InMemoryRunner(Workflow(name="w", edges=[("START", delegate, after)]), app_name="app"), "go")
+  assert outputs(events)[-1] == ("w@1/after@1", 16)

@@ -1,4 +1,11 @@
-"""The `adk-nb` command: a small dispatcher; each subcommand lives with the feature it drives."""
+"""The `adk-nb` command: a small dispatcher; each subcommand lives with the feature it drives.
+
+    adk-nb create NAME [--model M]      scaffold an agent folder (offline-runnable)
+    adk-nb run AGENT_DIR                chat with it in the terminal
+    adk-nb web AGENT_DIR                JupyterLab on a generated dev notebook for it
+    adk-nb api_server AGENTS_DIR...     serve ADK's HTTP API (needs adk_nb[server])
+    adk-nb eval AGENT_DIR EVALSET...    run eval sets
+"""
 
 from __future__ import annotations
 
@@ -8,6 +15,10 @@ from typing import Callable, Optional
 
 # name -> (module path, help). Each module provides add_arguments(parser) and run(args) -> exit code.
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "create": ("adk_nb.cli.create", "scaffold an agent folder that runs offline"),
+    "run": ("adk_nb.cli.run", "chat with an agent folder in the terminal"),
+    "web": ("adk_nb.cli.web", "open JupyterLab on a generated dev notebook for an agent folder"),
+    "api_server": ("adk_nb.cli.api_server", "serve agent folders over ADK's HTTP API"),
     "eval": ("adk_nb.evaluation._cli", "run eval sets against an agent and print a summary"),
 }
 

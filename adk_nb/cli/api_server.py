@@ -1,0 +1,42 @@
+"""`adk-nb api_server AGENTS_DIR...`: serves agent folders over google-adk's HTTP API (needs adk_nb[server]).
+
+Each AGENTS_DIR is an agent folder (served as one app) or a folder of agent folders (one app each).
+Sessions are stored in SQLite under the (first) folder's .adk/ unless --session_service_uri says
+otherwise; `postgresql://...` lets several replicas share them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+  """Declares the api_server subcommand's arguments (ADK's `adk api_server` spellings)."""
+  p.add_argument("agents_dirs", metavar="AGENTS_DIR", nargs="+", help="agent folder(s), or folder(s) of agent folders")
+  p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+  p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one and prints it)")
+  p.add_argument("--session_service_uri", default=None,
+                 help="sqlite:///file.db, postgresql://..., or memory:// (default: sqlite in AGENTS_DIR/.adk/)")
+  p.add_argument("--artifact_service_uri", default="memory://", help="memory:// (default) or file:///folder")
+  p.add_argument("--max_body_bytes", type=int, default=10 * 1024 * 1024,
+                 help="largest request body accepted (default 10 MiB); larger ones get 413")
+  p.add_argument("--log_level", default="warning", help="uvicorn's log level (default warning)")
+
+
+def run(args: argparse.Namespace) -> int:
+  """Runs the api_server subcommand; returns the exit code."""
+  try:
+    from ..server.app import ServerConfig, serve
+  except ImportError as exc:
+    print(f"adk-nb api_server: {exc}. Install the server extra: pip install 'adk_nb[server]'", file=sys.stderr)
+    return 2
+  from .agent_loader import AgentLoadError
+
+  config = ServerConfig(agents_dirs=list(args.agents_dirs), session_service_uri=args.session_service_uri,
+                        artifact_service_uri=args.artifact_service_uri, max_body_bytes=args.max_body_bytes)
+  try:
+    return serve(config, host=args.host, port=args.port, log_level=args.log_level)
+  except (AgentLoadError, ValueError) as exc:
+    print(f"adk-nb api_server: {exc}", file=sys.stderr)
+    return 2

@@ -1,0 +1,7 @@
+"""ADK's `basic` request processor at its path: importable; running it raises (see `flows.llm_flows`)."""
+
+from __future__ import annotations
+
+from . import ImportOnlyProcessor
+
+request_processor = ImportOnlyProcessor("basic.request_processor")

@@ -1,0 +1,428 @@
+"""google-adk's HTTP API (`adk api_server`) over adk_nb, on Starlette and uvicorn (`pip install "adk_nb[server]"`).
+
+Same paths, request bodies (camelCase or snake_case) and JSON as google-adk's server, so ADK clients
+work unchanged:
+
+    GET  /health, /version, /list-apps[?detailed=true]
+    GET|POST /apps/{app}/users/{user}/sessions                    list / create ({sessionId?, state?, events?})
+    GET|POST|PATCH|DELETE /apps/{app}/users/{user}/sessions/{id}  get / create with id / {stateDelta} / delete
+    .../sessions/{id}/artifacts [GET list, POST {filename, artifact}], /artifacts/{name}[?version=N] [GET, DELETE],
+    /artifacts/{name}/versions [GET], /artifacts/{name}/versions/{n|latest} [GET]
+    POST /run       {appName, userId, sessionId, newMessage, stateDelta?, invocationId?} -> [Event, ...]
+    POST /run_sse   same body plus `streaming`; answers `text/event-stream`, one `data: {Event}` per event
+
+A confirmation (or a `RequestInput`) is answered as ADK clients do: a `/run` whose `newMessage` holds the
+FunctionResponse. Errors answer `{"detail": ..., "error_code": ...}` with the status from `server.errors`.
+
+A client that disconnects mid-run does not cancel it: the run goes on in the server and commits every
+event, so a client reconnecting reads the whole outcome from GET session (a tool that was approved runs
+to completion exactly once).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import socket
+import sys
+import uuid
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from google.genai import types
+from pydantic import BaseModel, ConfigDict, ValidationError, alias_generators
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from ..cli.agent_loader import iter_agents, load_agent_folder
+from ..events import Event, EventActions
+from .errors import HttpError, UnknownAppError, error_body, status_of
+
+
+class _Body(BaseModel):
+  model_config = ConfigDict(alias_generator=alias_generators.to_camel, populate_by_name=True, extra="ignore")
+
+
+class RunAgentRequest(_Body):
+  """The body of /run and /run_sse (google-adk's field names)."""
+
+  app_name: Optional[str] = None
+  user_id: str
+  session_id: str
+  new_message: Optional[types.Content] = None
+  streaming: bool = False
+  state_delta: Optional[dict[str, Any]] = None
+  invocation_id: Optional[str] = None
+
+
+class CreateSessionRequest(_Body):
+  """The optional body of POST .../sessions."""
+
+  session_id: Optional[str] = None
+  state: Optional[dict[str, Any]] = None
+  events: Optional[list[Event]] = None
+
+
+class UpdateSessionRequest(_Body):
+  """The body of PATCH .../sessions/{id}."""
+
+  state_delta: dict[str, Any]
+
+
+class SaveArtifactRequest(_Body):
+  """The body of POST .../artifacts."""
+
+  filename: str
+  artifact: types.Part
+  custom_metadata: Optional[dict[str, Any]] = None
+
+
+@dataclass
+class ServerConfig:
+  """What `adk-nb api_server` serves and where it keeps sessions and artifacts."""
+
+  agents_dirs: list[str]
+  """Agent folders, or folders of agent folders (one app each)."""
+  session_service_uri: Optional[str] = None
+  """Default: SQLite under the first folder's .adk/."""
+  artifact_service_uri: str = "memory://"
+  max_body_bytes: int = 10 * 1024 * 1024
+  """Largest request body accepted; larger ones get 413."""
+
+
+def _dump(model: Any) -> Any:
+  return model.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+def _check_artifact_name(name: str) -> str:
+  """Refuses artifact names that could leave their folder in a file store (`..`, absolute, NUL, backslash)."""
+  parts = name.replace("\\", "/").split("/")
+  if not name or name.startswith("/") or "\\" in name or "\x00" in name or ".." in parts:
+    raise HttpError(400, f"Artifact name {name!r} is not allowed: use a plain file name without '..', '/' at the "
+                         "start or backslashes.", "UNSAFE_ARTIFACT_PATH")
+  return name
+
+
+class AdkApiServer:
+  """The served apps (one Runner each, sharing the session and artifact services) and the routes."""
+
+  def __init__(self, config: ServerConfig):
+    from ..cli.run import default_session_uri
+    from ..runners import Runner
+    from ..services import artifact_service_from_uri, session_service_from_uri
+
+    self.config = config
+    folders = list(iter_agents(config.agents_dirs))
+    self.loaded = {}
+    for folder in folders:
+      loaded = load_agent_folder(folder)
+      self.loaded[loaded.name] = loaded
+    base = folders[0] if len(folders) == 1 else folders[0].parent
+    self.session_service = session_service_from_uri(config.session_service_uri or default_session_uri(base))
+    self.artifact_service = artifact_service_from_uri(config.artifact_service_uri)
+    self.runners = {}
+    for name, loaded in self.loaded.items():
+      common = dict(app_name=name, session_service=self.session_service, artifact_service=self.artifact_service)
+      self.runners[name] = (Runner(app=loaded.app, **common) if loaded.app is not None
+                            else Runner(agent=loaded.agent, **common))
+    self.background: set[asyncio.Task] = set()
+
+  # ---- plumbing ------------------------------------------------------------------------------
+
+  def runner(self, app_name: Optional[str]):
+    if not app_name:
+      raise HttpError(400, "appName is required in the request body.", "BAD_REQUEST")
+    runner = self.runners.get(app_name)
+    if runner is None:
+      raise UnknownAppError(app_name, sorted(self.runners))
+    return runner
+
+  async def body(self, request: Request, model: Optional[type[BaseModel]], required: bool = True) -> Any:
+    """The request's JSON body validated against `model`; 400 / 413 / 422 with a message otherwise."""
+    limit = self.config.max_body_bytes
+    declared = request.headers.get("content-length")
+    if declared and declared.isdigit() and int(declared) > limit:
+      raise HttpError(413, f"Request body of {declared} bytes exceeds the limit of {limit} bytes "
+                           "(adk-nb api_server --max_body_bytes).", "BODY_TOO_LARGE")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+      size += len(chunk)
+      if size > limit:
+        raise HttpError(413, f"Request body exceeds the limit of {limit} bytes (adk-nb api_server --max_body_bytes).",
+                        "BODY_TOO_LARGE")
+      chunks.append(chunk)
+    raw = b"".join(chunks)
+    if not raw.strip():
+      if required:
+        raise HttpError(400, "This endpoint needs a JSON body.", "BAD_REQUEST")
+      return None
+    try:
+      data = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+      raise HttpError(400, f"Malformed JSON body: {exc}.", "MALFORMED_JSON") from exc
+    if model is None:
+      return data
+    try:
+      return model.model_validate(data)
+    except ValidationError as exc:
+      problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'body'}: {e['msg']}" for e in exc.errors())
+      raise HttpError(422, f"Invalid request body: {problems}.", "INVALID_REQUEST") from exc
+
+  async def session_or_404(self, app: str, user: str, session_id: str):
+    self.runner(app)
+    session = await self.session_service.get_session(app_name=app, user_id=user, session_id=session_id)
+    if session is None:
+      raise HttpError(404, f"Session not found: {session_id!r} (app {app!r}, user {user!r}).", "SESSION_NOT_FOUND")
+    return session
+
+  # ---- meta ------------------------------------------------------------------------------------
+
+  async def health(self, request: Request) -> Response:
+    return JSONResponse({"status": "ok"})
+
+  async def version(self, request: Request) -> Response:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+      ours = version("adk_nb")
+    except PackageNotFoundError:
+      ours = "unknown"
+    v = sys.version_info
+    return JSONResponse({"version": ours, "language": "python", "language_version": f"{v.major}.{v.minor}.{v.micro}"})
+
+  async def list_apps(self, request: Request) -> Response:
+    names = sorted(self.runners)
+    if request.query_params.get("detailed", "").lower() in ("1", "true"):
+      return JSONResponse({"apps": [{"name": n, "rootAgentName": self.loaded[n].agent.name,
+                                     "description": getattr(self.loaded[n].agent, "description", "") or "",
+                                     "language": "python"} for n in names]})
+    return JSONResponse(names)
+
+  # ---- sessions --------------------------------------------------------------------------------
+
+  async def list_sessions(self, request: Request) -> Response:
+    app, user = request.path_params["app_name"], request.path_params["user_id"]
+    self.runner(app)
+    listed = await self.session_service.list_sessions(app_name=app, user_id=user)
+    return JSONResponse([_dump(s) for s in listed.sessions])
+
+  async def create_session(self, request: Request) -> Response:
+    app, user = request.path_params["app_name"], request.path_params["user_id"]
+    self.runner(app)
+    req = await self.body(request, CreateSessionRequest, required=False) or CreateSessionRequest()
+    session_id = request.path_params.get("session_id") or req.session_id
+    session = await self.session_service.create_session(app_name=app, user_id=user, state=req.state,
+                                                        session_id=session_id)
+    for event in req.events or []:
+      await self.session_service.append_event(session, event)
+    return JSONResponse(_dump(session))
+
+  async def create_session_with_id(self, request: Request) -> Response:
+    # ADK's deprecated form: the body is the initial state itself.
+    app, user = request.path_params["app_name"], request.path_params["user_id"]
+    self.runner(app)
+    state = await self.body(request, None, required=False)
+    if state is not None and not isinstance(state, dict):
+      raise HttpError(422, "The body of POST .../sessions/{id} is the initial state: a JSON object.", "INVALID_REQUEST")
+    session = await self.session_service.create_session(app_name=app, user_id=user, state=state,
+                                                        session_id=request.path_params["session_id"])
+    return JSONResponse(_dump(session))
+
+  async def get_session(self, request: Request) -> Response:
+    p = request.path_params
+    return JSONResponse(_dump(await self.session_or_404(p["app_name"], p["user_id"], p["session_id"])))
+
+  async def delete_session(self, request: Request) -> Response:
+    p = request.path_params
+    self.runner(p["app_name"])
+    await self.session_service.delete_session(app_name=p["app_name"], user_id=p["user_id"],
+                                              session_id=p["session_id"])
+    return JSONResponse(None)
+
+  async def update_session(self, request: Request) -> Response:
+    p = request.path_params
+    req = await self.body(request, UpdateSessionRequest)
+    session = await self.session_or_404(p["app_name"], p["user_id"], p["session_id"])
+    event = Event(invocation_id=f"p-{uuid.uuid4()}", author="user", actions=EventActions(state_delta=req.state_delta))
+    await self.session_service.append_event(session, event)
+    return JSONResponse(_dump(session))
+
+  # ---- artifacts -------------------------------------------------------------------------------
+
+  def _where(self, request: Request) -> dict:
+    p = request.path_params
+    self.runner(p["app_name"])
+    return dict(app_name=p["app_name"], user_id=p["user_id"], session_id=p["session_id"])
+
+  async def list_artifacts(self, request: Request) -> Response:
+    return JSONResponse(await self.artifact_service.list_artifact_keys(**self._where(request)))
+
+  async def save_artifact(self, request: Request) -> Response:
+    where = self._where(request)
+    req = await self.body(request, SaveArtifactRequest)
+    name = _check_artifact_name(req.filename)
+    version = await self.artifact_service.save_artifact(filename=name, artifact=req.artifact,
+                                                        custom_metadata=req.custom_metadata, **where)
+    meta = await self.artifact_service.get_artifact_version(filename=name, version=version, **where)
+    return JSONResponse(_dump(meta) if meta is not None else {"version": version})
+
+  def _version(self, text: Optional[str]) -> Optional[int]:
+    if text in (None, "", "latest"):
+      return None
+    try:
+      return int(text)
+    except ValueError:
+      raise HttpError(422, f"Invalid version {text!r}: use a number or 'latest'.", "INVALID_REQUEST") from None
+
+  async def load_artifact(self, request: Request) -> Response:
+    where = self._where(request)
+    name = _check_artifact_name(request.path_params["artifact_name"])
+    version = self._version(request.path_params.get("version_id") or request.query_params.get("version"))
+    part = await self.artifact_service.load_artifact(filename=name, version=version, **where)
+    if part is None:
+      raise HttpError(404, f"Artifact {name!r} not found" + (f" at version {version}." if version is not None else "."),
+                      "NOT_FOUND")
+    return JSONResponse(_dump(part))
+
+  async def list_artifact_versions(self, request: Request) -> Response:
+    where = self._where(request)
+    name = _check_artifact_name(request.path_params["artifact_name"])
+    return JSONResponse(await self.artifact_service.list_versions(filename=name, **where))
+
+  async def delete_artifact(self, request: Request) -> Response:
+    where = self._where(request)
+    name = _check_artifact_name(request.path_params["artifact_name"])
+    await self.artifact_service.delete_artifact(filename=name, **where)
+    return JSONResponse(None)
+
+  # ---- runs ------------------------------------------------------------------------------------
+
+  async def _start(self, request: Request) -> tuple[Any, RunAgentRequest, asyncio.Queue]:
+    """Validates a run request and starts the run as a task that outlives the HTTP request."""
+    from ..agents.run_config import RunConfig, StreamingMode
+
+    req = await self.body(request, RunAgentRequest)
+    runner = self.runner(req.app_name)
+    await self.session_or_404(req.app_name, req.user_id, req.session_id)
+    config = RunConfig(streaming_mode=StreamingMode.SSE if req.streaming else StreamingMode.NONE)
+    queue: asyncio.Queue = asyncio.Queue()
+
+    async def produce() -> None:
+      try:
+        async for event in runner.run_async(user_id=req.user_id, session_id=req.session_id,
+                                            new_message=req.new_message, state_delta=req.state_delta,
+                                            invocation_id=req.invocation_id, run_config=config):
+          queue.put_nowait(event)
+      except BaseException as exc:  # noqa: BLE001 - handed to the response, which reports it
+        queue.put_nowait(exc)
+        if not isinstance(exc, Exception):
+          raise
+      finally:
+        queue.put_nowait(None)
+
+    task = asyncio.create_task(produce())
+    self.background.add(task)
+    task.add_done_callback(self.background.discard)
+    return runner, req, queue
+
+  async def run(self, request: Request) -> Response:
+    _, _, queue = await self._start(request)
+    events = []
+    while (item := await queue.get()) is not None:
+      if isinstance(item, BaseException):
+        return JSONResponse(error_body(item), status_code=status_of(item) or 500)
+      events.append(_dump(item))
+    return JSONResponse(events)
+
+  async def run_sse(self, request: Request) -> Response:
+    _, _, queue = await self._start(request)
+
+    async def stream():
+      while (item := await queue.get()) is not None:
+        if isinstance(item, BaseException):
+          body = error_body(item)
+          yield f"data: {json.dumps({'error': f'{type(item).__name__}: {item}', **body})}\n\n"
+          continue
+        yield f"data: {item.model_dump_json(by_alias=True, exclude_none=True)}\n\n"
+
+    return StreamingResponse(stream(), media_type="text/event-stream")
+
+  # ---- the app ---------------------------------------------------------------------------------
+
+  async def close(self) -> None:
+    """Waits for runs still going (a disconnected client's), then closes runners and stores."""
+    if self.background:
+      await asyncio.gather(*list(self.background), return_exceptions=True)
+    for runner in self.runners.values():
+      await runner.close()
+    close = getattr(self.session_service, "close", None)
+    if close is not None:
+      await close()
+
+
+def _guarded(handler):
+  """Turns exceptions into the JSON error body and the status from the one table in `server.errors`."""
+
+  async def endpoint(request: Request) -> Response:
+    try:
+      return await handler(request)
+    except Exception as exc:  # noqa: BLE001 - every error is answered, typed ones with their status
+      return JSONResponse(error_body(exc), status_code=status_of(exc) or 500)
+
+  return endpoint
+
+
+def build_app(config: ServerConfig) -> Starlette:
+  """The Starlette application for `config` (agents are loaded now, so a bad folder fails at start)."""
+  server = AdkApiServer(config)
+  s = "/apps/{app_name}/users/{user_id}/sessions"
+  a = s + "/{session_id}/artifacts"
+  table = [
+      ("/health", server.health, ["GET"]),
+      ("/version", server.version, ["GET"]),
+      ("/list-apps", server.list_apps, ["GET"]),
+      (s, server.list_sessions, ["GET"]),
+      (s, server.create_session, ["POST"]),
+      (s + "/{session_id}", server.get_session, ["GET"]),
+      (s + "/{session_id}", server.create_session_with_id, ["POST"]),
+      (s + "/{session_id}", server.delete_session, ["DELETE"]),
+      (s + "/{session_id}", server.update_session, ["PATCH"]),
+      (a, server.list_artifacts, ["GET"]),
+      (a, server.save_artifact, ["POST"]),
+      (a + "/{artifact_name:path}/versions/{version_id}", server.load_artifact, ["GET"]),
+      (a + "/{artifact_name:path}/versions", server.list_artifact_versions, ["GET"]),
+      (a + "/{artifact_name:path}", server.load_artifact, ["GET"]),
+      (a + "/{artifact_name:path}", server.delete_artifact, ["DELETE"]),
+      ("/run", server.run, ["POST"]),
+      ("/run_sse", server.run_sse, ["POST"]),
+  ]
+  routes = [Route(path, _guarded(handler), methods=methods) for path, handler, methods in table]
+
+  @contextlib.asynccontextmanager
+  async def lifespan(app):
+    yield
+    await server.close()
+
+  app = Starlette(routes=routes, lifespan=lifespan)
+  app.state.adk = server
+  return app
+
+
+def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000, log_level: str = "warning") -> int:
+  """Serves until interrupted; prints `adk-nb api_server listening on http://HOST:PORT` once bound."""
+  import uvicorn
+
+  app = build_app(config)
+  sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+  sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+  sock.bind((host, port))
+  sock.listen(2048)  # connections wait in the backlog until uvicorn accepts them, so "listening" is true
+  bound = sock.getsockname()[1]
+  server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, lifespan="on"))
+  print(f"adk-nb api_server listening on http://{host}:{bound} (apps: {', '.join(sorted(app.state.adk.runners))})",
+        flush=True)
+  server.run(sockets=[sock])
+  return 0

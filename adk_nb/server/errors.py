@@ -1,0 +1,56 @@
+"""The one table from exception types to HTTP statuses, and the JSON error body every endpoint answers.
+
+The body is FastAPI's shape, which ADK clients read (`{"detail": "..."}`), plus adk_nb's `error_code`
+(`adk_nb.errors.codes`) so programs can match on a name.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ..artifacts.file_artifact_service import UnsafeArtifactPathError
+from ..errors import (AdkNbError, AlreadyExistsError, AnswerError, CallAlreadyAnsweredError, NotFoundError,
+                      SessionNotFoundError, StaleSessionError, error_code_of)
+
+
+class HttpError(AdkNbError):
+  """An error raised by the server itself (bad request, unknown app, oversize body), with its status."""
+
+  def __init__(self, status: int, detail: str, error_code: str):
+    super().__init__(detail)
+    self.status, self.detail, self.error_code = status, detail, error_code
+
+
+class UnknownAppError(HttpError):
+  """The request names an app this server does not serve."""
+
+  def __init__(self, app_name: str, served: list[str]):
+    super().__init__(404, f"App {app_name!r} not found; this server serves: {', '.join(served) or 'nothing'}.",
+                     "APP_NOT_FOUND")
+
+
+# Most specific first: the first matching class wins.
+STATUS_BY_TYPE: list[tuple[type[BaseException], int]] = [
+    (HttpError, 0),  # carries its own status
+    (SessionNotFoundError, 404),
+    (NotFoundError, 404),
+    (AlreadyExistsError, 409),
+    (StaleSessionError, 409),  # another request (maybe another replica) wrote the session first: retry
+    (CallAlreadyAnsweredError, 409),
+    (AnswerError, 400),
+    (UnsafeArtifactPathError, 400),
+]
+
+
+def status_of(exc: BaseException) -> Optional[int]:
+  """The HTTP status for `exc`, or None when it is a server error (500)."""
+  for kind, status in STATUS_BY_TYPE:
+    if isinstance(exc, kind):
+      return exc.status if isinstance(exc, HttpError) else status
+  return None
+
+
+def error_body(exc: BaseException) -> dict:
+  """`{"detail": message, "error_code": code}` for `exc`."""
+  detail = exc.detail if isinstance(exc, HttpError) else str(exc) or type(exc).__name__
+  return {"detail": detail, "error_code": error_code_of(exc)}

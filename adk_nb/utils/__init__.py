@@ -1,0 +1,1 @@
+"""Small helpers at google-adk's `utils` paths that ADK code imports."""

@@ -1,0 +1,91 @@
+"""List the public names of google-adk that adk_nb lacks, module by module (for README "Compatibility").
+
+  python bench/adk_surface.py [--adk-python PATH] [--json out.json]
+
+google-adk's side runs in its own interpreter (`--adk-python`, default bench/.venv-adk/bin/python): every
+module under google.adk whose path has no `_`-prefixed part is imported, and its public names are those in
+`__all__`, or else the classes, functions and constants defined in the module itself. adk_nb's side checks
+each name at the same path with `google.adk` replaced by `adk_nb`. Prints one line per module: the names
+adk_nb has, and the ones it lacks (all of them when the module path itself is missing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+_LIST_ADK = r'''
+import importlib, inspect, json, pkgutil, sys, warnings
+warnings.simplefilter("ignore")
+import google.adk as root
+out = {}
+for info in pkgutil.walk_packages(root.__path__, "google.adk.", onerror=lambda name: None):
+  name = info.name
+  if any(part.startswith("_") for part in name.split(".")) or ".tests" in name:
+    continue
+  try:
+    module = importlib.import_module(name)
+  except BaseException:
+    continue
+  names = getattr(module, "__all__", None)
+  if names is None:
+    names = [n for n, v in vars(module).items() if not n.startswith("_")
+             and getattr(v, "__module__", None) == name and (inspect.isclass(v) or inspect.isfunction(v))]
+  out[name.replace("google.adk", "adk_nb", 1)] = sorted(set(map(str, names)))
+print(json.dumps(out))
+'''
+
+
+def adk_names(python: str) -> dict[str, list[str]]:
+  proc = subprocess.run([python, "-c", _LIST_ADK], capture_output=True, text=True, timeout=1200)
+  if proc.returncode:
+    raise SystemExit(f"listing google-adk failed:\n{proc.stderr[-2000:]}")
+  return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def compare(reference: dict[str, list[str]]) -> dict[str, dict[str, list[str]]]:
+  """{module: {"has": [...], "lacks": [...], "module_missing": bool}} for adk_nb."""
+  result = {}
+  for module_name, names in sorted(reference.items()):
+    try:
+      module = importlib.import_module(module_name)
+    except ImportError:
+      result[module_name] = {"has": [], "lacks": names, "module_missing": True}
+      continue
+    has = [n for n in names if hasattr(module, n)]
+    result[module_name] = {"has": has, "lacks": [n for n in names if n not in has], "module_missing": False}
+  return result
+
+
+def main() -> int:
+  parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+  parser.add_argument("--adk-python", default=os.environ.get("ADK_NB_BENCH_ADK_PYTHON",
+                                                             str(REPO / "bench" / ".venv-adk" / "bin" / "python")))
+  parser.add_argument("--json", help="write the comparison here")
+  args = parser.parse_args()
+  os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+  table = compare(adk_names(args.adk_python))
+  names = sum(len(v["has"]) + len(v["lacks"]) for v in table.values())
+  have = sum(len(v["has"]) for v in table.values())
+  missing_modules = sum(v["module_missing"] for v in table.values())
+  print(f"google-adk public modules: {len(table)} ({missing_modules} missing in adk_nb); "
+        f"public names: {names} ({have} present in adk_nb)")
+  for module_name, row in table.items():
+    if row["module_missing"]:
+      print(f"{module_name}: module missing ({len(row['lacks'])} names)")
+    elif row["lacks"]:
+      print(f"{module_name}: lacks {', '.join(row['lacks'])}")
+  if args.json:
+    Path(args.json).write_text(json.dumps(table, indent=1))
+  return 0
+
+
+if __name__ == "__main__":
+  sys.exit(main())
