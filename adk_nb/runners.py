@@ -11,11 +11,12 @@ from typing import Any, AsyncGenerator, Generator, Optional, Union
 from google.genai import types
 
 from .agents.base_agent import BaseAgent
-from .agents.invocation_context import InvocationContext, InvocationStopped, new_invocation_context_id
+from .agents import _callbacks
+from .agents.invocation_context import InvocationContext, new_invocation_context_id
 from .agents.llm_agent import LlmAgent
 from .agents.run_config import RunConfig
 from .apps.app import App
-from .errors import SessionNotFoundError, error_code_of
+from .errors import SessionNotFoundError
 from .events.event import Event
 from .events.event_actions import EventActions
 from .events.protocol import NESTED_ANSWER_KEY
@@ -99,6 +100,11 @@ class Runner:
     `adk_request_confirmation` requests) resumes the paused invocation instead of
     starting a new one. Answering an unknown or already-answered call raises ValueError
     and commits nothing.
+
+    A failure the model cannot fix (a tool or model exception no error callback answers, a
+    missing `{state_var}`, an answer that fails output_schema, an agent's exception) yields a
+    committed error event, `error_code` = the exception's class name, and then raises the
+    exception itself, as google-adk does.
     """
     session = await self._get_session(user_id, session_id)
     run_config = run_config or RunConfig()
@@ -107,6 +113,8 @@ class Runner:
           "new_message must be a google.genai.types.Content, e.g. "
           "types.Content(role='user', parts=[types.Part(text='hi')])."
       )
+    if new_message is not None:
+      new_message = _fill_answer_ids(session, new_message)
     resume = self._match_answers(session, new_message) if new_message is not None else None
     if resume is not None:
       invocation_id, agent, branch = resume.invocation_id, resume.agent, resume.branch
@@ -129,6 +137,9 @@ class Runner:
         plugin_manager=self.plugin_manager,
         resume_answers=answers,
         resumed=resume is not None,
+        resumability_config=self.app.resumability_config if self.app is not None else None,
+        is_resumable=bool(self.app is not None and self.app.resumability_config is not None
+                          and self.app.resumability_config.is_resumable),
     )
     pm = self.plugin_manager
     span = tracing.invocation_span(ctx)
@@ -169,21 +180,31 @@ class Runner:
         if not event.partial:
           await self.session_service.append_event(session, event)
         yield event
-    except InvocationStopped:
-      pass  # the reason was already yielded (and committed) as an error event
-    except Exception as exc:  # the session keeps everything committed before the failure
+    except Exception as exc:
+      # As in ADK: the failure is recorded as an error event (committed, so the session shows
+      # why the turn ended) and then raised to the caller. The session keeps everything
+      # committed before it; calls the failure left unanswered are answered "Interrupted" when
+      # the next run starts (_interrupted_answers), so the conversation continues with any provider.
       failure = exc
-      logger.warning("Run failed in invocation %s: %s", invocation_id, exc, exc_info=True)
-      yield Event(
-          invocation_id=invocation_id,
-          author=ctx.agent.name if ctx.agent else self.agent.name,
-          error_code=error_code_of(exc),
-          error_message=f"{type(exc).__name__}: {exc}",
-      )
+      logger.debug("Run failed in invocation %s", invocation_id, exc_info=True)
+      yield await self._record_failure(ctx, session, exc)
+      raise
     finally:
       tracing.end_span(span, failure)
       if pm.has("after_run_callback"):
         await pm.run("after_run_callback", invocation_context=ctx)
+
+  async def _record_failure(self, ctx: InvocationContext, session: Session, exc: BaseException) -> Event:
+    """Commits (when the store allows) and returns the error event of a failed run."""
+    origin = _callbacks.take_origin(exc)
+    author, branch = origin if origin else ((ctx.agent or self.agent).name, ctx.branch)
+    event = Event(invocation_id=ctx.invocation_id, author=author, branch=branch,
+                  error_code=error_code(exc), error_message=str(exc))
+    try:
+      await self.session_service.append_event(session, event)
+    except Exception:  # e.g. a stale session: the caller still gets the event and the exception
+      logger.warning("Could not record the failure of invocation %s", ctx.invocation_id, exc_info=True)
+    return event
 
   async def _get_session(self, user_id: str, session_id: str) -> Session:
     session = await self.session_service.get_session(app_name=self.app_name, user_id=user_id,
@@ -209,8 +230,9 @@ class Runner:
     for event in reversed(session.events):
       if event.author == "user" or not event.author:
         continue
-      if event.actions.agent_state is not None or (event.error_code and not event.content):
-        continue  # checkpoints and error reports say nothing about who is talking
+      if (event.actions.agent_state is not None or event.actions.end_of_agent
+          or (event.error_code and not event.content)):
+        continue  # checkpoints, end markers and error reports say nothing about who is talking
       if event.author == root.name:
         return root
       agent = root.find_sub_agent(event.author)
@@ -365,6 +387,37 @@ def _transferable_across_tree(agent: BaseAgent) -> bool:
       return False
     node = node.parent_agent
   return True
+
+
+def _fill_answer_ids(session: Session, message: types.Content) -> types.Content:
+  """The message with an id on each FunctionResponse that has none but names exactly one pending
+  long-running call (as google-adk matches them); other parts are left as they are."""
+  parts = message.parts or []
+  if not any(p.function_response is not None and not p.function_response.id for p in parts):
+    return message
+  from .pending import interim_answered_calls, pending_items
+
+  waiting = [i for i in pending_items(session.events) if i.kind != "confirmation"]
+  waiting += list(interim_answered_calls(session.events).values())
+  by_name: dict[str, set[str]] = {}
+  for item in waiting:
+    by_name.setdefault(item.tool, set()).add(item.call_id)
+  filled = []
+  for part in parts:
+    fr = part.function_response
+    if fr is not None and not fr.id:
+      ids = by_name.get(fr.name or "", set())
+      if len(ids) == 1:  # otherwise left as is: matching it raises AnswerWithoutIdError, naming the fix
+        part = part.model_copy(update={"function_response": fr.model_copy(update={"id": next(iter(ids))})})
+    filled.append(part)
+  return message.model_copy(update={"parts": filled})
+
+
+def error_code(exc: BaseException) -> str:
+  """The error_code of the event that reports `exc`: the exception's class name, or the
+  provider's status string when the exception carries one (e.g. 'PERMISSION_DENIED'), as in ADK."""
+  status = getattr(exc, "status", None)
+  return status if isinstance(status, str) else type(exc).__name__
 
 
 class InMemoryRunner(Runner):

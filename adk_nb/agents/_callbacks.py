@@ -5,8 +5,6 @@ from __future__ import annotations
 import inspect
 from typing import Any, Awaitable, Callable, Optional, Sequence, Union
 
-from ..errors import codes
-from ..errors.adk_nb_error import AdkNbError
 
 CallbackOrList = Union[Callable[..., Any], Sequence[Callable[..., Any]], None]
 
@@ -69,34 +67,71 @@ async def run_hooks(plugin_manager: Any, plugin_hook: str, callbacks: tuple, kin
                     plugin_kwargs: Optional[dict[str, Any]] = None, **kwargs: Any) -> Optional[Any]:
   """Plugins' hook first, then the agent's callbacks; the first non-None result wins.
 
-  A callback that raises is re-raised as CallbackError naming it. `plugin_kwargs` lets a
-  plugin hook take differently named arguments (ADK's plugins say `tool_args`, callbacks `args`).
+  A callback that raises lets its own exception through (as in ADK, so `except` clauses and
+  error codes see the original class), with a note naming the callback. `plugin_kwargs` lets
+  a plugin hook take differently named arguments (ADK's plugins say `tool_args`, callbacks `args`).
   """
   if plugin_manager is not None and plugin_manager.has(plugin_hook):
-    out = await plugin_manager.run(plugin_hook, **(plugin_kwargs if plugin_kwargs is not None else kwargs))
+    try:
+      out = await plugin_manager.run(plugin_hook, **(plugin_kwargs if plugin_kwargs is not None else kwargs))
+    except Exception as exc:
+      mark_raised_by_hook(exc)
+      raise
     if out is not None:
       return out
   for cb in callbacks:
     try:
       out = await call(cb, **kwargs)
     except Exception as exc:
-      raise CallbackError(kind, cb, exc) from exc
+      name = getattr(cb, "__qualname__", None) or getattr(cb, "__name__", repr(cb))
+      exc.add_note(f"(raised by {kind} `{name}`)")
+      mark_raised_by_hook(exc)
+      raise
     if out is not None:
       return out
   return None
 
 
-class CallbackError(AdkNbError, RuntimeError):
-  """A user callback raised; the message names the callback."""
+_HOOK_MARK = "_adk_nb_raised_by_hook"
 
-  error_code = codes.CALLBACK_ERROR
 
-  def __init__(self, kind: str, cb: Callable[..., Any], error: BaseException):
-    name = getattr(cb, "__qualname__", None) or getattr(cb, "__name__", repr(cb))
-    self.kind = kind
-    self.callback_name = name
-    self.error = error
-    super().__init__(f"{kind} `{name}` raised {type(error).__name__}: {error}")
+def mark_raised_by_hook(exc: BaseException) -> None:
+  """Tags an exception as coming from a callback or plugin, so error handlers meant for the
+  model or the tool (on_model_error_callback, on_tool_error_callback) let it through."""
+  try:
+    setattr(exc, _HOOK_MARK, True)
+  except AttributeError:  # exceptions with __slots__: nothing to tag, handled as the tool's or model's
+    pass
+
+
+def raised_by_hook(exc: BaseException) -> bool:
+  """True when a callback or plugin raised `exc` (see mark_raised_by_hook)."""
+  return getattr(exc, _HOOK_MARK, False)
+
+
+_ORIGIN = "_adk_nb_origin"
+
+
+def mark_origin(exc: BaseException, agent_name: str, branch: Optional[str]) -> None:
+  """Records the innermost agent an exception escaped from (the author of its error event)."""
+  if getattr(exc, _ORIGIN, None) is None:
+    try:
+      setattr(exc, _ORIGIN, (agent_name, branch))
+    except AttributeError:
+      pass
+
+
+def take_origin(exc: BaseException) -> Optional[tuple[str, Optional[str]]]:
+  """The (agent name, branch) an exception escaped from, forgetting it (and any hook mark), so
+  an enclosing run (AgentTool's caller) attributes the exception to its own agent."""
+  origin = getattr(exc, _ORIGIN, None)
+  for attr in (_ORIGIN, _HOOK_MARK):
+    if hasattr(exc, attr):
+      try:
+        delattr(exc, attr)
+      except AttributeError:
+        pass
+  return origin
 
 
 # google-adk's callback type aliases (re-exported from agents.base_agent and agents.llm_agent): a

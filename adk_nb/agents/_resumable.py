@@ -18,6 +18,23 @@ def pause_checkpoint(agent: "BaseAgent", ctx: "InvocationContext", state: dict[s
                actions=EventActions(agent_state=state))
 
 
+def progress_checkpoint(agent: "BaseAgent", ctx: "InvocationContext", state: dict[str, Any]) -> Optional[Event]:
+  """In a resumable app, the event recording a workflow agent's progress (ADK's agent_state
+  format, e.g. {'current_sub_agent': 'b'}); None otherwise."""
+  if not ctx.is_resumable:
+    return None
+  return pause_checkpoint(agent, ctx, state)
+
+
+def end_of_agent(agent: "BaseAgent", ctx: "InvocationContext") -> Optional[Event]:
+  """In a resumable app, the event saying `agent` finished (end_of_agent); None otherwise,
+  and None when the agent stopped because the invocation paused or ended early."""
+  if not ctx.is_resumable or ctx.paused or ctx.end_invocation:
+    return None
+  return Event(invocation_id=ctx.invocation_id, author=agent.name, branch=ctx.branch,
+               actions=EventActions(end_of_agent=True))
+
+
 def _pause_window_states(ctx: "InvocationContext") -> dict[str, dict[str, Any]]:
   """agent name -> checkpoint written at the latest pause of this invocation."""
   shared = ctx._shared

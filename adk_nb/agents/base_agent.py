@@ -81,6 +81,19 @@ class BaseAgent(BaseNode):
         )
       sub.parent_agent = self
 
+  def __setattr__(self, name: str, value: Any) -> None:
+    super().__setattr__(name, value)
+    if name in type(self).model_fields:
+      self._field_changed(name)
+
+  def _field_changed(self, name: str) -> None:
+    """Refreshes what was derived from a field at construction (`agent.before_agent_callback = f`)."""
+    owner = f"Agent {self.name!r}"
+    if name == "before_agent_callback":
+      _set(self, "_before_cbs", _callbacks.normalize(name, self.before_agent_callback, owner))
+    elif name == "after_agent_callback":
+      _set(self, "_after_cbs", _callbacks.normalize(name, self.after_agent_callback, owner))
+
   # ---- tree navigation -------------------------------------------------------------------
 
   @property
@@ -123,7 +136,12 @@ class BaseAgent(BaseNode):
     """A copy with no parent (sub-agents cloned too), with fields replaced from `update`."""
     update = dict(update or {})
     if "parent_agent" in update:
-      raise ValueError("clone() cannot set parent_agent; add the clone to a parent's sub_agents instead.")
+      raise ValueError("Cannot update `parent_agent` field in clone: add the clone to a parent's "
+                       "sub_agents instead.")
+    unknown = sorted(set(update) - set(type(self).model_fields))
+    if unknown:
+      raise ValueError(f"Cannot update nonexistent fields in {type(self).__name__}: {unknown}. "
+                       f"Fields are: {sorted(type(self).model_fields)}.")
     data = {name: getattr(self, name) for name in type(self).model_fields if name != "parent_agent"}
     if "sub_agents" not in update:
       data["sub_agents"] = [sub.clone() for sub in self.sub_agents]
@@ -156,6 +174,7 @@ class BaseAgent(BaseNode):
         yield event
     except Exception as exc:
       failure = exc
+      _callbacks.mark_origin(exc, self.name, ctx.branch)
       raise
     finally:
       tracing.end_span(span, failure)
@@ -182,8 +201,8 @@ class BaseAgent(BaseNode):
   async def _handle_agent_hook(self, ctx: InvocationContext, kind: str, callbacks: tuple) -> Optional[Event]:
     """Runs plugin hooks then the agent's callbacks; returns the event they produce, if any.
 
-    Content from a before-callback skips the agent (ADK's short-circuit); state writes
-    alone become an event with only a state delta.
+    Content from a before-callback skips the agent (ADK's short-circuit); state writes or
+    saved artifacts alone become an event carrying only their delta.
     """
     pm = ctx.plugin_manager
     if not callbacks and not (pm is not None and pm.has(kind)):
@@ -196,7 +215,7 @@ class BaseAgent(BaseNode):
       if kind == "before_agent_callback":
         ctx.end_invocation = True
       return self._callback_event(ctx, content, cc.actions)
-    if cc.state.has_delta():
+    if cc.state.has_delta() or cc.actions.artifact_delta:
       return self._callback_event(ctx, None, cc.actions)
     return None
 

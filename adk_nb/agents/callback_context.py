@@ -41,7 +41,7 @@ class CallbackContext(ReadonlyContext):
     service = self._invocation_context.artifact_service
     if service is None:
       raise ValueError(
-          "No artifact service is configured; pass artifact_service=InMemoryArtifactService() "
+          "Artifact service is not initialized: pass artifact_service=InMemoryArtifactService() "
           "(or a FileArtifactService) to the Runner."
       )
     return service

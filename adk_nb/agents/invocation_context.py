@@ -29,10 +29,6 @@ class LlmCallsLimitExceededError(AdkNbError):
   error_code = codes.LLM_CALLS_LIMIT_EXCEEDED
 
 
-class InvocationStopped(Exception):
-  """Ends the whole invocation quietly after its reason was yielded as an error event (e.g. max_llm_calls)."""
-
-
 class _InvocationShared:
   """Counters and signals shared by every copy of one invocation's context."""
 
@@ -77,7 +73,10 @@ class InvocationContext(BaseModel):
   plugin_manager: Optional[Any] = None
   """Runs plugin hooks (set by the Runner)."""
   resumability_config: Optional[Any] = None
+  """The App's ResumabilityConfig, if any."""
   is_resumable: bool = False
+  """True when the App asks for resumability: workflow agents then record their progress
+  (`agent_state`) and every agent its end (`end_of_agent`) as events, as google-adk does."""
   agent_states: dict[str, dict[str, Any]] = Field(default_factory=dict)
   """Checkpoints of custom resumable agents by agent name (google-adk's API: `set_agent_state`,
   `populate_invocation_agent_states`); adk_nb's workflow agents keep theirs in agents._resumable."""

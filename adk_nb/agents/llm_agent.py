@@ -8,7 +8,6 @@ from typing import Any, AsyncGenerator, Awaitable, Callable, Literal, Optional, 
 from google.genai import types
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
-from ..errors import codes
 from ..events.event import Event
 from ..models.base_llm import BaseLlm
 from ..models.registry import LLMRegistry
@@ -16,6 +15,7 @@ from ..tools.base_tool import BaseTool
 from ..tools.base_toolset import BaseToolset
 from ..tools.function_tool import FunctionTool
 from . import _callbacks
+from ._resumable import end_of_agent
 from ._callbacks import (AfterModelCallback, AfterToolCallback, BeforeModelCallback,  # noqa: F401  (ADK's aliases)
                          BeforeToolCallback, InstructionProvider, OnModelErrorCallback, OnToolErrorCallback)
 from .base_agent import BaseAgent
@@ -27,6 +27,9 @@ InstructionProvider = Callable[[ReadonlyContext], Union[str, Awaitable[str]]]
 # `Any` keeps pydantic from rejecting a wrong entry with a terse union error: model_post_init
 # checks each entry and names the fix.
 ToolUnion = Union[Callable[..., Any], BaseTool, BaseToolset, Any]
+
+
+_LLM_CALLBACK_KINDS = ("before_model", "after_model", "on_model_error", "before_tool", "after_tool", "on_tool_error")
 
 
 class LlmAgent(BaseAgent):
@@ -95,7 +98,7 @@ class LlmAgent(BaseAgent):
     super().model_post_init(__context)
     owner = f"Agent {self.name!r}"
     n = _callbacks.normalize
-    for kind in ("before_model", "after_model", "on_model_error", "before_tool", "after_tool", "on_tool_error"):
+    for kind in _LLM_CALLBACK_KINDS:
       _set(self, f"_{kind}_cbs", n(f"{kind}_callback", getattr(self, f"{kind}_callback"), owner))
     # Runtime caches (instance __dict__, see BaseAgent.model_post_init).
     _set(self, "_resolved_model", None)
@@ -105,6 +108,22 @@ class LlmAgent(BaseAgent):
     for tool in self.tools:
       if not (callable(tool) or isinstance(tool, (BaseTool, BaseToolset))):
         raise TypeError(f"{owner}: tool {tool!r} is neither a function, a BaseTool nor a BaseToolset.")
+
+  def _field_changed(self, name: str) -> None:
+    super()._field_changed(name)
+    kind = name[:-len("_callback")] if name.endswith("_callback") else None
+    if kind in _LLM_CALLBACK_KINDS:
+      _set(self, f"_{kind}_cbs", _callbacks.normalize(name, getattr(self, name), f"Agent {self.name!r}"))
+    elif name == "model":
+      _set(self, "_resolved_model", None)
+    elif name == "tools":
+      _set(self, "_plain_tools", None)
+    elif name in ("name", "description"):
+      _set(self, "_identity", None)
+    elif name == "generate_content_config":
+      self.__dict__.pop("_config_base", None)
+    elif name == "output_schema":
+      self.__dict__.pop("_smr_tool", None)
 
   # ---- resolved configuration ------------------------------------------------------------
 
@@ -191,8 +210,13 @@ class LlmAgent(BaseAgent):
     async for event in run_flow(self, ctx):
       self._maybe_save_output(event)
       yield event
+    done = end_of_agent(self, ctx)
+    if done is not None:
+      yield done
 
   def _maybe_save_output(self, event: Event) -> None:
+    """Stores the final answer under output_key; an answer that fails output_schema raises
+    pydantic's ValidationError, which ends the run as in ADK."""
     if not self.output_key or event.author != self.name or event.partial or not event.is_final_response():
       return
     if not event.content or not event.content.parts or event.get_function_responses():
@@ -205,13 +229,10 @@ class LlmAgent(BaseAgent):
       try:
         value = self.output_schema.model_validate_json(text).model_dump(exclude_none=True)
       except ValidationError as exc:
-        event.error_code = codes.OUTPUT_SCHEMA_VALIDATION_ERROR
-        event.error_message = (
-            f"Agent {self.name!r} answered text that does not match output_schema "
-            f"{self.output_schema.__name__}: {exc.errors()[0]['msg']}. Nothing was saved to "
-            f"state[{self.output_key!r}]."
-        )
-        return
+        # As in ADK the run fails (the answer is not committed); the note says where it came from.
+        exc.add_note(f"Agent {self.name!r} answered text that does not match output_schema "
+                     f"{self.output_schema.__name__}; nothing was saved to state[{self.output_key!r}].")
+        raise
     event.actions.state_delta[self.output_key] = value
 
 

@@ -6,7 +6,7 @@ from typing import AsyncGenerator, Optional
 
 from ..events.event import Event
 from ._agent_state import LoopAgentState  # noqa: F401  (google-adk's path)
-from ._resumable import pause_checkpoint, restored_state
+from ._resumable import end_of_agent, pause_checkpoint, progress_checkpoint, restored_state
 from .base_agent import BaseAgent
 from .invocation_context import InvocationContext
 
@@ -27,9 +27,13 @@ class LoopAgent(BaseAgent):
     saved = restored_state(self, ctx)
     iteration = saved.get("iteration", 0) if saved else 0
     start = saved.get("index", 0) if saved else 0
-    while self.max_iterations is None or iteration < self.max_iterations:
+    escalated = False
+    while not escalated and (self.max_iterations is None or iteration < self.max_iterations):
       for index in range(start, len(self.sub_agents)):
-        escalated = False
+        checkpoint = progress_checkpoint(
+            self, ctx, {"current_sub_agent": self.sub_agents[index].name, "times_looped": iteration})
+        if checkpoint is not None:
+          yield checkpoint
         async for event in self.sub_agents[index].run_async(ctx):
           yield event
           if event.actions.escalate:
@@ -37,7 +41,12 @@ class LoopAgent(BaseAgent):
         if ctx.paused:
           yield pause_checkpoint(self, ctx, {"iteration": iteration, "index": index})
           return
-        if escalated or ctx.end_invocation:
+        if ctx.end_invocation:
           return
+        if escalated:
+          break
       start = 0
       iteration += 1
+    done = end_of_agent(self, ctx)
+    if done is not None:
+      yield done

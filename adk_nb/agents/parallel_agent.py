@@ -7,7 +7,7 @@ from typing import AsyncGenerator
 
 from ..errors import codes
 from ..events.event import Event
-from ._resumable import pause_checkpoint, restored_state
+from ._resumable import end_of_agent, pause_checkpoint, progress_checkpoint, restored_state
 from .base_agent import BaseAgent
 from .invocation_context import InvocationContext
 
@@ -32,6 +32,9 @@ class ParallelAgent(BaseAgent):
     children = [s for s in self.sub_agents if only is None or s.name in only]
     if not children:
       return
+    checkpoint = progress_checkpoint(self, ctx, {})
+    if checkpoint is not None:
+      yield checkpoint
     queue: asyncio.Queue = asyncio.Queue()
     loop = asyncio.get_running_loop()
     branches = {}
@@ -92,6 +95,9 @@ class ParallelAgent(BaseAgent):
               + ". Give each branch its own output_key or state key."
           ),
       )
+    done = end_of_agent(self, ctx)
+    if done is not None:
+      yield done
     if ctx.paused:
       names = [name for name, br in branches.items() if ctx.is_branch_paused(br)]
       yield pause_checkpoint(self, ctx, {"paused": names})

@@ -6,7 +6,7 @@ from typing import AsyncGenerator
 
 from ..events.event import Event
 from ._agent_state import SequentialAgentState  # noqa: F401  (google-adk's path)
-from ._resumable import pause_checkpoint, restored_state
+from ._resumable import end_of_agent, pause_checkpoint, progress_checkpoint, restored_state
 from .base_agent import BaseAgent
 from .invocation_context import InvocationContext
 
@@ -23,6 +23,9 @@ class SequentialAgent(BaseAgent):
     saved = restored_state(self, ctx)
     start = saved.get("index", 0) if saved else 0
     for index in range(start, len(self.sub_agents)):
+      checkpoint = progress_checkpoint(self, ctx, {"current_sub_agent": self.sub_agents[index].name})
+      if checkpoint is not None:
+        yield checkpoint
       async for event in self.sub_agents[index].run_async(ctx):
         yield event
       if ctx.paused:
@@ -30,3 +33,6 @@ class SequentialAgent(BaseAgent):
         return
       if ctx.end_invocation:
         return
+    done = end_of_agent(self, ctx)
+    if done is not None:
+      yield done

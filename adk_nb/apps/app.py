@@ -12,10 +12,12 @@ from ..plugins.base_plugin import BasePlugin
 
 
 class ResumabilityConfig(BaseModel):
-  """Whether paused invocations resume in place (adk_nb always resumes in place)."""
+  """Whether the app records its agents' progress as events, as google-adk's resumable apps do."""
 
   is_resumable: bool = False
-  """Kept for ADK compatibility; adk_nb resumes a paused invocation either way."""
+  """True: workflow agents commit `agent_state` checkpoints and every agent an `end_of_agent`
+  event, and `InvocationContext.is_resumable` is true. adk_nb resumes a paused invocation in
+  place either way."""
 
 
 class App(BaseModel):
@@ -38,4 +40,6 @@ class App(BaseModel):
   def _valid_name(cls, value: str) -> str:
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", value or ""):
       raise ValueError(f"Invalid app name {value!r}: use a Python identifier, e.g. 'my_app'.")
+    if value == "user":
+      raise ValueError("The app name 'user' is reserved (it names the end user's events); pick another name.")
     return value

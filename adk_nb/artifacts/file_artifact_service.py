@@ -1,15 +1,17 @@
-"""Artifacts as files under one directory: they survive restarts and can be shared.
+"""Artifacts as files under one directory, in google-adk's layout, so either reads the other's.
 
 Layout under `root_dir` (one directory per version, published with an atomic rename,
 so readers never see a half-written version and concurrent savers never share a number):
 
-    apps/<app>/users/<user>/sessions/<session>/artifacts/<name>/<version>/{payload,metadata.json}
-    apps/<app>/users/<user>/artifacts/<name>/<version>/...          (user: artifacts)
+    apps/<app>/users/<user>/sessions/<session>/artifacts/<path>/versions/<n>/{<name>,metadata.json}
+    apps/<app>/users/<user>/artifacts/<path>/versions/<n>/...          (user: artifacts)
 
-`<name>` is the filename percent-encoded into one directory name, so `reports/q1.pdf`
-is one artifact, not a folder. Nothing is ever read or written outside `root_dir`:
-filenames with `..` segments, absolute paths or NUL bytes are rejected, and so is any
-path that would pass through a symbolic link.
+`<path>` is the filename (without `user:`), its `/` making sub-folders, and `<name>` its
+last segment; metadata.json holds ADK's fields (fileName, mimeType, version, canonicalUri,
+customMetadata, createTime, displayName). A text artifact has no mimeType, as in ADK.
+Nothing is ever read or written outside `root_dir`: filenames with `..` segments,
+absolute paths or NUL bytes are rejected, and so is any path that would pass through a
+symbolic link. `metadata.json` as a name and `versions` as a path segment are reserved.
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ import time
 import uuid
 from pathlib import Path
 from typing import Any, Optional, Union
-from urllib.parse import quote, unquote
 
 from google.genai import types
 
@@ -41,9 +42,8 @@ from .base_artifact_service import (
     mime_type_of,
 )
 
-_PAYLOAD = "payload"
 _METADATA = "metadata.json"
-_SAFE = "-_.~ ()+,=@"
+_VERSIONS = "versions"
 
 
 class UnsafeArtifactPathError(AdkNbError, ValueError):
@@ -63,8 +63,8 @@ def _check_segment(value: Any, what: str) -> str:
   return value
 
 
-def _check_path_safe(filename: str) -> str:
-  """Rejects filenames that try to leave their folder, with a message saying what to use."""
+def _check_path_safe(filename: str) -> list[str]:
+  """The folder segments of an artifact; rejects names that try to leave their folder, saying what to use."""
   name = bare_name(check_filename(filename))
   if name.startswith(("/", "\\")) or (
       len(name) > 2 and name[1] == ":" and name[0].isalpha() and name[2] in "/\\"):
@@ -72,16 +72,20 @@ def _check_path_safe(filename: str) -> str:
         f"Artifact filename {filename!r} is an absolute path; use a relative name like "
         "'report.pdf' (the store decides where files live)."
     )
-  parts = name.replace("\\", "/").split("/")
-  if any(p in ("..", ".") for p in parts):
+  parts = name.split("/")
+  if any(p in ("..", ".", "") or "\\" in p for p in parts):
     raise UnsafeArtifactPathError(
-        f"Artifact filename {filename!r} contains a '.' or '..' path segment, which could "
-        "escape the artifact folder; use a plain name like 'report.pdf'."
+        f"Artifact filename {filename!r} contains an empty, '.' or '..' path segment or a backslash, "
+        "which could escape the artifact folder; use a plain name like 'report.pdf'."
     )
-  encoded = quote(name, safe=_SAFE)
-  if len(encoded.encode()) > 240:
-    raise ValueError(f"Artifact filename {filename!r} is too long; keep it under ~200 characters.")
-  return encoded
+  if any(p.rstrip(" .").casefold() == _VERSIONS for p in parts) or parts[-1].rstrip(" .").casefold() == _METADATA:
+    raise ValueError(
+        f"Artifact filename {filename!r} is reserved: 'versions' cannot be a path segment and "
+        "'metadata.json' cannot be the name (the store uses them); rename it."
+    )
+  if any(len(p.encode()) > 240 for p in parts):
+    raise ValueError(f"Artifact filename {filename!r} is too long; keep each segment under ~200 characters.")
+  return parts
 
 
 class FileArtifactService(BaseArtifactService):
@@ -106,9 +110,9 @@ class FileArtifactService(BaseArtifactService):
 
   def _artifact_dir(self, app_name: str, user_id: str, filename: str,
                     session_id: Optional[str]) -> Path:
-    encoded = _check_path_safe(filename)
+    segments = _check_path_safe(filename)
     scope = None if is_user_scoped(filename, session_id) else session_id
-    return self._no_symlinks(self._scope_dir(app_name, user_id, scope) / encoded)
+    return self._no_symlinks(self._scope_dir(app_name, user_id, scope).joinpath(*segments))
 
   def _no_symlinks(self, path: Path) -> Path:
     """The path, once sure that no part of it below root_dir is a symbolic link."""
@@ -122,7 +126,7 @@ class FileArtifactService(BaseArtifactService):
   @staticmethod
   def _versions_in(artifact_dir: Path) -> list[int]:
     try:
-      names = os.listdir(artifact_dir)
+      names = os.listdir(artifact_dir / _VERSIONS)
     except (FileNotFoundError, NotADirectoryError):
       return []
     return sorted(int(n) for n in names if n.isdigit())
@@ -141,40 +145,44 @@ class FileArtifactService(BaseArtifactService):
   ) -> int:
     artifact_dir = self._artifact_dir(app_name, user_id, filename, session_id)
     part = ensure_part(artifact)
-    metadata = {
-        "mime_type": mime_type_of(part),
-        "custom_metadata": check_custom_metadata(custom_metadata),
-        "create_time": time.time(),
+    mime_type_of(part)  # refuses a part with no inline_data, text or file_data, naming the fix
+    metadata: dict[str, Any] = {
+        "fileName": filename,
+        "customMetadata": check_custom_metadata(custom_metadata) or {},
+        "createTime": time.time(),
     }
     if part.inline_data is not None:
-      metadata["kind"] = "bytes"
-      metadata["display_name"] = part.inline_data.display_name
+      metadata["mimeType"] = part.inline_data.mime_type or "application/octet-stream"
+      metadata["displayName"] = part.inline_data.display_name
       payload: Optional[bytes] = part.inline_data.data or b""
     elif part.text is not None:
-      metadata["kind"] = "text"
-      payload = part.text.encode("utf-8")
-    else:
-      metadata["kind"] = "file"
-      metadata["file_uri"] = part.file_data.file_uri
-      metadata["display_name"] = part.file_data.display_name
+      payload = part.text.encode("utf-8")  # no mimeType: ADK's mark of a text artifact
+    else:  # beyond ADK: a file_data reference (ADK's store reads it as absent)
+      metadata["mimeType"] = part.file_data.mime_type
+      metadata["displayName"] = part.file_data.display_name
+      metadata["fileUri"] = part.file_data.file_uri
       payload = None
     return await asyncio.to_thread(self._save, artifact_dir, payload, metadata)
 
   def _save(self, artifact_dir: Path, payload: Optional[bytes], metadata: dict[str, Any]) -> int:
-    artifact_dir.mkdir(parents=True, exist_ok=True)
-    self._no_symlinks(artifact_dir)
-    stage = artifact_dir / f".pending-{uuid.uuid4().hex}"
+    versions_dir = artifact_dir / _VERSIONS
+    versions_dir.mkdir(parents=True, exist_ok=True)
+    self._no_symlinks(versions_dir)
+    stage = versions_dir / f".pending-{uuid.uuid4().hex}"
     stage.mkdir()
     try:
       if payload is not None:
-        (stage / _PAYLOAD).write_bytes(payload)
-      (stage / _METADATA).write_text(json.dumps(metadata), encoding="utf-8")
+        (stage / artifact_dir.name).write_bytes(payload)
       while True:
         versions = self._versions_in(artifact_dir)
         version = versions[-1] + 1 if versions else 0
+        meta = {**metadata, "version": version,
+                "canonicalUri": (versions_dir / str(version) / artifact_dir.name).as_uri()}
+        (stage / _METADATA).write_text(json.dumps({k: v for k, v in meta.items() if v is not None}),
+                                       encoding="utf-8")
         try:
           # Renaming onto an existing (non-empty) version fails: another saver took it.
-          os.rename(stage, artifact_dir / str(version))
+          os.rename(stage, versions_dir / str(version))
           return version
         except OSError as exc:
           if exc.errno not in (errno.EEXIST, errno.ENOTEMPTY):
@@ -193,7 +201,7 @@ class FileArtifactService(BaseArtifactService):
       version = versions[-1]
     if version not in versions:
       return None
-    return self._no_symlinks(artifact_dir / str(version))
+    return self._no_symlinks(artifact_dir / _VERSIONS / str(version))
 
   @staticmethod
   def _read_metadata(version_dir: Path) -> dict[str, Any]:
@@ -211,11 +219,11 @@ class FileArtifactService(BaseArtifactService):
 
   def _info(self, version_dir: Path) -> ArtifactVersion:
     meta = self._read_metadata(version_dir)
-    uri = (version_dir / _PAYLOAD).as_uri() if meta.get("kind") != "file" else meta.get("file_uri", "")
+    payload = version_dir / version_dir.parent.parent.name
     return ArtifactVersion(
-        version=int(version_dir.name), canonical_uri=uri,
-        custom_metadata=meta.get("custom_metadata") or {},
-        create_time=meta.get("create_time") or 0.0, mime_type=meta.get("mime_type"),
+        version=int(version_dir.name), canonical_uri=meta.get("fileUri") or payload.as_uri(),
+        custom_metadata=meta.get("customMetadata") or {},
+        create_time=meta.get("createTime") or 0.0, mime_type=meta.get("mimeType") or "text/plain",
     )
 
   def _load(self, artifact_dir: Path, version: Optional[int]) -> Optional[types.Part]:
@@ -223,16 +231,15 @@ class FileArtifactService(BaseArtifactService):
     if version_dir is None:
       return None
     meta = self._read_metadata(version_dir)
-    kind = meta.get("kind")
-    if kind == "file":
+    if meta.get("fileUri"):
       return types.Part(file_data=types.FileData(
-          file_uri=meta.get("file_uri"), mime_type=meta.get("mime_type"),
-          display_name=meta.get("display_name")))
-    data = (version_dir / _PAYLOAD).read_bytes()
-    if kind == "text":
+          file_uri=meta["fileUri"], mime_type=meta.get("mimeType"), display_name=meta.get("displayName")))
+    # The payload's place comes from the layout, never from the metadata (which anyone can edit).
+    data = (version_dir / artifact_dir.name).read_bytes()
+    if not meta.get("mimeType"):
       return types.Part(text=data.decode("utf-8"))
     return types.Part(inline_data=types.Blob(
-        data=data, mime_type=meta.get("mime_type"), display_name=meta.get("display_name")))
+        data=data, mime_type=meta["mimeType"], display_name=meta.get("displayName")))
 
   async def load_artifact(
       self,
@@ -247,12 +254,19 @@ class FileArtifactService(BaseArtifactService):
     return await asyncio.to_thread(self._load, artifact_dir, version)
 
   def _names_in(self, scope_dir: Path) -> list[str]:
+    """Artifact paths under a scope folder: every folder holding a `versions` folder with a version."""
     try:
-      entries = list(os.scandir(self._no_symlinks(scope_dir)))
-    except (FileNotFoundError, NotADirectoryError):
+      self._no_symlinks(scope_dir)
+    except FileNotFoundError:
       return []
-    return [unquote(e.name) for e in entries
-            if e.is_dir(follow_symlinks=False) and self._versions_in(Path(e.path))]
+    names = []
+    for dirpath, dirnames, _ in os.walk(scope_dir, followlinks=False):
+      here = Path(dirpath)
+      if _VERSIONS in dirnames:
+        dirnames.remove(_VERSIONS)  # an artifact folder may also hold nested artifacts
+        if self._versions_in(here):
+          names.append(here.relative_to(scope_dir).as_posix())
+    return names
 
   async def list_artifact_keys(
       self, *, app_name: str, user_id: str, session_id: Optional[str] = None
@@ -294,7 +308,7 @@ class FileArtifactService(BaseArtifactService):
       session_id: Optional[str] = None,
   ) -> list[ArtifactVersion]:
     artifact_dir = self._artifact_dir(app_name, user_id, filename, session_id)
-    return [self._info(self._no_symlinks(artifact_dir / str(v)))
+    return [self._info(self._no_symlinks(artifact_dir / _VERSIONS / str(v)))
             for v in self._versions_in(artifact_dir)]
 
   async def get_artifact_version(

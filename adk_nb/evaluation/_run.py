@@ -146,17 +146,20 @@ class CaseRunner:
     for expected in case.conversation or []:
       started, t0 = time.time(), time.perf_counter()
       events, invocation_id, error = [], "", None
-      async for event in self.runner.run_async(user_id=user_id, session_id=session_id,
-                                               new_message=expected.user_content):
-        if event.author == "user":
-          invocation_id = event.invocation_id
-          continue
-        if event.partial:
-          continue
-        invocation_id = invocation_id or event.invocation_id  # the user's event is not yielded (as in ADK)
-        events.append(event)
-        if event.error_code and not (event.content and event.content.parts):
-          error = f"{event.error_code}: {event.error_message}"
+      try:
+        async for event in self.runner.run_async(user_id=user_id, session_id=session_id,
+                                                 new_message=expected.user_content):
+          if event.author == "user":
+            invocation_id = event.invocation_id
+            continue
+          if event.partial:
+            continue
+          invocation_id = invocation_id or event.invocation_id  # the user's event is not yielded (as in ADK)
+          events.append(event)
+          if event.error_code and not (event.content and event.content.parts):
+            error = f"{event.error_code}: {event.error_message}"
+      except Exception as exc:  # the run failed (its error event is already in `events`): an agent error
+        error = error or f"{type(exc).__name__}: {exc}"
       turns.append(_to_invocation(invocation_id, expected.user_content, events, started, time.perf_counter() - t0))
       if error:
         raise _CaseFailed(error)

@@ -119,12 +119,19 @@ class EvalCase(EvalBaseModel):
     return self
 
 
+def _unsupported(intermediate_data: Any) -> str:
+  return (f"Unsupported type for intermediate_data `{intermediate_data}`: expected IntermediateData or "
+          f"InvocationEvents, got {type(intermediate_data).__name__}.")
+
+
 def get_all_tool_calls(intermediate_data: Optional[IntermediateDataType]) -> list[types.FunctionCall]:
   """The tool calls recorded in an invocation's intermediate data, in order."""
   if not intermediate_data:
     return []
   if isinstance(intermediate_data, IntermediateData):
     return list(intermediate_data.tool_uses)
+  if not isinstance(intermediate_data, InvocationEvents):
+    raise ValueError(_unsupported(intermediate_data))
   calls = []
   for event in intermediate_data.invocation_events:
     if event.content and event.content.parts:
@@ -138,6 +145,8 @@ def get_all_tool_responses(intermediate_data: Optional[IntermediateDataType]) ->
     return []
   if isinstance(intermediate_data, IntermediateData):
     return list(intermediate_data.tool_responses)
+  if not isinstance(intermediate_data, InvocationEvents):
+    raise ValueError(_unsupported(intermediate_data))
   responses = []
   for event in intermediate_data.invocation_events:
     if event.content and event.content.parts:

@@ -128,7 +128,7 @@ def _append(contents: list[types.Content], content: types.Content) -> None:
 
 
 class _Entry:
-  __slots__ = ("consumed", "last_id", "contents", "open", "awaiting")
+  __slots__ = ("consumed", "last_id", "contents", "open", "awaiting", "stripped")
 
   def __init__(self) -> None:
     self.consumed = 0
@@ -138,6 +138,8 @@ class _Entry:
     """Call id -> index of its content, for calls with no answer (yet)."""
     self.awaiting: set[str] = set()
     """Calls whose placeholder answer ('requires confirmation') was left out."""
+    self.stripped: list[types.Content] = []
+    """`contents` without adk_nb's own call ids, kept up to date as contents grow."""
 
   def add(self, event: Event, content: Optional[types.Content]) -> None:
     """Appends an event's content and notes which calls it opened or answered."""
@@ -152,11 +154,19 @@ class _Entry:
       elif part.function_response is not None:
         self.open.pop(part.function_response.id, None)
 
-  def request_contents(self) -> list[types.Content]:
-    """The contents to send: a copy, with an answer for every call that has none."""
-    if not self.open:
+  def request_contents(self, strip_client_ids: bool = False) -> list[types.Content]:
+    """The contents to send: a copy, with an answer for every call that has none, and without
+    adk_nb's own call ids when `strip_client_ids` (see strip_client_call_ids)."""
+    if self.open:
+      out = answer_open_calls(self.contents, self.open, self.awaiting)
+      return [strip_client_call_ids(c) for c in out] if strip_client_ids else out
+    if not strip_client_ids:
       return list(self.contents)
-    return answer_open_calls(self.contents, self.open, self.awaiting)
+    # Only the newest content can have changed (answers merge into it): redo it and the new ones.
+    keep = max(len(self.stripped) - 1, 0)
+    del self.stripped[keep:]
+    self.stripped.extend(strip_client_call_ids(c) for c in self.contents[keep:])
+    return list(self.stripped)
 
 
 def _no_answer(call: types.FunctionCall, awaiting: set[str]) -> types.Part:
@@ -194,18 +204,42 @@ _LOCK = threading.Lock()
 
 
 def build_contents(session_key: tuple, agent_name: str, branch: Optional[str],
-                   events: list[Event]) -> list[types.Content]:
+                   events: list[Event], strip_client_ids: bool = False) -> list[types.Content]:
   """The full conversation for an agent (a new list; the Content objects are shared).
 
   `session_key` identifies the session ((app, user, session id)); the cache is checked
   against the events themselves, so a session deleted and recreated under the same id is
-  rebuilt rather than trusted.
+  rebuilt rather than trusted. `strip_client_ids` removes the 'adk-' call ids adk_nb made
+  up (see strip_client_call_ids), once per event.
   """
   with _LOCK:  # Runner.run drives runs from worker threads
-    return _build_locked((*session_key, agent_name, branch), agent_name, branch, events)
+    return _build_locked((*session_key, agent_name, branch, strip_client_ids), agent_name, branch, events,
+                         strip_client_ids)
 
 
-def _build_locked(key: tuple, agent_name: str, branch: Optional[str], events: list[Event]) -> list[types.Content]:
+CLIENT_CALL_ID_PREFIX = "adk-"
+
+
+def strip_client_call_ids(content: types.Content) -> types.Content:
+  """The content without the call ids adk_nb made up ('adk-...'), which the model never issued
+  (as google-adk does for every model that does not pair calls and answers by id)."""
+  def made_up(item) -> bool:
+    return item is not None and bool(item.id) and item.id.startswith(CLIENT_CALL_ID_PREFIX)
+
+  if not any(made_up(p.function_call) or made_up(p.function_response) for p in content.parts or []):
+    return content
+  parts = []
+  for part in content.parts:
+    key = "function_call" if made_up(part.function_call) else "function_response" if made_up(
+        part.function_response) else None
+    if key is not None:
+      part = part.model_copy(update={key: getattr(part, key).model_copy(update={"id": None})})
+    parts.append(part)
+  return content.model_copy(update={"parts": parts})
+
+
+def _build_locked(key: tuple, agent_name: str, branch: Optional[str], events: list[Event],
+                  strip_client_ids: bool = False) -> list[types.Content]:
   entry = _CACHE.get(key)
   if (
       entry is None
@@ -223,10 +257,11 @@ def _build_locked(key: tuple, agent_name: str, branch: Optional[str], events: li
   if len(events) > entry.consumed:
     entry.consumed = len(events)
     entry.last_id = events[-1].id
-  return entry.request_contents()
+  return entry.request_contents(strip_client_ids)
 
 
-def build_current_turn(agent_name: str, branch: Optional[str], events: list[Event]) -> list[types.Content]:
+def build_current_turn(agent_name: str, branch: Optional[str], events: list[Event],
+                       strip_client_ids: bool = False) -> list[types.Content]:
   """Only the current turn (for include_contents='none'): from the last user or other-agent message on."""
   start = 0
   for i in range(len(events) - 1, -1, -1):
@@ -238,4 +273,4 @@ def build_current_turn(agent_name: str, branch: Optional[str], events: list[Even
   for event in events[start:]:
     if belongs_to_branch(branch, event):
       turn.add(event, event_to_content(event, agent_name))
-  return turn.request_contents()
+  return turn.request_contents(strip_client_ids)

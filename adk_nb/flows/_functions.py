@@ -6,6 +6,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any, NamedTuple, Optional
 
 from google.genai import types
+from pydantic import BaseModel
 
 from ..agents import _callbacks
 from ..events.event import Event, new_uuid4
@@ -13,7 +14,8 @@ from ..events.event_actions import EventActions
 from ..events.protocol import NESTED_KEY, confirmation_request_call
 from ..tools.agent_tool import NestedPause
 from ..tools._function_schema import ToolArgumentsError
-from ..tools.tool_confirmation import ToolConfirmation
+from ..tools.tool_confirmation import (NEEDS_CONFIRMATION_RESPONSE, REJECTED_RESPONSE, ToolConfirmation,
+                                       approval_hint)
 from ..telemetry import tracing
 from ..tools.tool_context import ToolContext
 
@@ -23,8 +25,8 @@ if TYPE_CHECKING:
   from ..tools.base_tool import BaseTool
 
 MALFORMED_ARGUMENTS = "__adk_nb_malformed_arguments__"
-NEEDS_CONFIRMATION = {"error": "This tool call requires confirmation, please approve or reject."}
-REJECTED = {"error": "This tool call is rejected."}
+NEEDS_CONFIRMATION = NEEDS_CONFIRMATION_RESPONSE
+REJECTED = REJECTED_RESPONSE
 
 
 def rejection(confirmation: ToolConfirmation) -> dict[str, Any]:
@@ -70,7 +72,10 @@ class CallResults(NamedTuple):
 
 
 def _response_part(call: types.FunctionCall, response: Any) -> types.Part:
-  if not isinstance(response, dict):
+  """The FunctionResponse part for a tool's value: a dict as is, anything else as {'result': value}."""
+  if isinstance(response, BaseModel):
+    response = {"result": response.model_dump(mode="json")}
+  elif not isinstance(response, dict):
     response = {"result": response}
   return types.Part(function_response=types.FunctionResponse(id=call.id, name=call.name, response=response))
 
@@ -89,13 +94,14 @@ async def _run_tool(agent: "LlmAgent", ctx: "InvocationContext", tool: "BaseTool
       with tracing.tool_span(ctx, tool, call) as span:
         result = await tool.run_async(args=args, tool_context=tc)
         tracing.record_tool_result(span, result)
-    except Exception as exc:  # a failing tool becomes an answer the model can read
+    except Exception as exc:
+      # An error callback (or plugin) may answer for the failed tool; else the run fails (ADK).
       handled = await run_hooks(pm, "on_tool_error_callback", agent._on_tool_error_cbs, "on_tool_error_callback",
                                 plugin_kwargs={**common, "tool_args": args, "error": exc},
                                 args=args, error=exc, **common)
-      result = handled if handled is not None else {
-          "error": f"Tool `{call.name}` raised {type(exc).__name__}: {exc}"
-      }
+      if handled is None:
+        raise
+      result = handled
   if tc.actions.requested_tool_confirmations:
     tc.actions.skip_summarization = True  # the placeholder answer ends the turn, as above
     return NEEDS_CONFIRMATION
@@ -109,15 +115,44 @@ async def _run_tool(agent: "LlmAgent", ctx: "InvocationContext", tool: "BaseTool
   return altered if altered is not None else result
 
 
+async def _unknown_tool(agent: "LlmAgent", ctx: "InvocationContext", call: types.FunctionCall,
+                        tools: dict[str, "BaseTool"], actions: EventActions) -> _Outcome:
+  """A call of a tool the agent does not have, answered as in ADK.
+
+  Before-tool callbacks may answer it, then error callbacks (given a ValueError naming the
+  available tools); otherwise the model reads an error and can call a real tool.
+  """
+  from ..tools.base_tool import BaseTool
+
+  args = call.args or {}
+  tool = BaseTool(name=call.name or "<unnamed>", description="Tool not found")
+  tc = ToolContext(ctx, function_call_id=call.id, event_actions=actions)
+  pm = ctx.plugin_manager
+  common = {"tool": tool, "tool_context": tc}
+  names = ", ".join(tools) or "none"
+  result = await _callbacks.run_hooks(pm, "before_tool_callback", agent._before_tool_cbs, "before_tool_callback",
+                                      plugin_kwargs={**common, "tool_args": args}, args=args, **common)
+  if result is None:
+    error = ValueError(
+        f"Tool '{call.name}' not found.\nAvailable tools: {names}\n\nThe model named a tool this "
+        "agent does not have: check the agent's tools and its instruction."
+    )
+    result = await _callbacks.run_hooks(pm, "on_tool_error_callback", agent._on_tool_error_cbs,
+                                        "on_tool_error_callback",
+                                        plugin_kwargs={**common, "tool_args": args, "error": error},
+                                        args=args, error=error, **common)
+  if result is None:
+    result = {"error": f"There is no tool `{call.name}()`. The tools you can call are: {names}. "
+                       "Call one of those, with its exact name."}
+  return _Outcome(_response_part(call, result), actions)
+
+
 async def _call_one(agent: "LlmAgent", ctx: "InvocationContext", call: types.FunctionCall,
                     tools: dict[str, "BaseTool"], confirmation: Optional[ToolConfirmation]) -> _Outcome:
   actions = EventActions()
   tool = tools.get(call.name)
   if tool is None:
-    names = ", ".join(sorted(tools)) or "none"
-    return _Outcome(_response_part(call, {
-        "error": f"Tool `{call.name}` is not available. Available tools: {names}. Call one of those."
-    }), actions)
+    return await _unknown_tool(agent, ctx, call, tools, actions)
   args = call.args or {}
   if MALFORMED_ARGUMENTS in args:
     bad = args[MALFORMED_ARGUMENTS]
@@ -136,22 +171,49 @@ async def _call_one(agent: "LlmAgent", ctx: "InvocationContext", call: types.Fun
           "error": f"Could not decide whether `{call.name}` needs approval: {type(exc).__name__}: {exc}. "
                    "The call did not run."}), actions)
     if required:
-      tc.request_confirmation(
-          hint=f"Please approve or reject the tool call {tool.name}() by responding with a "
-          "FunctionResponse with an expected ToolConfirmation payload."
-      )
+      tc.request_confirmation(hint=approval_hint(tool.name))
       # As in google-adk: the placeholder answer ends the turn (it is a final response).
       actions.skip_summarization = True
       return _Outcome(_response_part(call, NEEDS_CONFIRMATION), actions, paused=True)
-  if confirmation is not None and not confirmation.confirmed:
+  if confirmation is not None and not confirmation.confirmed and await _gated(tool, args, tc):
+    # require_confirmation asked: the rejection is answered for the tool, which never runs.
     return _Outcome(_response_part(call, rejection(confirmation)), actions)
+  # Otherwise the tool asked itself (tool_context.request_confirmation): as in ADK it runs again
+  # and reads tool_context.tool_confirmation (confirmed or not) to decide what to answer.
   result = await _run_tool(agent, ctx, tool, call, tc)
   if isinstance(result, NestedPause):
     return _Outcome(None, actions, paused=True, nested=result)
-  if result is None:
+  if result is None and tool.is_long_running:
     # A long-running tool left the call pending: the answer arrives in a later message.
     return _Outcome(None, actions, paused=True)
   return _Outcome(_response_part(call, result), actions, paused=bool(actions.requested_tool_confirmations))
+
+
+async def _gather_or_cancel(coros: list) -> list:
+  """Runs the calls concurrently; the first failure cancels the others and is raised as is."""
+  tasks = [asyncio.ensure_future(c) for c in coros]
+  try:
+    done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+    for task in tasks:
+      if task.done() and not task.cancelled() and task.exception() is not None:
+        raise task.exception()
+    return [task.result() for task in tasks]
+  finally:
+    for task in tasks:
+      if not task.done():
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def _gated(tool: "BaseTool", args: dict[str, Any], tc: ToolContext) -> bool:
+  """True when the tool's require_confirmation setting applies to these arguments."""
+  needs = getattr(tool, "needs_confirmation", None)
+  if needs is None:
+    return False
+  try:
+    return bool(await needs(args, tc))
+  except Exception:  # cannot tell: fail closed, the tool does not run
+    return True
 
 
 def merge_actions(into: EventActions, other: EventActions) -> None:
@@ -191,8 +253,8 @@ async def handle_function_calls(
   elif len(calls) == 1:
     outcomes = [await _call_one(agent, ctx, calls[0], tools, confirmations.get(calls[0].id))]
   else:
-    outcomes = await asyncio.gather(
-        *(_call_one(agent, ctx, c, tools, confirmations.get(c.id)) for c in calls)
+    outcomes = await _gather_or_cancel(
+        [_call_one(agent, ctx, c, tools, confirmations.get(c.id)) for c in calls]
     )
   parts = [o.part for o in outcomes if o.part is not None]
   paused = any(o.paused for o in outcomes)

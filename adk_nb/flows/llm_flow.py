@@ -10,9 +10,7 @@ from google.genai import types
 from ..agents import _callbacks
 from ..agents.callback_context import CallbackContext
 from ..agents._resumable import pause_checkpoint, restored_state
-from ..agents.invocation_context import InvocationStopped, LlmCallsLimitExceededError
 from ..agents.run_config import StreamingMode
-from ..errors import codes
 from ..events.event import Event
 from ..events.event_actions import EventActions
 from ..models.llm_request import LlmRequest
@@ -27,8 +25,8 @@ if TYPE_CHECKING:
   from ..agents.invocation_context import InvocationContext
   from ..agents.llm_agent import LlmAgent
 
-
-LLM_CALLS_LIMIT = codes.LLM_CALLS_LIMIT_EXCEEDED
+AGENT_NAME_LABEL = "adk_agent_name"
+"""The request label naming the agent that makes a model call."""
 
 
 async def run_flow(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGenerator[Event, None]:
@@ -93,12 +91,15 @@ async def build_request(agent: "LlmAgent", ctx: "InvocationContext") -> LlmReque
   # History before tools, as in ADK: a tool's process_llm_request may read or extend the contents
   # (load_artifacts attaches what the model asked for). The list is new; its Contents are shared.
   events = ctx.session.events
+  # The 'adk-' ids adk_nb gave calls are not the model's: dropped, unless the provider pairs
+  # calls and answers by id (LiteLLM / OpenAI-style), as google-adk does.
+  strip = not getattr(llm, "pairs_calls_by_id", False)
   if agent.include_contents == "none":
-    request.contents = _contents.build_current_turn(agent.name, ctx.branch, events)
+    request.contents = _contents.build_current_turn(agent.name, ctx.branch, events, strip)
   else:
     session = ctx.session
     request.contents = _contents.build_contents((session.app_name, session.user_id, session.id),
-                                                agent.name, ctx.branch, events)
+                                                agent.name, ctx.branch, events, strip)
 
   tools = await agent.canonical_tools(ctx)
   if transfer_targets:
@@ -116,7 +117,6 @@ async def build_request(agent: "LlmAgent", ctx: "InvocationContext") -> LlmReque
       request.set_output_schema(agent.output_schema)
     else:  # schema and function calling do not mix: the answer arrives through a tool call
       request.append_tools([agent._set_model_response_tool()])
-
   return request
 
 
@@ -192,12 +192,11 @@ async def _call_model(agent, ctx, request, cc, event_id: str) -> AsyncGenerator[
   if short is not None:
     yield short
     return
-  try:
-    ctx.increment_llm_call_count()
-  except LlmCallsLimitExceededError as exc:
-    ctx.end_invocation = True
-    yield LlmResponse(error_code=LLM_CALLS_LIMIT, error_message=str(exc))
-    return
+  labels = request.config.labels
+  if not labels or AGENT_NAME_LABEL not in labels:
+    # Lets billing reports be sliced per agent (as ADK); a new dict, the config's is shared.
+    request.config.labels = {**(labels or {}), AGENT_NAME_LABEL: agent.name}
+  ctx.increment_llm_call_count()  # past RunConfig.max_llm_calls: LlmCallsLimitExceededError ends the run
   stream = ctx.run_config.streaming_mode is StreamingMode.SSE
   llm = agent.canonical_model
   span = tracing.model_span(ctx, request.model or llm.model)
@@ -211,20 +210,16 @@ async def _call_model(agent, ctx, request, cc, event_id: str) -> AsyncGenerator[
         progress.model_ended(ctx, event_id, response)
         final = await _after_model(agent, ctx, cc, response)
         yield final
-  except _callbacks.CallbackError:
-    raise
   except Exception as exc:
     progress.model_ended(ctx, event_id, None)
+    if _callbacks.raised_by_hook(exc):
+      raise
+    # The model failed: an error callback (or plugin) may answer instead; else the run fails.
     handled = await _on_model_error(agent, ctx, cc, request, exc)
-    if handled is not None:
-      final = handled
-      yield handled
-      return
-    final = LlmResponse(
-        error_code=codes.MODEL_ERROR,
-        error_message=f"Model {llm.model!r} failed: {type(exc).__name__}: {exc}",
-    )
-    yield final
+    if handled is None:
+      raise
+    final = handled
+    yield handled
   finally:
     tracing.end_model_span(span, final)
 
@@ -247,9 +242,6 @@ async def _run_one_step(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGen
       final = event
     yield event
   if final is None or final.error_code:
-    if final is not None and final.error_code == LLM_CALLS_LIMIT:
-      # The error event is committed; now stop the whole invocation, enclosing loops included.
-      raise InvocationStopped(final.error_message)
     return
   calls = final.get_function_calls()
   if not calls:

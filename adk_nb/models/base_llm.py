@@ -21,6 +21,12 @@ class BaseLlm(BaseModel):
   model: str
   """The model name, for example 'gemini-2.5-flash'."""
 
+  @property
+  def pairs_calls_by_id(self) -> bool:
+    """True when the provider matches tool results to calls by id (OpenAI-style), so the call
+    ids adk_nb made up must reach it; otherwise the flow leaves them out, as google-adk does."""
+    return False
+
   @classmethod
   def supported_models(cls) -> list[str]:
     """Regular expressions of model names this class serves (used by LLMRegistry)."""

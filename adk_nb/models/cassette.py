@@ -76,6 +76,10 @@ class RecordingModel(BaseLlm):
     super().__init__(model=inner.model, inner=inner, path=path, **kwargs)
     self._save()
 
+  @property
+  def pairs_calls_by_id(self) -> bool:
+    return self.inner.pairs_calls_by_id
+
   async def generate_content_async(
       self, llm_request: LlmRequest, stream: bool = False
   ) -> AsyncGenerator[LlmResponse, None]:
@@ -139,9 +143,11 @@ class ReplayModel(BaseLlm):
       raise CassetteMismatch(
           f"The run made more model calls than {self.path} recorded ({len(self._used)}). Re-record it: "
           "Cassette(path).record(model).")
+    wanted = {**wanted, "request": _without_generated_ids(wanted["request"])}
     for i in pending:  # the next one first; any order for concurrent (parallel) agents
       entry = self._interactions[i]
-      if _first_difference({"request": entry["request"], "stream": entry["stream"]}, wanted) is None:
+      recorded = {"request": _without_generated_ids(entry["request"]), "stream": entry["stream"]}
+      if _first_difference(recorded, wanted) is None:
         self._used[i] = True
         return entry
     nxt = self._interactions[pending[0]]
@@ -154,8 +160,9 @@ class ReplayModel(BaseLlm):
 
 
 def request_to_json(llm_request: LlmRequest) -> dict[str, Any]:
-  """The request as comparable JSON: model, contents and config (transport options and tool objects left out)."""
-  config = llm_request.config.model_dump(mode="json", exclude_none=True, exclude={"http_options"},
+  """The request as comparable JSON: model, contents and config (transport options, billing labels and
+  tool objects left out)."""
+  config = llm_request.config.model_dump(mode="json", exclude_none=True, exclude={"http_options", "labels"},
                                          fallback=_fallback)
   contents = [c.model_dump(mode="json", exclude_none=True) for c in llm_request.contents]
   return {"model": llm_request.model, "contents": _number_generated_ids(contents), "config": config}
@@ -177,6 +184,23 @@ def _number_generated_ids(contents: list[dict[str, Any]]) -> list[dict[str, Any]
         if isinstance(item, dict) and str(item.get("id", "")).startswith("adk-"):
           item["id"] = numbers.setdefault(item["id"], f"adk-#{len(numbers) + 1}")
   return contents
+
+
+def _without_generated_ids(request: dict[str, Any]) -> dict[str, Any]:
+  """The request JSON without adk_nb's own call ids, which a request may or may not carry
+  (they are left out for models that do not pair calls by id) and which carry no meaning."""
+  contents = []
+  for content in request.get("contents") or []:
+    parts = []
+    for part in content.get("parts") or []:
+      part = dict(part)
+      for key in ("function_call", "function_response"):
+        item = part.get(key)
+        if isinstance(item, dict) and str(item.get("id", "")).startswith("adk-"):
+          part[key] = {k: v for k, v in item.items() if k != "id"}
+      parts.append(part)
+    contents.append({**content, "parts": parts})
+  return {**request, "contents": contents}
 
 
 def _first_difference(recorded: Any, got: Any, path: str = "") -> Optional[tuple[str, Any, Any]]:

@@ -62,10 +62,13 @@ class Gemini(BaseLlm):
   ) -> AsyncGenerator[LlmResponse, None]:
     """Sends the request to Gemini; with `stream=True` yields partial chunks as they arrive, then the whole answer."""
     model = llm_request.model or self.model
-    api = self._api_client().aio.models
+    client = self._api_client()
+    api = client.aio.models
     check_real_call(model, self._effective_base_url())
     contents = _without_client_call_ids(with_user_turn(llm_request.contents))
     config = llm_request.config
+    if config.labels and not getattr(getattr(client, "_api_client", None), "vertexai", False):
+      config = config.model_copy(update={"labels": None})  # the Gemini API (API key) refuses labels
     options = _retry.RetryOptions.coerce(self.retry_options)
     retrying = dict(options=options, classify=_classify, model=model, auth_fix=_AUTH_FIX)
 

@@ -89,6 +89,11 @@ class LiteLlm(BaseLlm):
   `MALFORMED_ARGUMENTS_KEY` instead of an exception.
   """
 
+  @property
+  def pairs_calls_by_id(self) -> bool:
+    """OpenAI-style APIs pair each tool result with its call by id: the ids are kept."""
+    return True
+
   retry_options: Optional[_retry.RetryOptions] = None
   """How 429, 5xx and timeouts are retried (default: RetryOptions(), 4 attempts)."""
 

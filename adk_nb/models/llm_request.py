@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any, Optional
 
 from google.genai import types
@@ -9,6 +10,35 @@ from pydantic import BaseModel, ConfigDict, Field
 
 if TYPE_CHECKING:
   from ..tools.base_tool import BaseTool
+
+logger = logging.getLogger("adk_nb.models")
+
+
+def _split_instruction_content(content: types.Content) -> tuple[list[str], list[types.Content]]:
+  """The instruction texts of a Content, with a named reference for each data part, and a
+  user content per data part that carries the data itself."""
+  texts: list[str] = []
+  carried: list[types.Content] = []
+  for part in content.parts or []:
+    if part.text:
+      texts.append(part.text)
+      continue
+    data = part.inline_data or part.file_data
+    if data is None:
+      continue
+    kind = "inline_data" if part.inline_data is not None else "file_data"
+    ref = f"{kind}_{len(carried)}"
+    details = [f"'{data.display_name}'"] if data.display_name else []
+    if kind == "file_data" and data.file_uri:
+      details.append(f"URI: {data.file_uri}")
+    if data.mime_type:
+      details.append(f"type: {data.mime_type}")
+    suffix = f" ({', '.join(details)})" if details else ""
+    label = "inline binary data" if kind == "inline_data" else "file data"
+    texts.append(f"[Reference to {label}: {ref}{suffix}]")
+    noun = "inline data" if kind == "inline_data" else "file data"
+    carried.append(types.Content(role="user", parts=[types.Part(text=f"Referenced {noun}: {ref}"), part]))
+  return texts, carried
 
 
 class LlmRequest(BaseModel):
@@ -30,22 +60,37 @@ class LlmRequest(BaseModel):
   tools_dict: dict[str, Any] = Field(default_factory=dict, exclude=True)
   """The tools offered, by name (not sent to the model)."""
 
-  def append_instructions(self, instructions: list[str] | str) -> None:
-    """Adds text to the system instruction, separated by a blank line."""
-    if isinstance(instructions, str):
-      instructions = [instructions]
-    text = "\n\n".join(i for i in instructions if i)
-    if not text:
-      return
-    current = self.config.system_instruction
-    if not current:
-      self.config.system_instruction = text
-    elif isinstance(current, str):
-      self.config.system_instruction = current + "\n\n" + text
-    elif isinstance(current, types.Content):
-      current.parts = list(current.parts or []) + [types.Part(text=text)]
+  def append_instructions(self, instructions: "list[str] | types.Content") -> list[types.Content]:
+    """Adds to the system instruction (a string), each piece separated by a blank line.
+
+    `instructions` is a list of strings, or a Content (e.g. a static instruction): its text
+    parts are added, and each inline or file data part is named in the instruction
+    (`[Reference to inline binary data: inline_data_0 (type: image/png)]`) and sent as a user
+    content holding the data, as google-adk does. Returns those user contents (they are also
+    appended to `contents`). A bare string is refused: wrap it in a list.
+    """
+    if isinstance(instructions, types.Content):
+      texts, extra = _split_instruction_content(instructions)
+    elif isinstance(instructions, list) and all(isinstance(i, str) for i in instructions):
+      texts, extra = [i for i in instructions if i], []
     else:
-      self.config.system_instruction = f"{current}\n\n{text}"
+      raise TypeError(
+          f"instructions must be list[str] or types.Content, got {type(instructions).__name__}; "
+          "wrap a single string in a list: append_instructions([text])."
+      )
+    if texts:
+      text = "\n\n".join(texts)
+      current = self.config.system_instruction
+      if not current:
+        self.config.system_instruction = text
+      elif isinstance(current, str):
+        self.config.system_instruction = current + "\n\n" + text
+      else:
+        logger.warning("Cannot append to system_instruction of unsupported type %s; set it to a string.",
+                       type(current).__name__)
+    if extra:
+      self.contents.extend(extra)
+    return extra
 
   def append_tools(self, tools: list["BaseTool"]) -> None:
     """Declares tools to the model and registers them by name."""

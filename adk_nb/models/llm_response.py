@@ -7,7 +7,6 @@ from typing import Any, Optional
 from google.genai import types
 from pydantic import BaseModel, ConfigDict, alias_generators
 
-from ..errors import codes
 
 
 class LlmResponse(BaseModel):
@@ -57,27 +56,17 @@ class LlmResponse(BaseModel):
     usage = resp.usage_metadata
     if resp.candidates:
       cand = resp.candidates[0]
-      if cand.content and cand.content.parts:
-        return LlmResponse(
-            content=cand.content,
-            grounding_metadata=cand.grounding_metadata,
-            usage_metadata=usage,
-            finish_reason=cand.finish_reason,
-            citation_metadata=cand.citation_metadata,
-            avg_logprobs=cand.avg_logprobs,
-            logprobs_result=cand.logprobs_result,
-            model_version=resp.model_version,
-        )
-      if cand.finish_reason == types.FinishReason.STOP:
+      # Grounding, citations and log-probabilities are kept whatever the outcome, as in ADK.
+      kept = dict(citation_metadata=cand.citation_metadata, avg_logprobs=cand.avg_logprobs,
+                  logprobs_result=cand.logprobs_result, usage_metadata=usage,
+                  finish_reason=cand.finish_reason, model_version=resp.model_version)
+      if (cand.content and cand.content.parts) or cand.finish_reason == types.FinishReason.STOP:
         return LlmResponse(content=cand.content or types.Content(role="model", parts=[]),
-                           usage_metadata=usage, finish_reason=cand.finish_reason,
-                           model_version=resp.model_version)
+                           grounding_metadata=cand.grounding_metadata, **kept)
       return LlmResponse(
           error_code=str(cand.finish_reason.value if cand.finish_reason else "UNKNOWN"),
           error_message=cand.finish_message or f"The model stopped with {cand.finish_reason} and no content.",
-          finish_reason=cand.finish_reason,
-          usage_metadata=usage,
-          model_version=resp.model_version,
+          **kept,
       )
     if resp.prompt_feedback:
       fb = resp.prompt_feedback
@@ -87,5 +76,7 @@ class LlmResponse(BaseModel):
           usage_metadata=usage,
           model_version=resp.model_version,
       )
-    return LlmResponse(error_code=codes.UNKNOWN_ERROR, error_message="The model returned no candidates.",
-                       usage_metadata=usage, model_version=resp.model_version)
+    # No candidates and no block reason: some backends end a turn that way (e.g. after a tool
+    # call with nothing to add); an empty answer, as in google-adk 2.x.
+    return LlmResponse(content=types.Content(role="model", parts=[]), usage_metadata=usage,
+                       model_version=resp.model_version)

@@ -43,7 +43,7 @@ class LLMRegistry:
           return factory
         return factory()
     raise ValueError(
-        f"No model adapter matches {model!r}. Use a Gemini name ('gemini-2.5-flash'), a "
+        f"Model {model} not found: no model adapter matches {model!r}. Use a Gemini name ('gemini-2.5-flash'), a "
         "LiteLLM 'provider/model' name ('openai/gpt-4o-mini', needs `pip install adk_nb[litellm]`), "
         "pass a BaseLlm instance, or register a class with LLMRegistry.register(cls)."
     )

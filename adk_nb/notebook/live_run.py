@@ -418,7 +418,7 @@ class LiveRun:
 
   async def _settle(self, failed: Optional[str]) -> None:
     session = None
-    if failed is None:
+    if failed is None or self.invocation_ids:  # a run that started and then raised committed events too
       session = await self.runner.session_service.get_session(
           app_name=self.runner.app_name, user_id=self.user_id, session_id=self.session_id)
     if session is not None:

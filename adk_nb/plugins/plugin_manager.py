@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Any, Literal, Optional, Sequence
 
-from ..errors import codes
-from ..errors.adk_nb_error import AdkNbError
 from .base_plugin import BasePlugin
 
 _HOOKS = (
@@ -15,17 +15,15 @@ _HOOKS = (
 )
 
 
-class PluginError(AdkNbError, RuntimeError):
-  """A plugin hook raised; the message names the plugin and hook."""
-
-  error_code = codes.PLUGIN_ERROR
+logger = logging.getLogger("adk_nb.plugins")
 
 
 class PluginManager:
   """Holds a Runner's plugins and runs a hook across them."""
 
-  def __init__(self, plugins: Optional[Sequence[BasePlugin]] = None):
+  def __init__(self, plugins: Optional[Sequence[BasePlugin]] = None, close_timeout: float = 5.0):
     self.plugins: list[BasePlugin] = []
+    self._close_timeout = close_timeout
     # hook name -> plugins that override it, so unused hooks cost nothing per event
     self._by_hook: dict[str, list[BasePlugin]] = {h: [] for h in _HOOKS}
     for plugin in plugins or []:
@@ -34,7 +32,10 @@ class PluginManager:
   def register_plugin(self, plugin: BasePlugin) -> None:
     """Adds a plugin; names must be unique."""
     if any(p.name == plugin.name for p in self.plugins):
-      raise ValueError(f"A plugin named {plugin.name!r} is already registered; give each plugin a unique name.")
+      raise ValueError(
+          f"Plugin with name '{plugin.name}' already registered. Give each plugin a unique name "
+          "(BasePlugin(name=...))."
+      )
     self.plugins.append(plugin)
     for hook in _HOOKS:
       if getattr(type(plugin), hook) is not getattr(BasePlugin, hook):
@@ -48,19 +49,49 @@ class PluginManager:
     return bool(self._by_hook[hook])
 
   async def run(self, hook: str, **kwargs: Any) -> Optional[Any]:
-    """Runs `hook` on each plugin in order; returns the first non-None result."""
+    """Runs `hook` on each plugin in order; returns the first non-None result.
+
+    A hook that raises becomes a RuntimeError naming the plugin and the hook, with the
+    original exception as its cause (as in ADK).
+    """
     for plugin in self._by_hook[hook]:
       try:
         result = await getattr(plugin, hook)(**kwargs)
       except Exception as exc:
-        raise PluginError(f"Plugin {plugin.name!r} {hook} raised {type(exc).__name__}: {exc}") from exc
+        raise RuntimeError(f"Error in plugin '{plugin.name}' during '{hook}' callback: {exc}") from exc
       if result is not None:
         return result
     return None
 
   async def close(self) -> None:
+    """Closes every plugin (each within `close_timeout` seconds), even when one fails.
+
+    Raises RuntimeError listing the plugins that failed to close, as ADK does.
+    """
+    failures: dict[str, BaseException] = {}
     for plugin in self.plugins:
-      await plugin.close()
+      try:
+        async with asyncio.timeout(self._close_timeout):
+          await plugin.close()
+      except Exception as exc:
+        logger.warning("Plugin %r failed to close: %r", plugin.name, exc)
+        failures[plugin.name] = exc
+    if failures:
+      summary = ", ".join(f"'{name}': {type(exc).__name__}" for name, exc in failures.items())
+      raise RuntimeError(f"Failed to close plugins: {summary}")
+
+
+def _hook_method(hook: str):
+  async def method(self: PluginManager, **kwargs: Any) -> Optional[Any]:
+    return await self.run(hook, **kwargs)
+
+  method.__name__ = f"run_{hook}"
+  method.__doc__ = f"Runs every plugin's `{hook}` (ADK's PluginManager.run_{hook})."
+  return method
+
+
+for _hook in _HOOKS:
+  setattr(PluginManager, f"run_{_hook}", _hook_method(_hook))
 
 
 PluginCallbackName = Literal[

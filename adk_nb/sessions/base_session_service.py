@@ -113,7 +113,7 @@ class BaseSessionService(abc.ABC):
       selected = [e for e in selected if e.timestamp >= bound]
     if config.num_recent_events is not None:
       n = config.num_recent_events
-      selected = selected[len(selected) - n:] if n else []
+      selected = selected[-n:] if n > 0 else []  # fewer than n: all of them
     return list(selected)
 
   async def close(self) -> None:

@@ -39,7 +39,9 @@ class AgentTool(BaseTool):
   The wrapped agent runs in a nested invocation with its own session: it sees only the
   tool's argument, never the caller's history. It starts from a copy of the caller's
   state, and its state writes are merged back into the caller's state (recorded on the
-  function response event). Its final text (validated against `output_schema` when the
+  function response event). Artifacts are the caller's session's, both ways, as in ADK:
+  the agent loads what the caller saved, and what it saves lands in the caller's session
+  (in the function response event's artifact_delta). Its final text (validated against `output_schema` when the
   agent has one) is the function response. The agent gets no parent link, so one
   instance can be a tool of several agents.
 
@@ -99,7 +101,7 @@ class AgentTool(BaseTool):
         app_name=self.agent.name,
         agent=self.agent,
         session_service=InMemorySessionService(),
-        artifact_service=parent.artifact_service,
+        artifact_service=_parent_artifacts(tool_context) if parent.artifact_service is not None else None,
         memory_service=parent.memory_service,
         plugins=list(parent.plugin_manager.plugins) if parent.plugin_manager else None,
     )
@@ -179,3 +181,39 @@ class AgentTool(BaseTool):
         return {"error": f"Agent `{self.name}` answered text that does not match "
                          f"{output_schema.__name__}: {exc.errors()[0]['msg']}."}
     return last_text
+
+
+def _parent_artifacts(tool_context: ToolContext):
+  """An artifact service for the nested run that reads and writes the caller's session's artifacts."""
+  from ..artifacts.base_artifact_service import BaseArtifactService
+
+  class CallerArtifacts(BaseArtifactService):
+    """Forwards to the calling agent's artifacts (whatever app, user and session the nested run names)."""
+
+    def __init__(self) -> None:
+      parent = tool_context.invocation_context
+      self._service = parent.artifact_service
+      self._scope = dict(app_name=parent.app_name, user_id=parent.user_id, session_id=parent.session.id)
+
+    async def save_artifact(self, *, filename, artifact, custom_metadata=None, **_):
+      return await tool_context.save_artifact(filename, artifact, custom_metadata=custom_metadata)
+
+    async def load_artifact(self, *, filename, version=None, **_):
+      return await tool_context.load_artifact(filename, version=version)
+
+    async def list_artifact_keys(self, **_):
+      return await tool_context.list_artifacts()
+
+    async def delete_artifact(self, *, filename, **_):
+      await self._service.delete_artifact(filename=filename, **self._scope)
+
+    async def list_versions(self, *, filename, **_):
+      return await self._service.list_versions(filename=filename, **self._scope)
+
+    async def list_artifact_versions(self, *, filename, **_):
+      return await self._service.list_artifact_versions(filename=filename, **self._scope)
+
+    async def get_artifact_version(self, *, filename, version=None, **_):
+      return await self._service.get_artifact_version(filename=filename, version=version, **self._scope)
+
+  return CallerArtifacts()

@@ -10,17 +10,10 @@ from pydantic import BaseModel
 
 from ._function_schema import FunctionSignature, ToolArgumentsError, parse_docstring, unwrap_partial
 from .base_tool import BaseTool
+from .tool_confirmation import NEEDS_CONFIRMATION_RESPONSE, REJECTED_RESPONSE, approval_hint
 
 if TYPE_CHECKING:
   from .tool_context import ToolContext
-
-
-def _wrap_result(result: Any) -> Any:
-  if isinstance(result, dict):
-    return result
-  if isinstance(result, BaseModel):
-    return {"result": result.model_dump(mode="json")}
-  return {"result": result}
 
 
 class FunctionTool(BaseTool):
@@ -28,7 +21,8 @@ class FunctionTool(BaseTool):
 
   The model sees the function's name, docstring and parameters (required = no default);
   a `tool_context: ToolContext` parameter is injected and hidden from the model.
-  Non-dict results are wrapped as `{'result': value}`.
+  `run_async` returns the function's value as is; the answer the model reads wraps a
+  non-dict value as `{'result': value}`.
 
   Args:
     func: the function.
@@ -44,7 +38,10 @@ class FunctionTool(BaseTool):
   ) -> None:
     inner = unwrap_partial(func)
     name = getattr(inner, "__name__", None) or type(inner).__name__
-    description, _ = parse_docstring(inspect.getdoc(inner))
+    doc = inspect.getdoc(inner)
+    if not inspect.isroutine(inner) and callable(inner) and getattr(type(inner), "__doc__", None) == doc:
+      doc = inspect.getdoc(type(inner).__call__) or doc  # a callable object: its __call__ says what it does
+    description, _ = parse_docstring(doc)
     super().__init__(name=name, description=description)
     self.func = func
     self._require_confirmation = require_confirmation
@@ -88,10 +85,25 @@ class FunctionTool(BaseTool):
     return bool(rc)
 
   async def run_async(self, *, args: dict[str, Any], tool_context: "ToolContext") -> Any:
+    missing = [name for name in self._signature.required if name not in (args or {})]
+    if missing:  # the model can fix it: told in google-adk's words, which ADK clients and tests match
+      listed = "\n".join(missing)
+      return {"error": f"Invoking `{self.name}()` failed as the following mandatory input parameters are not "
+                       f"present:\n{listed}\nYou could retry calling this tool, but it is IMPORTANT for you to "
+                       "provide all the mandatory parameters."}
     try:
       values = self._signature.validate(args)
     except ToolArgumentsError as exc:
       return {"error": str(exc)}
+    if self._require_confirmation and await self.needs_confirmation(args, tool_context):
+      # Also when called directly (outside an agent's flow), as in ADK: ask, or honour the answer.
+      confirmation = tool_context.tool_confirmation
+      if confirmation is None:
+        tool_context.request_confirmation(hint=approval_hint(self.name))
+        tool_context.actions.skip_summarization = True
+        return dict(NEEDS_CONFIRMATION_RESPONSE)
+      if not confirmation.confirmed:
+        return dict(REJECTED_RESPONSE)
     if self._signature.context_param:
       values[self._signature.context_param] = tool_context
     positional = [values.pop(n) for n in self._signature.positional_only if n in values]
@@ -101,9 +113,7 @@ class FunctionTool(BaseTool):
       result = self.func(*positional, **values)
       if inspect.isawaitable(result):
         result = await result
-    if result is None and self.is_long_running:
-      return None  # the call stays pending; its answer arrives in a later message
-    return _wrap_result(result)
+    return result  # None from a long-running tool leaves the call pending
 
   async def _call_live(self, **kwargs: Any) -> Any:  # pragma: no cover - live streaming not supported
     raise NotImplementedError

@@ -28,3 +28,15 @@ class ToolConfirmation(BaseModel):
     if response and len(response) == 1 and "response" in response and isinstance(response["response"], str):
       return cls.model_validate(json.loads(response["response"]))
     return cls.model_validate(response)
+
+
+NEEDS_CONFIRMATION_RESPONSE = {"error": "This tool call requires confirmation, please approve or reject."}
+"""The placeholder answer of a call paused for confirmation (ADK's wording, which clients match)."""
+REJECTED_RESPONSE = {"error": "This tool call is rejected."}
+"""The answer of a call a person rejected (ADK's wording)."""
+
+
+def approval_hint(tool_name: str) -> str:
+  """The hint shown for a call paused by `require_confirmation` (ADK's wording)."""
+  return (f"Please approve or reject the tool call {tool_name}() by responding with a FunctionResponse "
+          "with an expected ToolConfirmation payload.")

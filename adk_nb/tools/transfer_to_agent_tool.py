@@ -66,4 +66,4 @@ class TransferToAgentTool(BaseTool):
           "answer the user yourself instead of transferring again."
       }
     tool_context.actions.transfer_to_agent = name
-    return {"result": f"Transferred to {name}."}
+    return None  # answered {"result": None}, as in ADK, so histories match across frameworks

@@ -87,7 +87,7 @@ async def test_tool_callbacks_skip_replace_and_recover():
 
   def after(tool, args, tool_context, tool_response):
     if args.get("key") == "x":
-      return {"result": tool_response["result"] + "!"}
+      return {"result": tool_response + "!"}  # the raw value, as in ADK
 
   def on_error(tool, args, tool_context, error):
     return {"result": f"default for {args['key']}"}
@@ -111,7 +111,7 @@ def test_wrong_callback_signature_is_reported_at_construction_with_the_expected_
     Agent(name="a", before_tool_callback=[lambda tool, args: None])
 
 
-async def test_raising_callback_becomes_an_error_event_and_committed_state_survives():
+async def test_raising_callback_raises_its_own_exception_after_an_error_event():
   def explode(callback_context, llm_response):
     raise ValueError("bad mood")
 
@@ -120,11 +120,59 @@ async def test_raising_callback_becomes_an_error_event_and_committed_state_survi
 
   agent = Agent(name="a", model=ScriptedModel(["hi"]), before_agent_callback=note, after_model_callback=explode)
   runner = InMemoryRunner(agent, app_name="app")
-  events = await run_turn(runner, "hi")
-  assert events[-1].error_code == "CALLBACK_ERROR"
-  assert "after_model_callback" in events[-1].error_message and "explode" in events[-1].error_message
+  with pytest.raises(ValueError, match="bad mood") as raised:
+    await run_turn(runner, "hi")
+  assert any("after_model_callback" in n and "explode" in n for n in raised.value.__notes__)
   session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
   assert session.state["started"] is True
+  assert (session.events[-1].error_code, session.events[-1].error_message) == ("ValueError", "bad mood")
+
+
+async def test_callbacks_assigned_after_construction_take_effect():
+  seen = []
+
+  def ping() -> str:
+    return "pong"
+
+  agent = Agent(name="a", model=ScriptedModel([call("ping"), "done"]))
+  agent.tools = [ping]
+  agent.before_agent_callback = lambda callback_context: seen.append("before_agent")
+  agent.before_model_callback = lambda callback_context, llm_request: seen.append("before_model")
+  agent.after_tool_callback = lambda tool, args, tool_context, tool_response: {"replaced": True}
+  events = await run_turn(InMemoryRunner(agent, app_name="app"), "hi")
+  assert seen == ["before_agent", "before_model", "before_model"]
+  assert events[2].get_function_responses()[0].response == {"replaced": True}
+  with pytest.raises(TypeError, match="after_agent_callback"):
+    agent.after_agent_callback = lambda: None
+
+
+async def test_an_artifact_saved_in_a_before_agent_callback_is_committed_with_its_delta():
+  async def save(callback_context):
+    await callback_context.save_artifact("notes.txt", types.Part(text="remember"))
+
+  runner = InMemoryRunner(Agent(name="a", model=ScriptedModel(["hi"]), before_agent_callback=save), app_name="app")
+  events = await run_turn(runner, "hi")
+  assert events[1].actions.artifact_delta == {"notes.txt": 0} and events[1].content is None
+  assert events[-1].text == "hi"
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  assert [e.actions.artifact_delta for e in session.events] == [{}, {"notes.txt": 0}, {}]
+
+
+async def test_on_tool_error_callback_is_called_for_an_unknown_tool_and_can_answer_it():
+  errors = []
+
+  def known() -> str:
+    return "ok"
+
+  def on_error(tool, args, tool_context, error):
+    errors.append((tool.name, args, type(error).__name__, "known" in str(error)))
+    return {"result": "handled by the callback"}
+
+  model = ScriptedModel([call("made_up", q=1), "fine"])
+  agent = Agent(name="a", model=model, tools=[known], on_tool_error_callback=on_error)
+  events = await run_turn(InMemoryRunner(agent, app_name="app"), "go")
+  assert errors == [("made_up", {"q": 1}, "ValueError", True)]
+  assert events[2].get_function_responses()[0].response == {"result": "handled by the callback"}
 
 
 async def test_before_model_callback_editing_request_contents_does_not_corrupt_history():

@@ -6,10 +6,11 @@ from typing import Literal, Optional
 
 import pytest
 from google.genai import types
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from adk_nb import Agent, InMemoryRunner
 from adk_nb.agents import RunConfig, SequentialAgent, StreamingMode
+from adk_nb.agents.invocation_context import LlmCallsLimitExceededError
 from adk_nb.models import LlmResponse
 from adk_nb.testing import ScriptedModel, call, run_turn, summarize
 from adk_nb.tools import FunctionTool, ToolContext
@@ -104,31 +105,76 @@ async def test_tool_arguments_are_validated_and_converted():
   assert events[-1].text == "done"
 
 
-async def test_unknown_tool_and_raising_tool_become_error_responses_the_model_reads():
+async def test_unknown_tool_is_an_error_response_the_model_reads():
   def boom() -> str:
-    raise RuntimeError("disk on fire")
+    return "boom"
 
-  model = ScriptedModel([call("nope"), call("boom"), "recovered"])
+  model = ScriptedModel([call("nope"), "recovered"])
   runner = InMemoryRunner(Agent(name="a", model=model, tools=[boom]), app_name="app")
   events = await run_turn(runner, "go")
   first = events[2].get_function_responses()[0].response["error"]
-  assert "`nope` is not available" in first and "boom" in first
-  second = events[4].get_function_responses()[0].response["error"]
-  assert "RuntimeError: disk on fire" in second
+  assert "`nope()`" in first and "boom" in first
   assert events[-1].text == "recovered"
 
 
-async def test_model_error_is_an_error_event_and_the_session_keeps_what_was_committed():
+async def test_raising_tool_raises_out_of_the_run_after_an_error_event():
+  def boom() -> str:
+    raise RuntimeError("disk on fire")
+
+  model = ScriptedModel([call("boom"), "next turn"])
+  runner = InMemoryRunner(Agent(name="a", model=model, tools=[boom]), app_name="app")
+  session = await runner.session_service.create_session(app_name="app", user_id="user", session_id="session")
+  seen = []
+  with pytest.raises(RuntimeError, match="disk on fire"):
+    async for event in runner.run_async(user_id="user", session_id=session.id,
+                                        new_message=types.Content(role="user", parts=[types.Part(text="go")])):
+      seen.append(event)
+  assert [e.author for e in seen] == ["a", "a"] and seen[0].get_function_calls()  # the call, then the error
+  assert seen[-1].error_code == "RuntimeError" and seen[-1].error_message == "disk on fire"
+  assert len(model.requests) == 1
+  # The next run answers the call the failure left open, so the history stays valid for any provider.
+  await run_turn(runner, "again")
+  answers = [p.function_response for c in model.requests[1].contents for p in c.parts if p.function_response]
+  assert answers[0].name == "boom" and "Interrupted" in answers[0].response["error"]
+
+
+async def test_on_tool_error_callback_answers_for_a_raising_tool():
+  def boom() -> str:
+    raise RuntimeError("disk on fire")
+
+  def fallback(tool, args, tool_context, error):
+    return {"fallback": f"{type(error).__name__}: {error}"}
+
+  model = ScriptedModel([call("boom"), "recovered"])
+  runner = InMemoryRunner(Agent(name="a", model=model, tools=[boom], on_tool_error_callback=fallback), app_name="app")
+  events = await run_turn(runner, "go")
+  assert events[2].get_function_responses()[0].response == {"fallback": "RuntimeError: disk on fire"}
+  assert events[-1].text == "recovered"
+
+
+async def test_model_error_raises_and_the_session_keeps_what_was_committed():
   model = ScriptedModel([call("t"), ConnectionError("provider down")])
 
   def t() -> str:
     return "x"
 
   runner = InMemoryRunner(Agent(name="a", model=model, tools=[t]), app_name="app")
-  events = await run_turn(runner, "go")
-  assert events[-1].error_code == "MODEL_ERROR" and "provider down" in events[-1].error_message
+  with pytest.raises(ConnectionError, match="provider down"):
+    await run_turn(runner, "go")
   session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
-  assert [e.author for e in session.events][:3] == ["user", "a", "a"]
+  assert [e.author for e in session.events] == ["user", "a", "a", "a"]
+  assert session.events[-1].error_code == "ConnectionError" and session.events[-1].error_message == "provider down"
+
+
+async def test_error_code_is_the_providers_status_when_the_exception_carries_one():
+  class ApiError(Exception):
+    status = "PERMISSION_DENIED"
+
+  runner = InMemoryRunner(Agent(name="a", model=ScriptedModel([ApiError("no key")])), app_name="app")
+  with pytest.raises(ApiError):
+    await run_turn(runner, "go")
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  assert session.events[-1].error_code == "PERMISSION_DENIED"
 
 
 async def test_several_calls_in_one_turn_run_concurrently_and_answer_in_one_event():
@@ -172,9 +218,10 @@ async def test_instruction_templating_from_state_and_providers():
 
 async def test_missing_required_state_key_names_the_fix():
   runner = InMemoryRunner(Agent(name="a", model=ScriptedModel(["x"]), instruction="Use {absent}."), app_name="app")
-  events = await run_turn(runner, "hi")
-  assert events[-1].error_code == "AGENT_ERROR"
-  assert "absent" in events[-1].error_message and "{absent?}" in events[-1].error_message
+  with pytest.raises(KeyError, match=r"absent.*\{absent\?\}"):
+    await run_turn(runner, "hi")
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  assert session.events[-1].error_code == "KeyError" and "{absent?}" in session.events[-1].error_message
 
 
 async def test_global_instruction_and_model_inherited_from_ancestor():
@@ -205,10 +252,13 @@ async def test_output_key_and_output_schema():
   assert model.requests[0].config.response_mime_type == "application/json"
   session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
   assert session.state["verdict"] == {"ok": True, "reason": "fine"}
-  events = await run_turn(runner, "again")
-  assert events[-1].error_code == "OUTPUT_SCHEMA_VALIDATION_ERROR"
+  with pytest.raises(ValidationError):
+    await run_turn(runner, "again")
   session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
   assert session.state["verdict"] == {"ok": True, "reason": "fine"}
+  # As in ADK the answer that failed its schema is not committed; the error event says why.
+  assert [e.author for e in session.events[-2:]] == ["user", "judge"]
+  assert session.events[-1].error_code == "ValidationError" and session.events[-1].content is None
 
 
 async def test_include_contents_none_sends_only_the_current_turn():
@@ -241,15 +291,17 @@ async def test_streaming_yields_partials_then_one_final_event_and_stores_only_th
   assert [e.partial for e in session.events] == [None, None]
 
 
-async def test_max_llm_calls_stops_the_invocation_with_an_error_event():
+async def test_max_llm_calls_raises_after_an_error_event():
   def again() -> str:
     return "again"
 
   model = ScriptedModel(lambda req: call("again"))
   runner = InMemoryRunner(Agent(name="a", model=model, tools=[again]), app_name="app")
-  events = await run_turn(runner, "loop", run_config=RunConfig(max_llm_calls=3))
+  with pytest.raises(LlmCallsLimitExceededError, match="max_llm_calls"):
+    await run_turn(runner, "loop", run_config=RunConfig(max_llm_calls=3))
   assert len(model.requests) == 3
-  assert events[-1].error_code == "LLM_CALLS_LIMIT_EXCEEDED" and "max_llm_calls" in events[-1].error_message
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  assert session.events[-1].error_code == "LlmCallsLimitExceededError"
 
 
 def test_configuration_mistakes_are_raised_at_construction():
@@ -311,3 +363,31 @@ async def test_output_schema_with_tools_answers_through_set_model_response():
   session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
   assert session.state["forecast"] == {"city": "Oslo", "temp_c": 21}
   model.assert_complete()
+
+
+async def test_requests_carry_the_agent_name_label_without_touching_the_agents_config():
+  config = types.GenerateContentConfig(temperature=0.1, labels={"team": "support"})
+  model = ScriptedModel(["hi"])
+  agent = Agent(name="helper", model=model, generate_content_config=config)
+  await run_turn(InMemoryRunner(agent, app_name="app"), "hi")
+  assert model.requests[0].config.labels == {"team": "support", "adk_agent_name": "helper"}
+  assert config.labels == {"team": "support"}
+
+
+async def test_call_ids_made_up_by_adk_nb_reach_only_models_that_pair_calls_by_id():
+  def ping() -> str:
+    return "pong"
+
+  class PairingModel(ScriptedModel):
+    @property
+    def pairs_calls_by_id(self) -> bool:
+      return True
+
+  for model, kept in ((ScriptedModel([call("ping"), "done"]), False), (PairingModel([call("ping"), "done"]), True)):
+    runner = InMemoryRunner(Agent(name="a", model=model, tools=[ping]), app_name="app")
+    events = await run_turn(runner, "go")
+    call_id = events[1].get_function_calls()[0].id
+    assert call_id.startswith("adk-")  # the session keeps the id, so answers can be matched
+    sent = model.requests[1].contents
+    ids = [sent[1].parts[0].function_call.id, sent[2].parts[0].function_response.id]
+    assert ids == ([call_id, call_id] if kept else [None, None])

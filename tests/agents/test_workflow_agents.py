@@ -2,10 +2,12 @@
 
 import asyncio
 
+import pytest
 from google.genai import types
 
 from adk_nb import Agent, InMemoryRunner
 from adk_nb.agents import LoopAgent, ParallelAgent, SequentialAgent
+from adk_nb.agents.invocation_context import LlmCallsLimitExceededError
 from adk_nb.agents.run_config import RunConfig
 from adk_nb.testing import ScriptedModel, call, run_turn
 from adk_nb.tools import exit_loop
@@ -121,8 +123,12 @@ async def test_parallel_child_failure_cancels_siblings_and_reports_error():
       Agent(name="ok", model=ScriptedModel([call("hang")]), tools=[hang]),
       Agent(name="bad", model=ScriptedModel([call("x")]), instruction="{missing_key}"),
   ])
-  events = await run_turn(InMemoryRunner(par, app_name="app"), "go")
-  assert events[-1].error_code == "AGENT_ERROR" and "missing_key" in events[-1].error_message
+  runner = InMemoryRunner(par, app_name="app")
+  with pytest.raises(KeyError, match="missing_key"):
+    await run_turn(runner, "go")
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  error = session.events[-1]
+  assert (error.author, error.branch, error.error_code) == ("bad", "fan.bad", "KeyError")
 
 
 async def test_other_agents_turns_are_fenced_as_data_and_cannot_close_the_fence():
@@ -141,6 +147,49 @@ async def test_other_agents_turns_are_fenced_as_data_and_cannot_close_the_fence(
   assert "information only" in text and "[writer] said: done [marker removed] SYSTEM" in text
 
 
+async def test_a_resumable_app_records_progress_and_ends_as_google_adk():
+  from adk_nb import Runner
+  from adk_nb.apps import App, ResumabilityConfig
+  from adk_nb.sessions import InMemorySessionService
+
+  seen = []
+
+  def spy(callback_context):
+    seen.append(callback_context._invocation_context.is_resumable)
+
+  def build():
+    a = Agent(name="a", model=ScriptedModel(["A1", "A2"]), before_agent_callback=spy)
+    b = Agent(name="b", model=ScriptedModel(["B1", "B2"]))
+    return a, b
+
+  def trace(events):
+    return [(e.author, e.text or None, e.actions.agent_state, e.actions.end_of_agent) for e in events[1:]]
+
+  async def run(root, resumable=True):
+    app = App(name="app", root_agent=root, resumability_config=ResumabilityConfig(is_resumable=resumable))
+    return trace(await run_turn(Runner(app=app, session_service=InMemorySessionService()), "go"))
+
+  assert await run(SequentialAgent(name="s", sub_agents=list(build()))) == [
+      ("s", None, {"current_sub_agent": "a"}, None), ("a", "A1", None, None), ("a", None, None, True),
+      ("s", None, {"current_sub_agent": "b"}, None), ("b", "B1", None, None), ("b", None, None, True),
+      ("s", None, None, True)]
+  loop = await run(LoopAgent(name="l", sub_agents=list(build()), max_iterations=2))
+  assert [t[2] for t in loop if t[2]] == [{"current_sub_agent": n, "times_looped": i} for i in (0, 1) for n in "ab"]
+  assert loop[-1] == ("l", None, None, True)
+  par = await run(ParallelAgent(name="p", sub_agents=list(build())))
+  assert par[0] == ("p", None, {}, None) and par[-1] == ("p", None, None, True)
+  assert await run(SequentialAgent(name="s", sub_agents=list(build())), resumable=False) == [
+      ("a", "A1", None, None), ("b", "B1", None, None)]
+  assert seen == [True, True, True, True, False]  # a ran once, twice (loop), once, once
+
+
+def test_clone_refuses_parent_agent_and_unknown_fields_naming_them():
+  agent = Agent(name="a", description="d")
+  with pytest.raises(ValueError, match="Cannot update `parent_agent` field in clone"):
+    agent.clone(update={"parent_agent": None})
+  with pytest.raises(ValueError, match=r"Cannot update nonexistent fields in LlmAgent: \['colour'\]"):
+    agent.clone(update={"colour": "red"})
+  assert agent.clone(update={"name": "b"}).description == "d"
 async def test_loop_without_max_iterations_stops_when_llm_call_limit_is_hit():
   """RunConfig(max_llm_calls) is the safety net for a runaway LoopAgent; it must end the run."""
   def reply(req):
@@ -150,13 +199,14 @@ async def test_loop_without_max_iterations_stops_when_llm_call_limit_is_hit():
   runner = InMemoryRunner(loop, app_name="app", auto_create_session=True)
 
   events = []
-  async for event in runner.run_async(user_id="user", session_id="s1", new_message=types.Content(
-      role="user", parts=[types.Part(text="go")]), run_config=RunConfig(max_llm_calls=3)):
-    events.append(event)
-    if len(events) > 50:
-      break  # the loop never ends by itself
+  with pytest.raises(LlmCallsLimitExceededError):
+    async for event in runner.run_async(user_id="user", session_id="s1", new_message=types.Content(
+        role="user", parts=[types.Part(text="go")]), run_config=RunConfig(max_llm_calls=3)):
+      events.append(event)
+      if len(events) > 50:
+        break  # the loop never ends by itself
   assert len(events) <= 50, "LoopAgent kept iterating after the llm-call limit"
-  assert sum(1 for e in events if e.error_code == "LLM_CALLS_LIMIT_EXCEEDED") == 1
+  assert sum(1 for e in events if e.error_code == "LlmCallsLimitExceededError") == 1
 
 
 async def test_closing_the_run_stream_cancels_parallel_branches():

@@ -19,7 +19,7 @@ async def test_file_uri_gives_a_file_store_in_that_folder(tmp_path):
   assert isinstance(service, FileArtifactService) and service.root_dir == folder
   await service.save_artifact(app_name="a", user_id="u", session_id="s", filename="x.txt",
                               artifact=types.Part(text="x"))
-  assert any(folder.rglob("payload"))
+  assert any(folder.rglob("versions/0/x.txt"))
 
 
 @pytest.mark.parametrize("uri, path", [

@@ -246,9 +246,9 @@ async def test_a_symlinked_version_folder_is_refused(tmp_path):
   artifact_dir = root / "apps" / APP / "users" / USER / "sessions" / S1 / "artifacts" / "a.txt"
   target = tmp_path / "elsewhere"
   target.mkdir()
-  (target / "payload").write_bytes(b"not yours")
-  (target / "metadata.json").write_text('{"kind": "text", "mime_type": "text/plain"}')
-  os.symlink(target, artifact_dir / "1")
+  (target / "a.txt").write_bytes(b"not yours")
+  (target / "metadata.json").write_text('{"fileName": "a.txt", "version": 1}')
+  os.symlink(target, artifact_dir / "versions" / "1")
   with pytest.raises(UnsafeArtifactPathError):
     await load(service, "a.txt")
   assert (await load(service, "a.txt", version=0)).text == "mine"
@@ -258,7 +258,7 @@ async def test_corrupt_metadata_names_the_file_and_the_fix(tmp_path):
   root = tmp_path / "root"
   service = FileArtifactService(root)
   await save(service, "a.txt", types.Part(text="x"))
-  meta = root / "apps" / APP / "users" / USER / "sessions" / S1 / "artifacts" / "a.txt" / "0" / "metadata.json"
+  meta = root / "apps" / APP / "users" / USER / "sessions" / S1 / "artifacts" / "a.txt" / "versions" / "0" / "metadata.json"
   meta.write_text("{broken")
   with pytest.raises(ValueError, match="metadata.json is unreadable.*delete the version folder"):
     await load(service, "a.txt")

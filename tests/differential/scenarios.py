@@ -261,6 +261,64 @@ def confirmation(fw: Framework):
   return agent, ["Delete a.txt", {"confirm": True}]
 
 
+def _raise(error: Exception):
+  def step(llm_request):
+    raise error
+  return step
+
+
+def tool_error(fw: Framework):
+  def lookup(key: str) -> dict:
+    """Looks a key up."""
+    raise KeyError(key)
+
+  agent = fw.LlmAgent(name="clerk", instruction="Look it up.", tools=[lookup],
+                      model=fw.model("clerk", [("call", "lookup", {"key": "k1"}), "never reached"]))
+  return agent, ["Look up k1"]
+
+
+def tool_error_handled(fw: Framework):
+  def lookup(key: str) -> dict:
+    """Looks a key up."""
+    raise KeyError(key)
+
+  def fallback(tool, args, tool_context, error):
+    return {"fallback": type(error).__name__}
+
+  agent = fw.LlmAgent(name="clerk", instruction="Look it up.", tools=[lookup], on_tool_error_callback=fallback,
+                      model=fw.model("clerk", [("call", "lookup", {"key": "k1"}), "Not found."]))
+  return agent, ["Look up k1"]
+
+
+def unknown_tool(fw: Framework):
+  agent = fw.LlmAgent(name="clerk", instruction="Look it up.", tools=[get_weather],
+                      model=fw.model("clerk", [("call", "lookup", {"key": "k1"}), "Sorry."]))
+  return agent, ["Look up k1"]
+
+
+def model_error(fw: Framework):
+  agent = fw.LlmAgent(name="talker", instruction="Talk.",
+                      model=fw.model("talker", [_raise(ConnectionError("provider down"))]))
+  return agent, ["hi"]
+
+
+def missing_state_var(fw: Framework):
+  agent = fw.LlmAgent(name="templated", instruction="Use <<{absent}>>.",
+                      model=fw.model("templated", ["never reached"]))
+  return agent, ["hi"]
+
+
+def output_schema_mismatch(fw: Framework):
+  from pydantic import BaseModel
+
+  class Verdict(BaseModel):
+    ok: bool
+
+  agent = fw.LlmAgent(name="judge", instruction="Judge.", output_schema=Verdict, output_key="verdict",
+                      model=fw.model("judge", ["not json"]))
+  return agent, ["judge this"]
+
+
 SCENARIOS = {
     "single_text": single_text,
     "tool_round_trip": tool_round_trip,
@@ -270,6 +328,12 @@ SCENARIOS = {
     "transfer_sticky": transfer_sticky,
     "agent_tool": agent_tool,
     "confirmation": confirmation,
+    "tool_error": tool_error,
+    "tool_error_handled": tool_error_handled,
+    "unknown_tool": unknown_tool,
+    "model_error": model_error,
+    "missing_state_var": missing_state_var,
+    "output_schema_mismatch": output_schema_mismatch,
 }
 
 
@@ -290,13 +354,17 @@ async def run_scenario(fw: Framework, name: str) -> dict:
     else:
       message = fw.user(turn)
     events = []
-    async for event in runner.run_async(user_id="u", session_id=session.id, new_message=message):
-      events.append(event)
-      for call in event.get_function_calls():
-        if call.name == "adk_request_confirmation":
-          pending_id = call.id
+    raised = None
+    try:
+      async for event in runner.run_async(user_id="u", session_id=session.id, new_message=message):
+        events.append(event)
+        for call in event.get_function_calls():
+          if call.name == "adk_request_confirmation":
+            pending_id = call.id
+    except Exception as exc:  # errors raise out of run_async (after an error event), as in ADK
+      raised = type(exc).__name__
     out_turns.append({"user_message_yielded": any(e.author == "user" for e in events),
-                      "events": [_event(e) for e in events]})
+                      "events": [_event(e) for e in events], "raised": raised})
   stored = await runner.session_service.get_session(app_name="diff", user_id="u", session_id=session.id)
   return {
       "turns": out_turns,

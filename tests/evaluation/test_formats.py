@@ -116,3 +116,12 @@ def test_a_misspelt_key_in_test_config_is_named_not_ignored(tmp_path):
   config = load_eval_config(write(tmp_path / "test_config.json", {
       "criteria": {"response_match_score": 0.5}, "customMetrics": {}, "user_simulator_config": {}}))
   assert config.criteria == {"response_match_score": 0.5}
+
+
+def test_tool_call_helpers_refuse_unsupported_intermediate_data():
+  from adk_nb.evaluation.eval_case import get_all_tool_calls, get_all_tool_responses
+
+  for helper in (get_all_tool_calls, get_all_tool_responses):
+    assert helper(None) == []
+    with pytest.raises(ValueError, match="Unsupported type for intermediate_data"):
+      helper({"tool_uses": []})

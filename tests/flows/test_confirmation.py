@@ -205,6 +205,27 @@ async def test_tool_can_request_confirmation_itself_with_a_payload():
   assert result == {"sent": 9.0, "approved_by": "ann"}
 
 
+async def test_a_tool_that_asked_itself_is_called_again_on_rejection_and_decides_the_answer():
+  seen = []
+
+  def transfer_money(amount: float, tool_context: ToolContext) -> dict:
+    confirmation = tool_context.tool_confirmation
+    seen.append(None if confirmation is None else confirmation.confirmed)
+    if confirmation is None:
+      tool_context.request_confirmation(hint=f"Send {amount}?")
+      return {"status": "waiting"}
+    return {"sent": amount} if confirmation.confirmed else {"status": "cancelled by the customer"}
+
+  model = ScriptedModel([call("transfer_money", amount=9.0), "Cancelled."])
+  runner = InMemoryRunner(Agent(name="bank", model=model, tools=[transfer_money]), app_name="app")
+  await run_turn(runner, "send")
+  [item] = await pending(runner)
+  await answer(runner, [confirmation_response(item, False)])
+  assert seen == [None, False]
+  sent = [p.function_response.response for c in model.requests[1].contents for p in c.parts if p.function_response]
+  assert sent[-1] == {"status": "cancelled by the customer"}
+
+
 async def test_long_running_tool_ends_the_turn_and_a_later_answer_resumes_the_invocation():
   def start_job(name: str):
     """Starts a background job; the result arrives later."""
@@ -219,6 +240,25 @@ async def test_long_running_tool_ends_the_turn_and_a_later_answer_resumes_the_in
   later = await answer(runner, [tool_response(item, {"pages": 42})])
   assert later[0].invocation_id == events[0].invocation_id
   assert later[-1].text == "The report is ready: 42 pages."
+  assert model.requests[1].contents[-1].parts[0].function_response.response == {"pages": 42}
+
+
+async def test_an_answer_without_id_is_matched_to_the_one_pending_call_of_that_name():
+  def start_job(name: str):
+    """Starts a background job; the result arrives later."""
+    return None
+
+  model = ScriptedModel([call("start_job", name="report"), "Ready."])
+  runner = InMemoryRunner(Agent(name="ops", model=model, tools=[LongRunningFunctionTool(start_job)]), app_name="app")
+  await run_turn(runner, "make report")
+  [item] = await pending(runner)
+  with pytest.raises(AnswerWithoutIdError):  # no pending call of that name: nothing to match it to
+    await answer(runner, [types.Part(function_response=types.FunctionResponse(name="other_job", response={}))])
+  later = await answer(runner, [types.Part(function_response=types.FunctionResponse(
+      name="start_job", response={"pages": 42}))])
+  assert later[-1].text == "Ready." and await pending(runner) == []
+  stored = (await session_of(runner)).events
+  assert [r.id for e in stored for r in e.get_function_responses()] == [item.call_id]
   assert model.requests[1].contents[-1].parts[0].function_response.response == {"pages": 42}
 
 

@@ -1,7 +1,10 @@
 """Agent transfer: routing, stickiness, allowed targets, bad names, ping-pong cap."""
 
+import pytest
+
 from adk_nb import Agent, InMemoryRunner
 from adk_nb.agents import RunConfig
+from adk_nb.agents.invocation_context import LlmCallsLimitExceededError
 from adk_nb.testing import ScriptedModel, call, run_turn, summarize
 
 
@@ -73,13 +76,22 @@ async def test_ping_pong_transfers_are_capped():
   root = Agent(name="root", model=ScriptedModel([call("transfer_to_agent", agent_name="a"), "stop"]),
                sub_agents=[a, b])
   runner = InMemoryRunner(root, app_name="app")
-  events = await run_turn(runner, "go", run_config=RunConfig(max_transfers=4))
+  with pytest.raises(LlmCallsLimitExceededError):  # the refused agents keep trying until max_llm_calls
+    await run_turn(runner, "go", run_config=RunConfig(max_transfers=4, max_llm_calls=20))
+  events = (await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")).events
   transfers = [e for e in events if e.actions.transfer_to_agent]
   assert len(transfers) == 4
   errors = [r.response.get("error", "") for e in events for r in e.get_function_responses()]
   assert any("Transfer limit reached" in err for err in errors)
 
 
+async def test_transfer_is_answered_with_a_none_result_as_in_adk():
+  child = Agent(name="child", model=ScriptedModel(["child here"]))
+  root = Agent(name="root", model=ScriptedModel([call("transfer_to_agent", agent_name="child")]), sub_agents=[child])
+  events = await run_turn(InMemoryRunner(root, app_name="app"), "hi")
+  [answer] = events[2].get_function_responses()
+  assert answer.name == "transfer_to_agent" and answer.response == {"result": None}
+  assert events[2].actions.transfer_to_agent == "child" and events[-1].text == "child here"
 async def test_sticky_transfer_skips_a_non_transferable_last_speaker_like_adk():
   """google-adk _agent_router.find_agent_to_run keeps scanning past an agent that cannot transfer back."""
   a_model = ScriptedModel(["a answers 1", call("transfer_to_agent", agent_name="b"), "a answers 3"])

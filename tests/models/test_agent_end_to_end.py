@@ -6,6 +6,7 @@ from google.genai import types
 from adk_nb import Agent
 from adk_nb.agents.run_config import RunConfig, StreamingMode
 from adk_nb.models import Cassette, Gemini, LiteLlm, RetryOptions
+from adk_nb.models._retry import ModelServerError
 from adk_nb.runners import InMemoryRunner
 
 FAST = RetryOptions(attempts=2, initial_delay=0.01, max_delay=0.02)
@@ -132,8 +133,8 @@ async def test_lite_llm_bad_tool_arguments_become_an_error_the_model_recovers_fr
 async def test_a_model_that_keeps_failing_ends_the_run_with_an_error_event(server, retry_waits):
   for _ in range(2):
     server.reply({"error": {"code": 503, "message": "Overloaded", "status": "UNAVAILABLE"}}, status=503)
-  events, stored = await run_agent(Gemini(model="gemini-2.5-flash", base_url=server.url, retry_options=FAST))
-  assert events[-1].error_code and "HTTP 503" in events[-1].error_message
+  with pytest.raises(ModelServerError, match="HTTP 503"):
+    await run_agent(Gemini(model="gemini-2.5-flash", base_url=server.url, retry_options=FAST))
   assert len(server.requests) == 2
 
 
@@ -156,3 +157,10 @@ async def test_a_recorded_agent_run_replays_offline_with_identical_events(server
   assert observable(replayed) == observable(recorded)
   assert len(server.requests) == calls_made == 2
   replay.assert_complete()
+
+
+async def test_gemini_api_requests_leave_out_the_labels_only_vertex_accepts(server):
+  server.reply(gemini_answer({"text": "Sunny."}))
+  await run_agent(Gemini(model="gemini-2.5-flash", base_url=server.url))
+  assert "labels" not in server.requests[0].json
+  assert server.requests[0].json["contents"][0]["parts"][0]["text"] == "Weather in Paris?"

@@ -68,3 +68,8 @@ def test_importing_adk_nb_never_imports_litellm():
                         cwd=Path(__file__).resolve().parents[2])
   assert done.returncode == 0, done.stderr
   assert done.stdout.strip() == "ok"
+
+
+def test_an_unknown_model_name_is_reported_as_in_adk_with_the_fix():
+  with pytest.raises(ValueError, match="Model non-exist-model not found: .*register a class"):
+    LLMRegistry.resolve("non-exist-model")

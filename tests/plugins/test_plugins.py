@@ -103,7 +103,7 @@ async def test_logging_plugin_logs_the_run(caplog):
   with caplog.at_level(logging.INFO, logger="adk_nb.run"):
     await run_turn(runner, "go")
   text = caplog.text
-  assert "run start" in text and "tool call ping({})" in text and 'tool result ping -> {"result": "pong"}' in text
+  assert "run start" in text and "tool call ping({})" in text and 'tool result ping -> pong' in text  # the raw value, as ADK's plugins see it
 
 
 def test_plugin_names_must_be_unique_and_app_validates():
@@ -114,3 +114,34 @@ def test_plugin_names_must_be_unique_and_app_validates():
   with pytest.raises(ValueError, match="App"):
     Runner(app=App(name="x", root_agent=Agent(name="a")), plugins=[LoggingPlugin()],
            session_service=InMemorySessionService())
+
+
+def test_the_app_name_user_is_refused():
+  with pytest.raises(ValueError, match="'user' is reserved"):
+    App(name="user", root_agent=Agent(name="a"))
+
+
+async def test_plugin_errors_are_runtime_errors_naming_the_plugin_and_the_hook():
+  class Broken(BasePlugin):
+    async def before_run_callback(self, *, invocation_context):
+      raise ValueError("no config")
+
+    async def close(self):
+      raise OSError("socket gone")
+
+  class Fine(BasePlugin):
+    closed = False
+
+    async def close(self):
+      Fine.closed = True
+
+  runner = InMemoryRunner(Agent(name="a", model=ScriptedModel(["hi"])), app_name="app",
+                          plugins=[Broken("broken"), Fine("fine")])
+  with pytest.raises(RuntimeError, match="Error in plugin 'broken' during 'before_run_callback' callback: no config") as raised:
+    await run_turn(runner, "hi")
+  assert isinstance(raised.value.__cause__, ValueError)
+  with pytest.raises(RuntimeError, match="Failed to close plugins: 'broken': OSError"):
+    await runner.plugin_manager.close()
+  assert Fine.closed  # one failing plugin does not keep the others open
+  with pytest.raises(ValueError, match="Plugin with name 'fine' already registered"):
+    runner.plugin_manager.register_plugin(Fine("fine"))

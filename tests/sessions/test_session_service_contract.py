@@ -162,6 +162,7 @@ async def test_get_session_config_limits_the_events_loaded(session_service):
   assert await texts(num_recent_events=2) == ["3", "4"]
   assert await texts(num_recent_events=0) == []
   assert await texts(num_recent_events=10) == ["0", "1", "2", "3", "4"]
+  assert await texts(num_recent_events=7) == ["0", "1", "2", "3", "4"]  # fewer than asked for: all of them
   assert await texts(after_timestamp=1002.0) == ["2", "3", "4"]
   assert await texts(after_timestamp=1002.0, num_recent_events=1) == ["4"]
   assert await texts() == ["0", "1", "2", "3", "4"]

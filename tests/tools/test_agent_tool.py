@@ -58,3 +58,29 @@ async def test_one_agent_instance_serves_several_parents():
   for p in (p1, p2):
     events = await run_turn(InMemoryRunner(p, app_name="app"), "go")
     assert events[2].get_function_responses()[0].response == {"result": "helped"}
+
+
+async def test_the_agent_shares_the_callers_artifacts_both_ways():
+  from google.genai import types
+
+  async def read_and_write(tool_context: ToolContext) -> str:
+    brief = await tool_context.load_artifact("brief.txt")
+    await tool_context.save_artifact("summary.txt", types.Part(text=f"summary of {brief.text}"))
+    return "saved"
+
+  async def write_brief(tool_context: ToolContext) -> str:
+    await tool_context.save_artifact("brief.txt", types.Part(text="the brief"))
+    return "ok"
+
+  writer = Agent(name="writer", description="Summarises.", tools=[read_and_write],
+                 model=ScriptedModel([call("read_and_write"), "done"]))
+  root = Agent(name="root", tools=[write_brief, AgentTool(writer)],
+               model=ScriptedModel([call("write_brief"), call("writer", request="summarise"), "finished"]))
+  runner = InMemoryRunner(root, app_name="app")
+  events = await run_turn(runner, "go")
+  assert events[-1].text == "finished"
+  summary = await runner.artifact_service.load_artifact(app_name="app", user_id="user", session_id="session",
+                                                        filename="summary.txt")
+  assert summary.text == "summary of the brief"
+  answered = [e for e in events if any(r.name == "writer" for r in e.get_function_responses())]
+  assert answered[0].actions.artifact_delta == {"summary.txt": 0}

@@ -35,7 +35,7 @@ async def test_function_tool_positional_only_params_are_callable():
     """Adds."""
     return a + b
   tool = FunctionTool(add)
-  assert await tool.run_async(args={"a": 1, "b": 2}, tool_context=None) == {"result": 3}
+  assert await tool.run_async(args={"a": 1, "b": 2}, tool_context=None) == 3
 
 
 async def test_before_model_callback_editing_a_tool_declaration_does_not_leak_into_next_request():

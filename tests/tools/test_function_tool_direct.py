@@ -1,0 +1,72 @@
+"""FunctionTool called directly (as google-adk tests do): the function's value as is, and the confirmation gate as in ADK."""
+
+from pydantic import BaseModel
+
+from adk_nb import Agent
+from adk_nb.agents.invocation_context import InvocationContext
+from adk_nb.sessions import InMemorySessionService
+from adk_nb.tools import FunctionTool, ToolContext
+from adk_nb.tools.tool_confirmation import ToolConfirmation
+
+
+class Point(BaseModel):
+  x: int
+
+
+async def _tool_context(confirmation=None) -> ToolContext:
+  service = InMemorySessionService()
+  session = await service.create_session(app_name="app", user_id="u")
+  ctx = InvocationContext(session_service=service, invocation_id="e-1", agent=Agent(name="a"), session=session)
+  return ToolContext(ctx, function_call_id="call-1", tool_confirmation=confirmation)
+
+
+async def test_run_async_returns_the_functions_value_unwrapped():
+  def add(a: int, b: int) -> int:
+    return a + b
+
+  def point() -> Point:
+    return Point(x=1)
+
+  tc = await _tool_context()
+  assert await FunctionTool(add).run_async(args={"a": 1, "b": 2}, tool_context=tc) == 3
+  assert await FunctionTool(point).run_async(args={}, tool_context=tc) == Point(x=1)
+  assert "error" in await FunctionTool(add).run_async(args={"a": 1}, tool_context=tc)  # the model can fix it
+
+
+async def test_a_tool_that_requires_confirmation_asks_when_called_directly():
+  ran = []
+
+  def delete(path: str) -> dict:
+    ran.append(path)
+    return {"deleted": path}
+
+  tool = FunctionTool(delete, require_confirmation=True)
+  tc = await _tool_context()
+  answer = await tool.run_async(args={"path": "a.txt"}, tool_context=tc)
+  assert answer == {"error": "This tool call requires confirmation, please approve or reject."}
+  assert list(tc.actions.requested_tool_confirmations) == ["call-1"] and tc.actions.skip_summarization
+  rejected = await tool.run_async(args={"path": "a.txt"},
+                                  tool_context=await _tool_context(ToolConfirmation(confirmed=False)))
+  assert rejected == {"error": "This tool call is rejected."} and ran == []
+  approved = await tool.run_async(args={"path": "a.txt"},
+                                  tool_context=await _tool_context(ToolConfirmation(confirmed=True)))
+  assert approved == {"deleted": "a.txt"} and ran == ["a.txt"]
+
+
+async def test_missing_arguments_are_an_error_the_model_reads_in_adks_words():
+  def move(x: int, y: int, speed: int = 1) -> int:
+    return x + y
+
+  answer = await FunctionTool(move).run_async(args={"speed": 2}, tool_context=await _tool_context())
+  assert answer == {"error": "Invoking `move()` failed as the following mandatory input parameters are not "
+                             "present:\nx\ny\nYou could retry calling this tool, but it is IMPORTANT for you to "
+                             "provide all the mandatory parameters."}
+
+
+def test_a_callable_objects_description_comes_from_its_call_method():
+  class Adder:
+    def __call__(self, a: int) -> int:
+      """Adds one."""
+      return a + 1
+
+  assert FunctionTool(Adder()).description == "Adds one."
