@@ -5,8 +5,11 @@ Tables (created on first use):
 - `sessions`: one row per session, its own state as JSON and `update_time`, the
   revision marker that optimistic concurrency compares against;
 - `events`: one JSON document per event, ordered by an integer `seq`;
-- `app_states`, `user_states`: state shared by every session of an app / of a user;
-- `adk_nb_schema`: the schema version, so a later release can migrate.
+- `app_states`, `user_states`: state shared by every session of an app / of a user,
+  each row with a `revision` counted up by every write to it;
+- `adk_nb_schema`: the schema version. A database made by an older release is
+  migrated in place on first use (version 1 -> 2 adds the `revision` columns); a newer
+  one is refused.
 
 The table layout is adk_nb's own, not google-adk's: point the service at a new
 database rather than one written by google-adk.
@@ -39,6 +42,7 @@ from ..events.event import Event
 from ._sql import (
     DEFAULT_BUSY_TIMEOUT,
     MAX_KEY_LENGTH,
+    MIGRATIONS,
     SCHEMA_VERSION,
     SQL,
     SqliteWriter,
@@ -50,7 +54,7 @@ from ._sql import (
 )
 from .base_session_service import BaseSessionService, GetSessionConfig, ListSessionsResponse
 from .session import Session
-from .state import merge_state, split_delta
+from .state import SharedWrite, merge_state, split_delta
 
 __all__ = ["DatabaseSessionService", "SCHEMA_VERSION", "SessionStorageError", "normalize_db_url"]
 
@@ -183,7 +187,10 @@ class DatabaseSessionService(BaseSessionService):
   has since appended to gets `StaleSessionError` and nothing is written; the check is a
   compare-and-set on the session's `update_time` inside the writing transaction, so it
   needs no re-read of the history (google-adk re-reads and compares timestamps some
-  databases round). SQLite runs in WAL mode with `synchronous=NORMAL`: a killed
+  databases round). `app:` and `user:` state get the same protection: their rows carry a
+  revision, and a write to a scope whose row another session changed since this copy
+  was loaded raises `StaleSessionError` naming the scope and keys (google-adk does not
+  protect these scopes). SQLite runs in WAL mode with `synchronous=NORMAL`: a killed
   process loses nothing that was committed; writers of one process queue on a lock,
   writers of other processes wait up to `busy_timeout`.
   """
@@ -341,11 +348,25 @@ class DatabaseSessionService(BaseSessionService):
       conn.exec_driver_sql(
           f"INSERT INTO adk_nb_schema (key, value) VALUES ('schema_version', '{SCHEMA_VERSION}')")
       return
-    if row[0] != str(SCHEMA_VERSION):
+    found = int(row[0]) if row[0].isdigit() else -1
+    if 0 < found < SCHEMA_VERSION:
+      self._migrate(conn, found)
+      return
+    if found != SCHEMA_VERSION:
       raise SessionStorageError(
           f"The {self._where()} has session schema version {row[0]!r}; this adk_nb release "
           f"reads version {SCHEMA_VERSION}. Upgrade adk_nb, or use a new database."
       )
+
+  def _migrate(self, conn: sa.Connection, found: int) -> None:
+    """Brings tables written by an older release to this layout, in the caller's transaction."""
+    for version in range(found, SCHEMA_VERSION):
+      for table, column, ddl in MIGRATIONS[version]:
+        # A table dropped and recreated by create_all already has the column.
+        if column not in {c["name"] for c in sa.inspect(conn).get_columns(table)}:
+          conn.exec_driver_sql(ddl)
+    conn.exec_driver_sql(
+        f"UPDATE adk_nb_schema SET value = '{SCHEMA_VERSION}' WHERE key = 'schema_version'")
 
   # -- transactions ----------------------------------------------------------
 
@@ -458,14 +479,15 @@ class DatabaseSessionService(BaseSessionService):
     keys = {"app": app_name, "user": user_id, "sid": session_id}
 
     def steps():
-      shared = yield from self._merge_shared(keys, app_delta, user_delta, now)
+      # Initial state is written blind: nothing was read, so nothing can be overwritten unseen.
+      shared = yield from self._merge_shared(keys, app_delta, user_delta, now, None)
       yield ("run", SQL["insert_session"], {**keys, "state": session_json, "now": now})
       return shared
 
     self._histories.pop((app_name, user_id, session_id), None)
     try:
       async with self._errors("create a session"):
-        app, user = await self._write(steps())
+        (app, app_revision), (user, user_revision) = await self._write(steps())
     except Exception as exc:
       if not is_integrity_error(exc):
         raise
@@ -473,33 +495,45 @@ class DatabaseSessionService(BaseSessionService):
           f"Session {session_id!r} already exists for app {app_name!r} and user {user_id!r}; "
           "pass another session_id, or omit it to get a fresh one."
       ) from None
-    return Session.model_construct(
+    session = Session.model_construct(
         id=session_id, app_name=app_name, user_id=user_id,
         state=merge_state(app, user, json.loads(session_json)), events=[],
         last_update_time=now,
     )
+    session._app_revision, session._user_revision = app_revision, user_revision
+    return session
 
   def _merge_shared(self, keys: dict[str, Any], app_delta: dict[str, Any],
-                    user_delta: dict[str, Any], now: float
-                    ) -> Steps[tuple[dict[str, Any], dict[str, Any]]]:
-    """Applies app/user deltas (rows locked on PostgreSQL); returns the resulting shared state."""
+                    user_delta: dict[str, Any], now: float, seen: Optional[tuple[int, int]],
+                    ) -> Steps[list[tuple[dict[str, Any], int]]]:
+    """Applies app/user deltas (rows locked on PostgreSQL); returns each scope's (state, revision).
+
+    `seen` holds the app and user revisions of the writer's copy (None: a blind write);
+    writing a key changed after them raises StaleSessionError (see `SharedWrite`) and the
+    caller's transaction rolls back.
+    """
     out = []
-    for scope, delta, what in (
-        ("app", app_delta, f"app state of {keys['app']!r}"),
-        ("user", user_delta, f"user state of {keys['user']!r}"),
-    ):
+    for index, (scope, delta, owner) in enumerate(
+        (("app", app_delta, keys["app"]), ("user", user_delta, keys["user"]))):
+      what = f"{scope} state of {owner!r}"
       # Lock only rows this transaction changes, so appends with other deltas do not queue.
       select = SQL[f"{scope}_state"].format(lock=self._lock_clause if delta else "")
       rows = yield ("fetch", select, keys)
       if not rows:
         yield ("run", SQL[f"add_{scope}_state"], {**keys, "now": now})
         rows = yield ("fetch", select, keys)
-      current = self._loads(rows[0][0], what)
+      text, revision, key_text = rows[0]
+      current = self._loads(text, what)
       if delta:
-        current.update(delta)
-        yield ("run", SQL[f"set_{scope}_state"], {**keys, "state": _dumps(current, what), "now": now})
-      out.append(current)
-    return out[0], out[1]
+        key_revisions = self._loads(key_text, f"key revisions of the {what}")
+        SharedWrite.check(scope, owner, keys["sid"], delta, key_revisions,
+                          None if seen is None else seen[index])
+        revision = SharedWrite.apply(current, key_revisions, revision, delta)
+        yield ("run", SQL[f"set_{scope}_state"],
+               {**keys, "state": _dumps(current, what), "now": now, "revision": revision,
+                "key_revisions": json.dumps(key_revisions)})
+      out.append((current, revision))
+    return out
 
   async def get_session(
       self,
@@ -536,7 +570,7 @@ class DatabaseSessionService(BaseSessionService):
     if row is None:
       self._histories.pop(key, None)
       return None
-    own, updated, created, app, user = row
+    own, updated, created, app, user, app_revision, user_revision = row
     state = merge_state(self._loads(app, f"app state of {app_name!r}"),
                         self._loads(user, f"user state of {user_id!r}"),
                         self._loads(own, f"state of session {session_id!r}"))
@@ -548,10 +582,12 @@ class DatabaseSessionService(BaseSessionService):
       self._remember(key, _History(created, [r[0] for r in event_rows], events))
     if history is not None or not limited:
       events = _select(events, config)
-    return Session.model_construct(
+    session = Session.model_construct(
         id=session_id, app_name=app_name, user_id=user_id, state=state, events=events,
         last_update_time=updated,
     )
+    session._app_revision, session._user_revision = app_revision or 0, user_revision or 0
+    return session
 
   def _remember(self, key: tuple[str, str, str], history: "_History") -> None:
     """Keeps a loaded history so the next load of the session decodes only newer events."""
@@ -594,15 +630,19 @@ class DatabaseSessionService(BaseSessionService):
     async with self._errors("list sessions"):
       rows, app_rows, user_rows = await self._read(steps())
     app = self._loads(app_rows[0][0], f"app state of {app_name!r}") if app_rows else {}
-    users = {uid: self._loads(text, f"user state of {uid!r}") for uid, text in user_rows}
-    sessions = [
-        Session.model_construct(
-            id=sid, app_name=app_name, user_id=uid,
-            state=merge_state(app, users.get(uid, {}), self._loads(text, f"state of session {sid!r}")),
-            events=[], last_update_time=updated,
-        )
-        for uid, sid, text, updated in rows
-    ]
+    app_revision = app_rows[0][1] if app_rows else 0
+    users = {uid: (self._loads(text, f"user state of {uid!r}"), revision)
+             for uid, text, revision in user_rows}
+    sessions = []
+    for uid, sid, text, updated in rows:
+      user, user_revision = users.get(uid, ({}, 0))
+      session = Session.model_construct(
+          id=sid, app_name=app_name, user_id=uid,
+          state=merge_state(app, user, self._loads(text, f"state of session {sid!r}")),
+          events=[], last_update_time=updated,
+      )
+      session._app_revision, session._user_revision = app_revision, user_revision
+      sessions.append(session)
     return ListSessionsResponse(sessions=sessions)
 
   async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
@@ -648,13 +688,16 @@ class DatabaseSessionService(BaseSessionService):
         own.update(session_delta)
         yield ("run", SQL["set_session_state"],
                {**keys, "state": _dumps(own, f"The state of session {session.id!r}")})
+      shared = None
       if app_delta or user_delta:
-        yield from self._merge_shared(keys, app_delta, user_delta, stamp)
+        shared = yield from self._merge_shared(
+            keys, app_delta, user_delta, stamp, (session._app_revision, session._user_revision))
       yield ("run", SQL["insert_event"], {**keys, "eid": event.id, "ts": event.timestamp, "data": data})
+      return shared
 
     try:
       async with self._errors("append an event"):
-        await self._write(steps())
+        shared = await self._write(steps())
     except Exception as exc:
       if not is_integrity_error(exc):
         raise
@@ -664,6 +707,10 @@ class DatabaseSessionService(BaseSessionService):
       ) from None
     self._apply_to_session(session, event)
     session.last_update_time = stamp
+    if app_delta:
+      SharedWrite.refresh(session, "app", *shared[0])
+    if user_delta:
+      SharedWrite.refresh(session, "user", *shared[1])
     return event
 
   def _explain_unclaimed(self, session: Session, keys: dict[str, Any]) -> Steps[None]:
