@@ -10,6 +10,7 @@ from google.genai import types
 from ..agents import _callbacks
 from ..events.event import Event, new_uuid4
 from ..events.event_actions import EventActions
+from ..sessions import json_form
 from ..tools.agent_tool import NESTED_KEY, NestedPause
 from ..tools._function_schema import ToolArgumentsError
 from ..tools.tool_confirmation import ToolConfirmation
@@ -69,9 +70,12 @@ class CallResults(NamedTuple):
   """Pending calls of agents run through AgentTool, raised to this invocation."""
 
 
-def _response_part(call: types.FunctionCall, response: Any) -> types.Part:
+def _response_part(call: types.FunctionCall, response: Any,
+                   actions: Optional[EventActions] = None) -> types.Part:
   if not isinstance(response, dict):
     response = {"result": response}
+  # The one JSON form every store keeps and the model sees (the tool's state writes too).
+  response = json_form.function_response(call.name, response, actions.state_delta if actions else None)
   return types.Part(function_response=types.FunctionResponse(id=call.id, name=call.name, response=response))
 
 
@@ -151,7 +155,8 @@ async def _call_one(agent: "LlmAgent", ctx: "InvocationContext", call: types.Fun
   if result is None:
     # A long-running tool left the call pending: the answer arrives in a later message.
     return _Outcome(None, actions, paused=True)
-  return _Outcome(_response_part(call, result), actions, paused=bool(actions.requested_tool_confirmations))
+  return _Outcome(_response_part(call, result, actions), actions,
+                  paused=bool(actions.requested_tool_confirmations))
 
 
 def merge_actions(into: EventActions, other: EventActions) -> None:

@@ -8,6 +8,7 @@ from typing import Any, Optional
 from pydantic import BaseModel, Field, field_validator
 
 from ..events.event import Event
+from .json_form import convert_state_delta
 from .session import Session
 from .state import State
 
@@ -74,12 +75,22 @@ class BaseSessionService(abc.ABC):
 
     Partial (streaming) events are returned unchanged and never stored. `temp:` keys
     are applied to the live session object for the rest of the invocation but are not
-    part of the event once committed (as in ADK).
+    part of the event once committed (as in ADK). State values are brought to their
+    JSON form first (`adk_nb.sessions.json_form`); a value without one raises
+    ValueError and nothing is written.
     """
     if event.partial:
       return event
+    self._to_json_form(event)
     self._apply_to_session(session, event)
     return event
+
+  @staticmethod
+  def _to_json_form(event: Event) -> None:
+    """Converts the event's state delta, in place, to the JSON form every store keeps."""
+    delta = event.actions.state_delta
+    if delta:
+      delta.update(convert_state_delta(delta))
 
   def _apply_to_session(self, session: Session, event: Event) -> None:
     delta = event.actions.state_delta

@@ -53,6 +53,7 @@ from ._sql import (
     run_steps_sqlalchemy,
 )
 from .base_session_service import BaseSessionService, GetSessionConfig, ListSessionsResponse
+from .json_form import convert_state_delta
 from .session import Session
 from .state import SharedWrite, merge_state, split_delta
 
@@ -473,7 +474,7 @@ class DatabaseSessionService(BaseSessionService):
     await self.prepare_tables()
     session_id = session_id.strip() if session_id and session_id.strip() else str(uuid.uuid4())
     _check_keys(app_name=app_name, user_id=user_id, session_id=session_id)
-    app_delta, user_delta, session_state = split_delta(state or {})
+    app_delta, user_delta, session_state = split_delta(convert_state_delta(state or {}))
     session_json = _dumps(session_state, "The initial session state")
     now = time.time()
     keys = {"app": app_name, "user": user_id, "sid": session_id}
@@ -664,6 +665,7 @@ class DatabaseSessionService(BaseSessionService):
       return event
     await self.prepare_tables()
     _check_keys(**{"event id": event.id})
+    self._to_json_form(event)
     stored = self._storable(event)
     try:
       data = stored.model_dump_json(by_alias=True, exclude_none=True)

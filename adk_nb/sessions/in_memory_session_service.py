@@ -10,6 +10,7 @@ from ..errors.already_exists_error import AlreadyExistsError
 from ..errors.stale_session_error import StaleSessionError
 from ..events.event import Event
 from .base_session_service import BaseSessionService, GetSessionConfig, ListSessionsResponse
+from .json_form import convert_state_delta
 from .session import Session
 from .state import SharedWrite, merge_state, split_delta
 
@@ -64,7 +65,7 @@ class InMemorySessionService(BaseSessionService):
           f"Session {session_id!r} already exists for app {app_name!r} and user {user_id!r}; "
           "pass another session_id, or omit it to get a fresh one."
       )
-    app_delta, user_delta, session_state = split_delta(state or {})
+    app_delta, user_delta, session_state = split_delta(convert_state_delta(state or {}))
     # Initial state is written blind: nothing was read, so nothing can be overwritten unseen.
     self._write_shared("app", app_name, app_delta)
     self._write_shared("user", (app_name, user_id), user_delta)
@@ -148,6 +149,7 @@ class InMemorySessionService(BaseSessionService):
           f"Session {session.id!r} was changed by another writer since this copy was loaded "
           "(nothing was written); reload it with get_session(...) and retry."
       )
+    self._to_json_form(event)
     app_delta, user_delta, session_delta = split_delta(event.actions.state_delta or {})
     user_key = (session.app_name, session.user_id)
     shared = (("app", session.app_name, session.app_name, app_delta, session._app_revision),
