@@ -23,8 +23,10 @@ import collections
 import contextlib
 import gc
 import json
+import os
 import sqlite3
 import time
+import urllib.parse
 import uuid
 from typing import Any, AsyncIterator, Optional
 
@@ -129,6 +131,37 @@ def _check_keys(**keys: str) -> None:
       )
 
 
+class _ReadOnlyWrite(Exception):
+  """A write was asked of a store opened read-only (turned into a SessionStorageError)."""
+
+
+def _unwritable(path: str) -> bool:
+  """True when an existing SQLite file, or the folder it would be made in, cannot be written."""
+  path = os.path.abspath(path)
+  folder = os.path.dirname(path)
+  if os.path.exists(path):
+    # access() reports EROFS on a read-only mount even to root.
+    return not (os.access(path, os.W_OK) and os.access(folder, os.W_OK))
+  return os.path.isdir(folder) and not os.access(folder, os.W_OK)
+
+
+def _read_only_url(url: sa.URL) -> sa.URL:
+  """The SQLite URI that opens the file read-only (immutable on a read-only file system)."""
+  path = os.path.abspath(url.database)
+  query = {"mode": "ro", "uri": "true"}
+  try:
+    read_only_media = bool(os.statvfs(os.path.dirname(path)).f_flag & os.ST_RDONLY)
+    unmerged_log = os.path.getsize(path + "-wal") > 0 if os.path.exists(path + "-wal") else False
+  except OSError:
+    read_only_media = unmerged_log = False
+  if read_only_media and not unmerged_log:
+    # Nobody can change it, so SQLite need not create a -shm file to read it. (With a
+    # non-empty -wal left by a killed writer it must read the log: SQLite then uses the
+    # -shm file beside it.)
+    query["immutable"] = "1"
+  return url.set(database="file:" + urllib.parse.quote(path), query=query)
+
+
 def _select(events: list[Event], config: Optional[GetSessionConfig]) -> list[Event]:
   """The events `config` asks for, with the same meaning as the SQL filters."""
   if config is None:
@@ -178,6 +211,9 @@ class DatabaseSessionService(BaseSessionService):
     db_url: `sqlite:///sessions.db` (the embedded default), `sqlite+aiosqlite:///...`,
       `postgresql://user:pw@host/db` or `postgresql+asyncpg://...`.
     busy_timeout: seconds an SQLite writer waits for another process's write lock.
+    read_only: open an SQLite file read-only: loads work, every write fails saying so.
+      None (the default) decides by the file: read-only when the file or its folder is
+      not writable (e.g. a read-only mount).
     max_cached_events: decoded events kept in memory (across sessions, least recently
       loaded dropped first) so that reloading a session, as the Runner does every turn,
       decodes only the events added since; 0 turns this off.
@@ -197,10 +233,18 @@ class DatabaseSessionService(BaseSessionService):
   """
 
   def __init__(self, db_url: str, *, busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
-               max_cached_events: int = 100_000, **engine_kwargs: Any) -> None:
+               max_cached_events: int = 100_000, read_only: Optional[bool] = None,
+               **engine_kwargs: Any) -> None:
     self.db_url = normalize_db_url(db_url)
     url = make_url(self.db_url)
     self._sqlite = url.get_backend_name() == "sqlite"
+    self._read_only = False
+    if self._sqlite and url.database not in (None, "", ":memory:") and not url.database.startswith("file:"):
+      self._read_only = _unwritable(url.database) if read_only is None else bool(read_only)
+      if self._read_only:
+        url = _read_only_url(url)
+    elif read_only:
+      raise ValueError("read_only=True applies to an SQLite file; give 'sqlite:///path.db'.")
     self._busy_timeout = float(busy_timeout)
     kwargs = dict(engine_kwargs)
     if self._sqlite:
@@ -214,7 +258,7 @@ class DatabaseSessionService(BaseSessionService):
     else:
       kwargs.setdefault("pool_pre_ping", True)
     try:
-      self.db_engine: AsyncEngine = create_async_engine(self.db_url, **kwargs)
+      self.db_engine: AsyncEngine = create_async_engine(url, **kwargs)
     except (sa_exc.ArgumentError, ImportError) as exc:
       raise ValueError(f"Cannot use database URL {_redact(self.db_url)!r}: {exc}") from exc
     if self._sqlite:
@@ -227,10 +271,10 @@ class DatabaseSessionService(BaseSessionService):
     self._histories: collections.OrderedDict[tuple[str, str, str], _History] = collections.OrderedDict()
 
   def _make_file_writer(self) -> Optional[SqliteWriter]:
-    """A writer thread for an SQLite file (None for PostgreSQL and in-memory SQLite)."""
-    if not self._sqlite:
+    """A writer thread for an SQLite file (None for PostgreSQL, in-memory SQLite and read-only files)."""
+    if not self._sqlite or self._read_only:
       return None
-    url = make_url(self.db_url)
+    url = self.db_engine.url
     args, kwargs = self.db_engine.dialect.create_connect_args(url)
     database = args[0] if args else kwargs.pop("database", ":memory:")
     if database == ":memory:" or "mode=memory" in database:
@@ -262,7 +306,10 @@ class DatabaseSessionService(BaseSessionService):
     text = str(getattr(exc, "orig", None) or exc) or type(exc).__name__
     low = text.lower()
     where = self._where()
-    if "readonly" in low or "read-only" in low or "read only" in low:
+    if isinstance(exc, _ReadOnlyWrite):
+      msg = (f"Cannot {action}: the {where} is open read-only (nothing was written); "
+             f"{self._read_only_reason()}. Loads work; to write, use a writable copy.")
+    elif "readonly" in low or "read-only" in low or "read only" in low:
       msg = (f"Cannot {action}: the {where} is read-only (nothing was written). Make the file "
              "and its directory writable, or open a writable copy.")
     elif "disk is full" in low or "no space" in low or "disk full" in low:
@@ -283,6 +330,10 @@ class DatabaseSessionService(BaseSessionService):
     elif "not a database" in low or "malformed" in low:
       msg = (f"Cannot {action}: the {where} is not a valid SQLite database ({text}); restore "
              "it from a backup or point db_url at a new file.")
+    elif "unable to open" in low and self._read_only:
+      msg = (f"Cannot {action}: cannot open the {where} read-only ({self._read_only_reason()}). "
+             "If a '-wal' file lies beside it without its '-shm' file, copy the files to a "
+             "writable folder and open the copy.")
     elif "unable to open" in low:
       msg = (f"Cannot {action}: cannot open the {where}; check that its directory exists and "
              "is writable.")
@@ -296,12 +347,17 @@ class DatabaseSessionService(BaseSessionService):
       msg = f"Cannot {action} in the {where}: {text}"
     return SessionStorageError(msg)
 
+  def _read_only_reason(self) -> str:
+    path = make_url(self.db_url).database or ""
+    return ("the file or its folder is not writable" if _unwritable(path)
+            else "it was opened with read_only=True")
+
   @contextlib.asynccontextmanager
   async def _errors(self, action: str) -> AsyncIterator[None]:
     try:
       yield
     except (sa_exc.DBAPIError, sa_exc.NoSuchTableError, sqlite3.Error, OSError,
-            asyncio.TimeoutError) as exc:
+            asyncio.TimeoutError, _ReadOnlyWrite) as exc:
       if is_integrity_error(exc):
         raise
       raise self._storage_error(exc, action) from exc
@@ -319,7 +375,9 @@ class DatabaseSessionService(BaseSessionService):
         return
       async with self._errors("prepare the session tables"):
         async with self.db_engine.connect() as conn:
-          if self._sqlite:
+          if self._read_only:
+            await conn.run_sync(self._check_tables_read_only)
+          elif self._sqlite:
             await conn.exec_driver_sql("BEGIN IMMEDIATE")
             try:
               await conn.run_sync(self._create_tables)
@@ -359,6 +417,20 @@ class DatabaseSessionService(BaseSessionService):
           f"reads version {SCHEMA_VERSION}. Upgrade adk_nb, or use a new database."
       )
 
+  def _check_tables_read_only(self, conn: sa.Connection) -> None:
+    """What prepare_tables checks, for a file that cannot be written (nothing is created)."""
+    if "adk_nb_schema" not in set(sa.inspect(conn).get_table_names()):
+      raise SessionStorageError(
+          f"The {self._where()} is open read-only and has no adk_nb session tables "
+          f"({self._read_only_reason()}); point db_url at a database adk_nb wrote.")
+    row = conn.exec_driver_sql(
+        "SELECT value FROM adk_nb_schema WHERE key = 'schema_version'").first()
+    if row is None or row[0] != str(SCHEMA_VERSION):
+      raise SessionStorageError(
+          f"The {self._where()} has session schema version {row[0] if row else None!r} and is "
+          f"open read-only ({self._read_only_reason()}), so it cannot be brought to version "
+          f"{SCHEMA_VERSION}; open it once with a writable copy and this adk_nb release.")
+
   def _migrate(self, conn: sa.Connection, found: int) -> None:
     """Brings tables written by an older release to this layout, in the caller's transaction."""
     for version in range(found, SCHEMA_VERSION):
@@ -377,6 +449,9 @@ class DatabaseSessionService(BaseSessionService):
 
   async def _write(self, steps: Steps[Any]) -> Any:
     """Runs a write transaction's steps: committed if they finish, rolled back if anything raises."""
+    if self._read_only:
+      steps.close()
+      raise _ReadOnlyWrite()
     if not self._sqlite:
       async with self.db_engine.begin() as conn:
         return await run_steps_sqlalchemy(steps, conn)
