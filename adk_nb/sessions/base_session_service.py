@@ -86,6 +86,21 @@ class BaseSessionService(abc.ABC):
     return event
 
   @staticmethod
+  def _check_ids(**ids: Optional[str]) -> None:
+    """Refuses ids no store can hold (text with unpaired surrogates), the same way on every store."""
+    for what, value in ids.items():
+      if value is None:
+        continue
+      try:
+        value.encode("utf-8")
+      except UnicodeEncodeError as exc:
+        raise ValueError(
+            f"{what.replace('_', ' ')} {value!r} is not valid Unicode text (an unpaired surrogate at "
+            f"position {exc.start}), so no store can hold it; use text decoded with "
+            "errors='replace' or a hash of it."
+        ) from None
+
+  @staticmethod
   def _to_json_form(event: Event) -> None:
     """Converts the event's state delta, in place, to the JSON form every store keeps."""
     delta = event.actions.state_delta

@@ -131,8 +131,8 @@ def _check_keys(**keys: str) -> None:
       )
 
 
-class _ReadOnlyWrite(Exception):
-  """A write was asked of a store opened read-only (turned into a SessionStorageError)."""
+class _WriteRefused(Exception):
+  """A write this store will not attempt; the text says why (turned into a SessionStorageError)."""
 
 
 def _unwritable(path: str) -> bool:
@@ -239,6 +239,7 @@ class DatabaseSessionService(BaseSessionService):
     url = make_url(self.db_url)
     self._sqlite = url.get_backend_name() == "sqlite"
     self._read_only = False
+    self._corrupt: Optional[str] = None  # set once the SQLite file is found damaged
     if self._sqlite and url.database not in (None, "", ":memory:") and not url.database.startswith("file:"):
       self._read_only = _unwritable(url.database) if read_only is None else bool(read_only)
       if self._read_only:
@@ -306,9 +307,8 @@ class DatabaseSessionService(BaseSessionService):
     text = str(getattr(exc, "orig", None) or exc) or type(exc).__name__
     low = text.lower()
     where = self._where()
-    if isinstance(exc, _ReadOnlyWrite):
-      msg = (f"Cannot {action}: the {where} is open read-only (nothing was written); "
-             f"{self._read_only_reason()}. Loads work; to write, use a writable copy.")
+    if isinstance(exc, _WriteRefused):
+      msg = f"Cannot {action}: {exc}"
     elif "readonly" in low or "read-only" in low or "read only" in low:
       msg = (f"Cannot {action}: the {where} is read-only (nothing was written). Make the file "
              "and its directory writable, or open a writable copy.")
@@ -328,6 +328,8 @@ class DatabaseSessionService(BaseSessionService):
              f"{self._busy_timeout:g} s (nothing was written); retry, or pass a larger "
              "busy_timeout= to DatabaseSessionService.")
     elif "not a database" in low or "malformed" in low:
+      if self._sqlite:
+        self._corrupt = text
       msg = (f"Cannot {action}: the {where} is not a valid SQLite database ({text}); restore "
              "it from a backup or point db_url at a new file.")
     elif "unable to open" in low and self._read_only:
@@ -357,7 +359,7 @@ class DatabaseSessionService(BaseSessionService):
     try:
       yield
     except (sa_exc.DBAPIError, sa_exc.NoSuchTableError, sqlite3.Error, OSError,
-            asyncio.TimeoutError, _ReadOnlyWrite) as exc:
+            asyncio.TimeoutError, _WriteRefused) as exc:
       if is_integrity_error(exc):
         raise
       raise self._storage_error(exc, action) from exc
@@ -449,9 +451,16 @@ class DatabaseSessionService(BaseSessionService):
 
   async def _write(self, steps: Steps[Any]) -> Any:
     """Runs a write transaction's steps: committed if they finish, rolled back if anything raises."""
-    if self._read_only:
+    if self._read_only or self._corrupt:
       steps.close()
-      raise _ReadOnlyWrite()
+      if self._read_only:
+        raise _WriteRefused(
+            f"the {self._where()} is open read-only (nothing was written); "
+            f"{self._read_only_reason()}. Loads work; to write, use a writable copy.")
+      raise _WriteRefused(
+          f"the {self._where()} was found damaged earlier ({self._corrupt}); nothing more is "
+          "written to it, so the damage does not spread (nothing was written). Restore it from a "
+          "backup or point db_url at a new file.")
     if not self._sqlite:
       async with self.db_engine.begin() as conn:
         return await run_steps_sqlalchemy(steps, conn)
@@ -548,6 +557,7 @@ class DatabaseSessionService(BaseSessionService):
   ) -> Session:
     await self.prepare_tables()
     session_id = session_id.strip() if session_id and session_id.strip() else str(uuid.uuid4())
+    self._check_ids(app_name=app_name, user_id=user_id, session_id=session_id)
     _check_keys(app_name=app_name, user_id=user_id, session_id=session_id)
     app_delta, user_delta, session_state = split_delta(convert_state_delta(state or {}))
     session_json = _dumps(session_state, "The initial session state")
@@ -619,6 +629,7 @@ class DatabaseSessionService(BaseSessionService):
       session_id: str,
       config: Optional[GetSessionConfig] = None,
   ) -> Optional[Session]:
+    self._check_ids(app_name=app_name, user_id=user_id, session_id=session_id)
     await self.prepare_tables()
     key = (app_name, user_id, session_id)
     keys: dict[str, Any] = {"app": app_name, "user": user_id, "sid": session_id}
@@ -693,6 +704,7 @@ class DatabaseSessionService(BaseSessionService):
   async def list_sessions(
       self, *, app_name: str, user_id: Optional[str] = None
   ) -> ListSessionsResponse:
+    self._check_ids(app_name=app_name, user_id=user_id)
     await self.prepare_tables()
     params = {"app": app_name, "user": user_id}
     only_user = "" if user_id is None else " AND user_id = :user"
@@ -722,6 +734,7 @@ class DatabaseSessionService(BaseSessionService):
     return ListSessionsResponse(sessions=sessions)
 
   async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
+    self._check_ids(app_name=app_name, user_id=user_id, session_id=session_id)
     await self.prepare_tables()
     keys = {"app": app_name, "user": user_id, "sid": session_id}
 
@@ -739,6 +752,7 @@ class DatabaseSessionService(BaseSessionService):
     if event.partial:
       return event
     await self.prepare_tables()
+    self._check_ids(event_id=event.id)
     _check_keys(**{"event id": event.id})
     self._to_json_form(event)
     stored = self._storable(event)

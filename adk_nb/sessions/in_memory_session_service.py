@@ -59,6 +59,7 @@ class InMemorySessionService(BaseSessionService):
       session_id: Optional[str] = None,
   ) -> Session:
     session_id = session_id.strip() if session_id and session_id.strip() else str(uuid.uuid4())
+    self._check_ids(app_name=app_name, user_id=user_id, session_id=session_id)
     key = (app_name, user_id, session_id)
     if key in self._sessions:
       raise AlreadyExistsError(
@@ -114,6 +115,7 @@ class InMemorySessionService(BaseSessionService):
       session_id: str,
       config: Optional[GetSessionConfig] = None,
   ) -> Optional[Session]:
+    self._check_ids(app_name=app_name, user_id=user_id, session_id=session_id)
     stored = self._sessions.get((app_name, user_id, session_id))
     return None if stored is None else self._view(stored, config)
 
@@ -139,6 +141,7 @@ class InMemorySessionService(BaseSessionService):
           f"Session {session.id!r} of app {session.app_name!r} does not exist in this "
           "service; create it with create_session(...) first."
       )
+    self._check_ids(event_id=event.id)
     if event.id in stored.event_ids:
       raise ValueError(
           f"Event {event.id!r} is already stored in session {session.id!r} (nothing was written); "
