@@ -15,6 +15,8 @@ from pathlib import Path
 
 from google.genai import types
 
+from .approval import POLICIES, resolve_policy
+
 ORDERS = {"A100": {"item": "kettle", "price": 45.0}, "B200": {"item": "espresso machine", "price": 349.0}}
 
 
@@ -55,7 +57,9 @@ def scripted_model():
       if part.function_response.name == "lookup_order":
         if "error" in response:
           return response["error"]
-        return f"Order {response['order_id']} is a {response['item']} for {response['price']:.2f}. Shall I refund it?"
+        item = response["item"]
+        article = "an" if item[:1].lower() in "aeiou" else "a"
+        return f"Order {response['order_id']} is {article} {item} for {response['price']:.2f}. Shall I refund it?"
       if "error" in response:
         return "The refund was not approved, so nothing was refunded."
       return f"Done: {response['refunded']:.2f} was refunded for order {response['order_id']}."
@@ -76,9 +80,11 @@ async def main(argv: list[str] | None = None) -> int:
   parser = argparse.ArgumentParser(prog="adk_nb.demo", description=__doc__.splitlines()[0])
   parser.add_argument("--store", default="sqlite:///.adk_nb/demo.db", help="session store URL (or memory://)")
   parser.add_argument("--session", default="demo", help="session id (reuse it to continue a conversation)")
-  parser.add_argument("--approve", choices=["ask", "yes", "no"], default="ask",
-                      help="how to answer tool confirmations (ask needs a terminal)")
+  parser.add_argument("--approve", choices=POLICIES, default=None,
+                      help="who answers tool confirmations: ask (you, at a [y/N] prompt; without a terminal the "
+                           "call is rejected), auto or deny. Default: $ADK_NB_APPROVE, else ask.")
   args = parser.parse_args(argv)
+  args.approve = resolve_policy(args.approve)
 
   from .pending import answer_message, confirmation_response, pending_items
   from .runners import Runner
@@ -149,8 +155,9 @@ async def main(argv: list[str] | None = None) -> int:
       if args.approve == "ask" and sys.stdin.isatty():
         ok = input(question).strip().lower().startswith("y")
       else:
-        ok = args.approve != "no"
-        print(f"{question}{'y' if ok else 'n'} (--approve {args.approve}, no terminal to ask)")
+        ok = args.approve == "auto"  # 'ask' with no terminal fails closed
+        why = "no terminal to ask" if args.approve == "ask" else "approval policy"
+        print(f"{question}{'y' if ok else 'n'} (--approve {args.approve}: {why})")
       await turn(answer_message([confirmation_response(item, ok)]))
   await runner.close()
   return 0

@@ -7,6 +7,7 @@ touches the network; `import adk_nb.models.lite_llm` alone does not import it.
 from __future__ import annotations
 
 import base64
+import importlib.util
 import json
 import logging
 import os
@@ -50,10 +51,17 @@ _MISSING_KEY = re.compile(r"missing credentials|api_key client option must be se
 _OWNED_ARGS = ("messages", "tools", "stream", "llm_client", "retry_options")
 
 
+_MISSING_LITELLM = ("LiteLlm needs the litellm package, which is optional: pip install 'adk_nb[litellm]' "
+                    "(or use a Gemini model name such as 'gemini-2.5-flash').")
+
+
 def _litellm():
   """Imports litellm on first use, offline (bundled cost map)."""
   os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-  import litellm
+  try:
+    import litellm
+  except ImportError as exc:
+    raise ImportError(_MISSING_LITELLM) from exc
 
   # Failures reach the user as ModelCallErrors naming the fix; litellm's banner on each would be noise.
   litellm.suppress_debug_info = True
@@ -78,6 +86,8 @@ class LiteLlm(BaseLlm):
   _additional_args: dict[str, Any] = PrivateAttr(default_factory=dict)
 
   def __init__(self, model: str, **kwargs: Any) -> None:
+    if importlib.util.find_spec("litellm") is None:  # say so when the agent is built, not at its first turn
+      raise ImportError(_MISSING_LITELLM)
     retry_options = kwargs.pop("retry_options", None)
     super().__init__(model=model, retry_options=_retry.RetryOptions.coerce(retry_options) if retry_options else None)
     self._additional_args = {k: v for k, v in kwargs.items() if k not in _OWNED_ARGS}

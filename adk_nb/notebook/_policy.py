@@ -1,29 +1,5 @@
-"""The headless approval policy: who answers tool confirmations when nobody clicks."""
+"""The headless approval policy (defined in the core, `adk_nb.approval`, so the demo and the CLI share it)."""
 
-from __future__ import annotations
+from ..approval import ENV_VAR, POLICIES, resolve_policy
 
-import os
-from typing import Optional
-
-ENV_VAR = "ADK_NB_APPROVE"
-"""Environment variable that sets the default policy (it reaches nbmake's kernels)."""
-
-POLICIES = ("ask", "auto", "deny")
-
-
-def resolve_policy(explicit: Optional[str] = None) -> str:
-  """The policy in force: the explicit option, else $ADK_NB_APPROVE, else 'ask'.
-
-  'ask' pauses the run until a person (a button or `run.approve()`) answers; 'auto'
-  approves every confirmation at once and records that it did; 'deny' rejects them.
-  """
-  if explicit is not None:
-    value, source = explicit, "--approve"
-  else:
-    value, source = os.environ.get(ENV_VAR, ""), ENV_VAR
-    if not value.strip():
-      return "ask"
-  value = value.strip().lower()
-  if value not in POLICIES:
-    raise ValueError(f"{source}={value!r} is not a policy; use one of: ask, auto, deny.")
-  return value
+__all__ = ["ENV_VAR", "POLICIES", "resolve_policy"]

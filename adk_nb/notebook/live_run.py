@@ -23,6 +23,10 @@ _MAX_POLICY_ROUNDS = 100
 Which = Union[None, str, int, PendingItem]
 
 
+class RunError(RuntimeError):
+  """A run ended in an error event (e.g. a model's error response) rather than an exception."""
+
+
 def split_scopes(state: dict[str, Any]) -> dict[str, dict[str, Any]]:
   """Merged state split into the app / user / session / temp scopes (prefixes kept)."""
   scopes: dict[str, dict[str, Any]] = {"app": {}, "user": {}, "session": {}, "temp": {}}
@@ -76,6 +80,8 @@ class LiveRun:
     """What the paused run waits for: confirmations and long-running calls."""
     self.error: Optional[str] = None
     """What went wrong, when status is 'error'."""
+    self.exception: Optional[BaseException] = None
+    """The exception that ended the latest step, when one did (status 'error')."""
     self.decisions: list[dict[str, Any]] = []
     """Every answer given: call, tool, decision, who decided (code, button, policy:auto, policy:deny)."""
     self.invocation_ids: list[str] = []
@@ -181,6 +187,18 @@ class LiveRun:
       raise self._task.exception()
     return self
 
+  def raise_for_error(self) -> "LiveRun":
+    """Raises what ended the run when its status is 'error' (the original exception when there is one).
+
+    A `%%agent` cell calls it once the view shows the error, so the cell fails as a failing
+    `await runner.run_async(...)` would and Run All stops there; a paused run does not raise.
+    """
+    if self.status != "error":
+      return self
+    if self.exception is not None:
+      raise self.exception
+    raise RunError(f"The run of {self.label} ended in error: {self.error}")
+
   def wait(self) -> "LiveRun":
     """Blocks until the current step ends (outside a kernel only; in a cell use `await run`)."""
     if running_loop() is not None:
@@ -202,7 +220,7 @@ class LiveRun:
         try:
           await prelude()
         except Exception as exc:  # e.g. the session store cannot be opened
-          self.status, self.error = "error", f"{type(exc).__name__}: {exc}"
+          self.status, self.error, self.exception = "error", f"{type(exc).__name__}: {exc}", exc
           self._notify(final=True)
           return
       for _ in range(_MAX_POLICY_ROUNDS):
@@ -226,7 +244,7 @@ class LiveRun:
 
   async def _segment(self, message: Optional[types.Content], state_delta: Optional[dict[str, Any]]) -> None:
     self.status = "running"
-    self.error = None
+    self.error = self.exception = None
     self.temp_state = {}
     self._seed = (message, state_delta, time.time())
     self._notify()
@@ -245,8 +263,8 @@ class LiveRun:
       self.status, self.error = "error", CANCELLED
       self._notify()
       raise
-    except Exception as exc:  # a run that cannot start (unknown session, bad answer) is an error status
-      failed = f"{type(exc).__name__}: {exc}"
+    except Exception as exc:  # shown in the view first; `raise_for_error()` raises it again
+      failed, self.exception = f"{type(exc).__name__}: {exc}", exc
     await self._settle(failed)
 
   def _on_event(self, event: Event) -> None:

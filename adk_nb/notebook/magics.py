@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 import shlex
@@ -12,6 +13,7 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments
 
+from . import _parent_guard
 from ._loop import run_sync, running_loop
 from ._sessions import SessionBusyError, registry
 from .api import start
@@ -22,6 +24,8 @@ _LINE = re.compile(r"^%agent(\s|$)")
 # `{{...}}` first, so a doubled brace stays as written; then `{name}` or `{obj.attr}`.
 _NAME = re.compile(r"\{\{[^{}]*\}\}|\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\}")
 _SUBCOMMANDS = ("sessions", "state", "pending", "reset")
+USAGE = ("usage: %%agent AGENT [--session NAME] [--new] [--user ID] [--state k=v ...] [--store URI] "
+         "[--approve ask|auto|deny] [--background] [--out NAME] [--quiet] [-i]")
 
 
 def transform_agent_cells(lines: list[str]) -> list[str]:
@@ -166,15 +170,30 @@ def _parse(line: str):
     argv = shlex.split(line)
   except ValueError as exc:
     raise UsageError(f"%%agent: {exc} (check the quotes)") from None
-  return AgentMagics.agent.parser.parse_args(argv)
+  parser = AgentMagics.agent.parser
+  known = [option for action in parser._actions for option in action.option_strings]
+  for word in argv:
+    name = word.split("=", 1)[0]
+    if name.startswith("-") and name not in known and not _is_number(name):
+      close = difflib.get_close_matches(name, known, n=1, cutoff=0.5)
+      hint = f" Did you mean {close[0]}?" if close else ""
+      raise UsageError(f"%%agent: unknown option {name}.{hint}\n{USAGE}")
+  return parser.parse_args(argv)
+
+
+def _is_number(word: str) -> bool:
+  try:
+    float(word)
+  except ValueError:
+    return False
+  return True
 
 
 def _start_cell(line: str, cell: str) -> LiveRun:
   shell = _shell()
   args = _parse(line)
   if args.target is None:
-    raise UsageError("usage: %%agent AGENT [--session NAME] [--new] [--user ID] [--state k=v ...] [--store URI] "
-                     "[--approve ask|auto|deny] [--background] [--out NAME] [--quiet] [-i]")
+    raise UsageError(USAGE)
   target = _lookup(shell, args.target)
   message = cell.strip("\n")
   if args.interpolate:
@@ -207,6 +226,7 @@ async def agent_cell(line: str, cell: str) -> LiveRun:
   if getattr(live, "_quiet", False):
     _print_quiet(live)
     live._shown_in = _shell().execution_count
+  live.raise_for_error()  # after the view shows the error: the cell fails, Run All stops here
   return live
 
 
@@ -278,6 +298,7 @@ def load_ipython_extension(shell: Any) -> None:
   from IPython.core.inputtransformer2 import leading_empty_lines
 
   shell.register_magics(AgentMagics)
+  _parent_guard.install(shell)
   cleanup = shell.input_transformers_cleanup
   if transform_agent_cells not in cleanup:
     # Before IPython's prompt strippers, which would eat `>>> ` and `... ` in the user's message,

@@ -12,6 +12,7 @@ import anywidget
 import ipywidgets as widgets
 import traitlets
 
+from . import _parent_guard
 from ._loop import call_in_loop, running_loop
 from ._static import run_view_html, state_html, tree_html
 from ._tree import jsonable, to_json_text
@@ -83,6 +84,7 @@ class EventTree(anywidget.AnyWidget):
     super().__init__(**kwargs)
     self._source = source or (lambda: list(self.nodes))
     self._loop_of = loop or (lambda: None)
+    _parent_guard.install()  # its first message to the kernel arrives mid-cell
     self._sent_seq = 0
     self.messages_sent = 0
     """Custom messages sent to the browser (for tests and the benchmark)."""

@@ -42,7 +42,8 @@ def test_bad_options_give_a_one_line_usage_error(shell, make_refund_agent, capsy
   shell.user_ns["agent"] = agent
   result = _run(shell, "%%agent agent --bogus\nhi")
   assert isinstance(result.error_in_exec, UsageError)
-  assert "unrecognized arguments: --bogus" in str(result.error_in_exec)
+  assert "unknown option --bogus" in str(result.error_in_exec)
+  assert "usage: %%agent AGENT" in str(result.error_in_exec)
   result = _run(shell, "%%agent nobody\nhi")
   assert "No variable named 'nobody'" in str(result.error_in_exec)
   result = _run(shell, "%%agent agent --approve maybe\nhi")
@@ -171,3 +172,41 @@ def test_state_values_with_spaces_and_named_agent_uses_its_own_store(shell, make
   # Naming the agent finds the memory store it ran with, not the default SQLite store.
   assert _run(shell, "%agent state agent").result == {"tagline": "a b", "motto": "c d"}
   assert not (tmp_path / ".adk_nb").exists()
+
+
+def test_an_option_typo_names_the_nearest_option_and_the_usage(shell, make_refund_agent):
+  agent, _ = make_refund_agent(["ok"])
+  shell.user_ns["agent"] = agent
+  result = _run(shell, "%%agent agent --sesion trip\nhi")
+  assert isinstance(result.error_in_exec, UsageError)
+  message = str(result.error_in_exec)
+  assert "unknown option --sesion. Did you mean --session?" in message
+  assert "usage: %%agent AGENT [--session NAME]" in message
+  assert agent.model.requests == []  # nothing ran
+
+
+def test_a_run_that_ends_in_error_fails_its_cell_after_showing_the_view(shell, make_refund_agent, capsys):
+  agent, _ = make_refund_agent([RuntimeError("model down")])
+  shell.user_ns["agent"] = agent
+  result = _run(shell, "%%agent agent --store memory:// --out failed\nhi")
+  assert isinstance(result.error_in_exec, RuntimeError) and "model down" in str(result.error_in_exec)
+  run = shell.user_ns["failed"]
+  assert run.status == "error" and "model down" in run.error
+  assert run.view.tree.status == "error"  # the view shows the error before the cell fails
+  result = _run(shell, "print('after')")
+  assert result.error_in_exec is None
+
+
+def test_a_paused_run_does_not_fail_its_cell(shell, make_refund_agent):
+  agent, _ = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Refunded."])
+  shell.user_ns["agent"] = agent
+  result = _run(shell, "%%agent agent --store memory://\nRefund A1")
+  assert result.error_in_exec is None and result.result.status == "paused"
+
+
+def test_a_quiet_failed_run_prints_the_error_then_fails_the_cell(shell, make_refund_agent, capsys):
+  agent, _ = make_refund_agent([RuntimeError("model down")])
+  shell.user_ns["agent"] = agent
+  result = _run(shell, "%%agent agent --store memory:// --quiet\nhi")
+  assert isinstance(result.error_in_exec, RuntimeError)
+  assert "model down" in capsys.readouterr().err
