@@ -6,10 +6,11 @@ Tables (created on first use):
   revision marker that optimistic concurrency compares against;
 - `events`: one JSON document per event, ordered by an integer `seq`;
 - `app_states`, `user_states`: state shared by every session of an app / of a user,
-  each row with a `revision` counted up by every write to it;
+  each row with a `revision` counted up by every write to it and `key_revisions`, the
+  revision that last wrote each key (see `state.SharedWrite`);
 - `adk_nb_schema`: the schema version. A database made by an older release is
-  migrated in place on first use (version 1 -> 2 adds the `revision` columns); a newer
-  one is refused.
+  migrated in place on first use (version 1 -> 2 adds the two revision columns); a
+  newer one is refused.
 
 The table layout is adk_nb's own, not google-adk's: point the service at a new
 database rather than one written by google-adk.
@@ -224,9 +225,9 @@ class DatabaseSessionService(BaseSessionService):
   has since appended to gets `StaleSessionError` and nothing is written; the check is a
   compare-and-set on the session's `update_time` inside the writing transaction, so it
   needs no re-read of the history (google-adk re-reads and compares timestamps some
-  databases round). `app:` and `user:` state get the same protection: their rows carry a
-  revision, and a write to a scope whose row another session changed since this copy
-  was loaded raises `StaleSessionError` naming the scope and keys (google-adk does not
+  databases round). `app:` and `user:` state get the same protection, checked in the
+  same transaction: writing a shared key that another session wrote after this copy
+  was loaded raises `StaleSessionError` naming the scope and key (google-adk does not
   protect these scopes). SQLite runs in WAL mode with `synchronous=NORMAL`: a killed
   process loses nothing that was committed; writers of one process queue on a lock,
   writers of other processes wait up to `busy_timeout`.
