@@ -65,6 +65,8 @@ def to_json_form(value: Any, where: str = "value") -> Any:
       text = _to_json(_replace_surrogates(value))
     except ValueError as again:  # e.g. surrogates inside a model's fields
       raise _explain(value, where, again) from None
+  if text.count(b"[") + text.count(b"{") <= MAX_DEPTH:  # cannot be too deep: the common case
+    return pydantic_core.from_json(text)
   try:
     padded = pydantic_core.from_json(b"[" * _PAD + text + b"]" * _PAD)
   except ValueError:
