@@ -2,7 +2,7 @@
 
 __version__ = "0.1.0"
 
-__all__ = ["Agent", "LlmAgent", "Runner", "InMemoryRunner", "__version__"]
+__all__ = ["Agent", "Context", "LlmAgent", "Runner", "InMemoryRunner", "Workflow", "__version__"]
 
 
 def __getattr__(name: str):
@@ -16,10 +16,13 @@ def __getattr__(name: str):
 
     return getattr(runners, name)
   if name == "Workflow":
-    raise ImportError(
-        "adk_nb does not implement google-adk's graph Workflow yet. Compose agents with "
-        "SequentialAgent, ParallelAgent and LoopAgent (adk_nb.agents) or a custom BaseAgent."
-    )
+    from .workflow._workflow import Workflow
+
+    return Workflow
+  if name == "Context":
+    from .agents.context import Context
+
+    return Context
   raise AttributeError(f"module 'adk_nb' has no attribute {name!r}")
 
 

@@ -8,13 +8,15 @@ answer them, so code and notebooks never have to hand-write the wire format.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import json
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Optional
 
 from google.genai import types
 
 from .events.event import Event
-from .flows._contents import NESTED_KEY, REQUEST_CONFIRMATION, STARTED_KEY
+from .events.protocol import (INTERRUPTED_KEY, PROTOCOL_CALLS, REQUEST_CONFIRMATION, confirmation_request,
+                              interrupted_ids, long_running_calls, nested_pause, started_call_id)
 
 
 @dataclass(frozen=True)
@@ -42,35 +44,35 @@ class PendingItem:
   branch: Optional[str] = None
   nested: bool = False
   """True when the call belongs to an agent run through AgentTool (raised to this session)."""
+  may_have_run: bool = False
+  """True when this call, or an earlier call of the same tool with the same arguments, started and was
+  interrupted (killed or cancelled while it ran): its effect may already exist. Check before approving;
+  answering an interrupted call again tells the model it may have run, and never runs it a second time."""
 
 
 def _item_for(event: Event, call: types.FunctionCall, nested: bool) -> PendingItem:
   """The PendingItem describing one long-running call of `event`."""
-  args = dict(call.args or {})
-  if call.name == REQUEST_CONFIRMATION:
-    original = args.get("originalFunctionCall") or {}
-    confirmation = args.get("toolConfirmation") or {}
+  request = confirmation_request(call)
+  if request is not None:
+    original = request.original
     return PendingItem(
         call_id=call.id, kind="confirmation", agent=event.author,
-        tool=original.get("name", ""), args=dict(original.get("args") or {}),
-        hint=confirmation.get("hint", ""), payload=confirmation.get("payload"),
-        invocation_id=event.invocation_id, original_call_id=original.get("id"),
+        tool=original.name or "", args=dict(original.args or {}),
+        hint=request.hint, payload=request.payload,
+        invocation_id=event.invocation_id, original_call_id=original.id,
         branch=event.branch, nested=nested,
     )
   return PendingItem(
-      call_id=call.id, kind="long_running", agent=event.author, tool=call.name, args=args,
+      call_id=call.id, kind="long_running", agent=event.author, tool=call.name, args=dict(call.args or {}),
       invocation_id=event.invocation_id, branch=event.branch, nested=nested,
   )
 
 
 def _long_running(event: Event):
   """(call, nested) for each long-running call of an event."""
-  if not event.long_running_tool_ids:
-    return
-  nested = bool(event.custom_metadata and NESTED_KEY in event.custom_metadata)
-  for call in event.get_function_calls():
-    if call.id in event.long_running_tool_ids:
-      yield call, nested
+  nested = nested_pause(event) is not None
+  for call in long_running_calls(event):
+    yield call, nested
 
 
 def call_progress(events: Iterable[Event]) -> tuple[set[str], set[str]]:
@@ -81,9 +83,9 @@ def call_progress(events: Iterable[Event]) -> tuple[set[str], set[str]]:
   answered: set[str] = set()
   started: set[str] = set()
   for event in events:
-    meta = event.custom_metadata
-    if meta and STARTED_KEY in meta:
-      started.add(meta[STARTED_KEY])
+    started_id = started_call_id(event)
+    if started_id is not None:
+      started.add(started_id)
     placeholders = event.actions.requested_tool_confirmations
     for response in event.get_function_responses():
       if not (placeholders and response.id in placeholders):
@@ -94,26 +96,145 @@ def call_progress(events: Iterable[Event]) -> tuple[set[str], set[str]]:
 def pending_items(events: Iterable[Event]) -> list[PendingItem]:
   """The unanswered long-running calls in a session's events, oldest first.
 
-  A confirmation counts as answered only once the call it guards was acted on (it ran, was
-  rejected, or its start marker was committed). An answer whose resume failed before that
-  leaves the call pending, so the same answer can be sent again.
+  A confirmation counts as answered only once the call it guards has its answer committed (it
+  ran or was rejected). An answer whose resume stopped before that (it failed first, or the
+  process was killed or cancelled while the approved tool ran) leaves the item pending, so the
+  same answer can be sent again; when the tool had started, the item says it may have run and
+  the answer tells the model so instead of running the tool twice. The same holds for answers
+  to calls raised from an AgentTool: they stay pending until the AgentTool call is answered or
+  its agent pauses again.
   """
   events = list(events)
   calls: dict[str, PendingItem] = {}
   answered: dict[str, PendingItem] = {}
+  holder: dict[str, str] = {}  # nested call id -> the AgentTool call it belongs to
+  latest_pause: dict[str, str] = {}  # AgentTool call id -> the newest event raising its calls
   for event in events:
     for response in event.get_function_responses():
       item = calls.pop(response.id, None)
-      if item is not None and item.kind == "confirmation" and not item.nested:
+      if item is not None and (item.kind == "confirmation" or item.nested):
         answered[response.id] = item
-    for call, nested in _long_running(event):
-      calls[call.id] = _item_for(event, call, nested)
-  if answered:
-    done, started = call_progress(events)
-    for call_id, item in answered.items():
-      if item.original_call_id and item.original_call_id not in done | started:
-        calls[call_id] = item
+    nested = nested_pause(event)
+    if nested is not None:
+      tool_call_id = (nested.get("tool_call") or {}).get("id") or ""
+      latest_pause[tool_call_id] = event.id
+    for call, is_nested in _long_running(event):
+      calls[call.id] = _item_for(event, call, is_nested)
+      if is_nested:
+        holder[call.id] = tool_call_id
+  if not answered and not calls:
+    return []
+  done, started = call_progress(events)
+  for call_id, item in answered.items():
+    if item.nested:
+      tool_call_id = holder.get(call_id, "")
+      if tool_call_id in done or latest_pause.get(tool_call_id) != _raised_by(events, call_id):
+        continue  # the AgentTool finished, or its agent went on and paused again
+      calls[call_id] = replace(item, may_have_run=call_id in started)
+    elif item.original_call_id and item.original_call_id not in done:
+      calls[call_id] = replace(item, may_have_run=item.original_call_id in started)
+  unknown = _unknown_outcomes(events)
+  if unknown:
+    for call_id, item in calls.items():
+      if not item.may_have_run and _call_key(item.tool, item.args) in unknown:
+        calls[call_id] = replace(item, may_have_run=True)
   return list(calls.values())
+
+
+def _raised_by(events: list[Event], call_id: str) -> Optional[str]:
+  """The id of the event that raised nested call `call_id` to this session."""
+  for event in reversed(events):
+    if event.long_running_tool_ids and call_id in event.long_running_tool_ids and nested_pause(event) is not None:
+      return event.id
+  return None
+
+
+def _call_key(name: str, args: Any) -> tuple[str, str]:
+  return name, json.dumps(args or {}, sort_keys=True, default=str)
+
+
+def _unknown_outcomes(events: list[Event]) -> set[tuple[str, str]]:
+  """(tool, arguments) of the calls answered as interrupted: their outcome is unknown."""
+  ids: set[str] = set()
+  for event in events:
+    ids.update(interrupted_ids(event))
+  if not ids:
+    return set()
+  return {_call_key(call.name or "", call.args) for event in events for call in event.get_function_calls()
+          if call.id in ids}
+
+
+def unanswered_calls(events: Iterable[Event], resuming: Iterable[PendingItem] = ()) -> list[tuple[Event, list[types.FunctionCall]]]:
+  """The tool calls that will never get an answer, with the event that made each: the run stopped
+  (a kill, a cancel, a failed write) after the call was committed and before its answer was.
+
+  Calls still legitimately waiting are left out: pending long-running calls, calls waiting for a
+  person's approval, and the calls `resuming` is about to act on. An approved call whose run
+  started and was interrupted counts, unless it is being resumed (the resume answers it).
+
+  The Runner asks before every run, and each run answers what the previous one left, so only
+  the events since the last user message can hold such a call (or the start marker of one):
+  when they hold none, the answer is found without reading the whole history.
+  """
+  events = list(events)
+  if not _tail_may_hold_unanswered(events):
+    return []
+  done, started = call_progress(events)
+  resuming = list(resuming)
+  open_ids = {item.call_id for item in resuming}
+  waiting: set[str] = {item.original_call_id for item in resuming if item.original_call_id}
+  for item in pending_items(events):
+    if item.nested and item.call_id in started and item.call_id not in open_ids:
+      continue  # its AgentTool was continuing when the run stopped: the AgentTool call is interrupted
+    open_ids.add(item.call_id)
+    if item.kind != "confirmation":
+      waiting.add(item.call_id)
+    elif item.original_call_id and item.original_call_id not in started:
+      waiting.add(item.original_call_id)
+  for event in events:
+    nested = nested_pause(event)
+    if nested is not None and open_ids.intersection(event.long_running_tool_ids or ()):
+      waiting.add((nested.get("tool_call") or {}).get("id"))  # the AgentTool call waits with its agent
+  out = []
+  for event in events:
+    if event.author == "user" or event.partial or nested_pause(event) is not None:
+      continue
+    calls = [c for c in event.get_function_calls()
+             if c.id and c.name not in PROTOCOL_CALLS and c.id not in done and c.id not in waiting]
+    if calls:
+      out.append((event, calls))
+  return out
+
+
+def _tail_may_hold_unanswered(events: list[Event]) -> bool:
+  """True when the events since the last user message leave a call or a start marker unanswered."""
+  answered: set[str] = set()
+  for event in reversed(events):  # newest first: an answer is seen before its call
+    if event.author == "user":
+      return False
+    parts = event.content.parts if event.content is not None and event.content.parts else ()
+    for part in parts:
+      if part.function_response is not None:
+        answered.add(part.function_response.id)
+    started_id = started_call_id(event)
+    if started_id is not None and started_id not in answered:
+      return True
+    for part in parts:
+      call = part.function_call
+      if call is not None and call.name not in PROTOCOL_CALLS and call.id not in answered:
+        return True
+  return False
+
+
+def interrupted_answer(event: Event, calls: list[types.FunctionCall]) -> Event:
+  """The event recording that `calls` (all made by `event`) were interrupted and their outcome is unknown."""
+  parts = [types.Part(function_response=types.FunctionResponse(id=call.id, name=call.name, response={
+      "error": f"Interrupted: `{call.name}` did not return (the run stopped while it was running); its "
+               "outcome is unknown and it may have run. Check its effect before calling it again."}))
+           for call in calls]
+  return Event(invocation_id=event.invocation_id, author=event.author, branch=event.branch,
+               content=types.Content(role="user", parts=parts),
+               custom_metadata={INTERRUPTED_KEY: [call.id for call in calls]})
 
 
 def interim_answered_calls(events: Iterable[Event]) -> dict[str, PendingItem]:

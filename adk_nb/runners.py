@@ -15,21 +15,23 @@ from .agents.invocation_context import InvocationContext, InvocationStopped, new
 from .agents.llm_agent import LlmAgent
 from .agents.run_config import RunConfig
 from .apps.app import App
+from .errors import SessionNotFoundError, error_code_of
 from .events.event import Event
 from .events.event_actions import EventActions
-from .flows._contents import NESTED_ANSWER_KEY, REQUEST_CONFIRMATION
+from .events.protocol import NESTED_ANSWER_KEY
 from .plugins.base_plugin import BasePlugin
 from .plugins.plugin_manager import PluginManager
 from .sessions.base_session_service import BaseSessionService
 from .sessions.in_memory_session_service import InMemorySessionService
+from .pending import interrupted_answer, unanswered_calls
+from .resume import Resume, match_answers
 from .sessions.session import Session
 from .telemetry import tracing
 
 logger = logging.getLogger("adk_nb.runners")
 
 
-class SessionNotFoundError(ValueError):
-  """The session asked for does not exist (and auto_create_session is off)."""
+__all__ = ["InMemoryRunner", "Runner", "SessionNotFoundError"]
 
 
 class Runner:
@@ -106,14 +108,13 @@ class Runner:
           "types.Content(role='user', parts=[types.Part(text='hi')])."
       )
     resume = self._match_answers(session, new_message) if new_message is not None else None
-    nested_answers: list[str] = []
-    branch = None
     if resume is not None:
-      invocation_id, agent, branch, answers, nested_answers = resume
+      invocation_id, agent, branch = resume.invocation_id, resume.agent, resume.branch
+      answers, nested_answers = dict(resume.answers), resume.nested_answer_ids
     else:
       invocation_id = invocation_id or new_invocation_context_id()
-      agent = self._find_agent_to_run(session)
-      answers = {}
+      agent, branch = self._find_agent_to_run(session), None
+      answers, nested_answers = {}, []
     ctx = InvocationContext(
         session_service=self.session_service,
         artifact_service=self.artifact_service,
@@ -133,6 +134,9 @@ class Runner:
     span = tracing.invocation_span(ctx)
     failure: Optional[BaseException] = None
     try:
+      for event in self._interrupted_answers(session, resume):
+        await self.session_service.append_event(session, event)
+        yield event
       if new_message is not None:
         if pm.has("on_user_message_callback"):
           replaced = await pm.run("on_user_message_callback", invocation_context=ctx, user_message=new_message)
@@ -173,7 +177,7 @@ class Runner:
       yield Event(
           invocation_id=invocation_id,
           author=ctx.agent.name if ctx.agent else self.agent.name,
-          error_code=_error_code(exc),
+          error_code=error_code_of(exc),
           error_message=f"{type(exc).__name__}: {exc}",
       )
     finally:
@@ -217,52 +221,19 @@ class Runner:
       # As in google-adk: keep looking back for an agent that may keep the conversation.
     return root
 
-  def _match_answers(self, session: Session, message: types.Content):
-    """(invocation id, agent to run, confirmation answers) when `message` answers pending calls."""
-    responses = [p.function_response for p in message.parts or [] if p.function_response is not None]
-    if not responses:
-      return None
-    from .pending import interim_answered_calls, pending_items
+  @staticmethod
+  def _interrupted_answers(session: Session, resume: Optional[Resume]) -> list[Event]:
+    """Answers for calls an earlier run left unanswered (it was killed or cancelled mid-call).
 
-    pending = {item.call_id: item for item in pending_items(session.events)}
-    answered = {fr.id for e in session.events for fr in e.get_function_responses()}
-    late = interim_answered_calls(session.events)
-    items = []
-    for fr in responses:
-      if not fr.id:
-        raise ValueError(
-            f"The FunctionResponse for {fr.name!r} has no id; set id to the pending call's id "
-            "(see adk_nb.pending.pending_items(session.events))."
-        )
-      item = pending.get(fr.id) or late.get(fr.id)
-      if item is None:
-        if fr.id in answered:
-          raise ValueError(f"Call {fr.id!r} was already answered; nothing was changed.")
-        raise ValueError(
-            f"No pending call has id {fr.id!r} in session {session.id!r}; nothing was changed. "
-            f"Pending ids: {sorted(pending) or 'none'}."
-        )
-      if (item.kind == "confirmation") != (fr.name == REQUEST_CONFIRMATION):
-        raise ValueError(
-            f"Call {fr.id!r} is a {item.kind.replace('_', '-')} call for {item.tool!r}; answer it with "
-            + ("name='adk_request_confirmation'." if item.kind == "confirmation" else f"name={item.tool!r}.")
-        )
-      items.append((fr, item))
-    invocations = {item.invocation_id for _, item in items}
-    if len(invocations) > 1:
-      raise ValueError("One message answers calls of several paused invocations; answer each in its own message.")
-    invocation_id = invocations.pop()
-    first = items[0][1]
-    pausing = self.agent.find_agent(first.agent)
-    if pausing is None:
-      raise ValueError(
-          f"Call {first.call_id!r} was made by agent {first.agent!r}, which is not in this Runner's agent "
-          f"tree (root {self.agent.name!r}); nothing was changed. Resume with the agent tree that paused."
-      )
-    entry, branch = _resume_entry(session, invocation_id, pausing, first.branch)
-    answers = {fr.id: fr for fr, _ in items}
-    nested = [fr.id for fr, item in items if item.nested]
-    return invocation_id, entry, branch, answers, nested
+    Recorded before the new turn so no model ever receives a call without its answer, and the
+    model is told the outcome is unknown rather than left to guess.
+    """
+    return [interrupted_answer(event, calls)
+            for event, calls in unanswered_calls(session.events, resume.paused if resume else ())]
+
+  def _match_answers(self, session: Session, message: types.Content) -> Optional[Resume]:
+    """The paused invocation `message` resumes, or None (see `adk_nb.resume.match_answers`)."""
+    return match_answers(self.agent, session, message)
 
   # ---- sync and convenience APIs -------------------------------------------------------------
 
@@ -348,11 +319,36 @@ class Runner:
     return events
 
   async def close(self) -> None:
-    """Closes plugins and services."""
+    """Closes the agent tree's toolsets (MCP sessions, server processes), plugins and services."""
+    await close_toolsets(self.agent)
     await self.plugin_manager.close()
     close = getattr(self.session_service, "close", None)
     if close is not None:
       await close()
+
+
+async def close_toolsets(agent: BaseAgent) -> None:
+  """Closes every toolset of `agent` and its sub-agents once; a failing close is logged, not raised."""
+  seen: set[int] = set()
+  stack = [agent]
+  while stack:
+    node = stack.pop()
+    if id(node) in seen:
+      continue
+    seen.add(id(node))
+    stack.extend(node.sub_agents)
+    for tool in getattr(node, "tools", ()):
+      inner = getattr(tool, "agent", None)  # AgentTool: its agent's toolsets are ours to close too
+      if isinstance(inner, BaseAgent):
+        stack.append(inner)
+    for toolset in getattr(node, "toolsets", ()):
+      if id(toolset) in seen:
+        continue
+      seen.add(id(toolset))
+      try:
+        await toolset.close()
+      except Exception:  # noqa: BLE001 - one broken toolset must not keep the others open
+        logger.warning("Closing toolset %r of agent %r failed", toolset, node.name, exc_info=True)
 
 
 def _descendants(agent: BaseAgent):
@@ -367,43 +363,6 @@ def _transferable_across_tree(agent: BaseAgent) -> bool:
       return False
     node = node.parent_agent
   return True
-
-
-def _resume_entry(session: Session, invocation_id: str, pausing: BaseAgent,
-                  branch: Optional[str]) -> tuple[BaseAgent, Optional[str]]:
-  """Where a resumed invocation starts, and in which branch.
-
-  Every agent that was running above the paused one when the invocation paused (workflow
-  agents, and LlmAgents that had transferred to it) left a checkpoint; the highest of them
-  is where the invocation started, and it walks back down to the paused agent.
-  """
-  checkpoints: dict[str, Optional[str]] = {}
-  for event in reversed(session.events):
-    if event.invocation_id != invocation_id or event.author == "user":
-      break
-    if event.actions.agent_state is not None:
-      checkpoints.setdefault(event.author, event.branch)
-  entry = pausing
-  node = pausing.parent_agent
-  while node is not None:
-    if node.name in checkpoints:
-      entry, branch = node, checkpoints[node.name]
-    node = node.parent_agent
-  return entry, branch
-
-
-def _error_code(exc: BaseException) -> str:
-  from .agents._callbacks import CallbackError
-  from .errors.stale_session_error import StaleSessionError
-  from .plugins.plugin_manager import PluginError
-
-  if isinstance(exc, CallbackError):
-    return "CALLBACK_ERROR"
-  if isinstance(exc, PluginError):
-    return "PLUGIN_ERROR"
-  if isinstance(exc, StaleSessionError):
-    return "STALE_SESSION"
-  return "AGENT_ERROR"
 
 
 class InMemoryRunner(Runner):

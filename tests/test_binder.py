@@ -97,8 +97,11 @@ def test_binder_environment_installs_loads_the_extension_and_runs_the_quickstart
   work = tmp_path / "work"
   work.mkdir()
   nbformat.write(probe_nb, work / "autoload.ipynb")
-  shutil.copy(REPO / "notebooks" / "01_quickstart.ipynb", work / "01_quickstart.ipynb")
+  # 02 keeps its sessions in the default SQLite store (SQLAlchemy's asyncio mode needs greenlet).
+  for name in ("01_quickstart.ipynb", "02_state_and_sessions.ipynb"):
+    shutil.copy(REPO / "notebooks" / name, work / name)
   _run([vpy, "-m", "pytest", "--nbmake", "--nbmake-timeout=300", "-p", "no:cacheprovider", "-q",
-        "autoload.ipynb", "01_quickstart.ipynb"], "nbmake in the Binder environment", cwd=work, env=env, timeout=900)
+        "autoload.ipynb", "01_quickstart.ipynb", "02_state_and_sessions.ipynb"], "nbmake in the Binder environment",
+       cwd=work, env=env, timeout=900)
   total = time.monotonic() - started
   print(f"\nbinder check: {note}; install {installed:.0f} s, total {total:.0f} s")

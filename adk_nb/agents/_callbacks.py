@@ -5,6 +5,9 @@ from __future__ import annotations
 import inspect
 from typing import Any, Callable, Optional, Sequence, Union
 
+from ..errors import codes
+from ..errors.adk_nb_error import AdkNbError
+
 CallbackOrList = Union[Callable[..., Any], Sequence[Callable[..., Any]], None]
 
 # The keyword arguments ADK passes to each kind of callback.
@@ -83,8 +86,10 @@ async def run_hooks(plugin_manager: Any, plugin_hook: str, callbacks: tuple, kin
   return None
 
 
-class CallbackError(RuntimeError):
+class CallbackError(AdkNbError, RuntimeError):
   """A user callback raised; the message names the callback."""
+
+  error_code = codes.CALLBACK_ERROR
 
   def __init__(self, kind: str, cb: Callable[..., Any], error: BaseException):
     name = getattr(cb, "__qualname__", None) or getattr(cb, "__name__", repr(cb))

@@ -4,17 +4,22 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any, AsyncGenerator, ClassVar, Iterator, Optional
+from typing import TYPE_CHECKING, Any, AsyncGenerator, ClassVar, Iterator, Optional
 
 from google.genai import types
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import ConfigDict, Field, field_validator
 
 from ..events.event import Event
 from ..events.event_actions import EventActions
 from ..telemetry import tracing
+from ..workflow._base_node import BaseNode
 from . import _callbacks
 from .callback_context import CallbackContext
 from .invocation_context import InvocationContext
+
+if TYPE_CHECKING:
+  from ..pending import PendingItem
+  from ..sessions.session import Session
 
 logger = logging.getLogger(__name__)
 
@@ -22,8 +27,11 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _set = object.__setattr__
 
 
-class BaseAgent(BaseModel):
-  """The base of every agent. Subclasses implement `_run_async_impl`."""
+class BaseAgent(BaseNode):
+  """The base of every agent. Subclasses implement `_run_async_impl`.
+
+  An agent is a workflow node (as in ADK 2.x), so it can stand in a Workflow's edges.
+  """
 
   model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
 
@@ -116,6 +124,20 @@ class BaseAgent(BaseModel):
       yield sub
       path.append(sub)
       stack.append(iter(sub.sub_agents))
+
+  def resume_entry(self, session: "Session", invocation_id: str,
+                   paused: "PendingItem") -> tuple["BaseAgent", Optional[str]]:
+    """Where a paused invocation of this tree continues: (the agent to run, its branch).
+
+    Called on the root when a message answers `paused` (one of the invocation's pending
+    items). The default walks up from the agent that paused to the highest agent that left
+    a checkpoint (see `adk_nb.resume.checkpointed_entry`); a graph Workflow overrides this to
+    continue at a node path instead. Raises `PausingAgentNotInTreeError` when the agent
+    that paused is not in this tree.
+    """
+    from ..resume import checkpointed_entry
+
+    return checkpointed_entry(self, session, invocation_id, paused)
 
   def clone(self, update: Optional[dict[str, Any]] = None) -> "BaseAgent":
     """A copy with no parent (sub-agents cloned too), with fields replaced from `update`."""

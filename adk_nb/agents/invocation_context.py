@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any, Optional
 from google.genai import types
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..errors import codes
+from ..errors.adk_nb_error import AdkNbError
 from ..sessions.base_session_service import BaseSessionService
 from ..sessions.session import Session
 from .run_config import RunConfig
@@ -16,8 +18,10 @@ if TYPE_CHECKING:
   from .base_agent import BaseAgent
 
 
-class LlmCallsLimitExceededError(Exception):
+class LlmCallsLimitExceededError(AdkNbError):
   """The invocation made more model calls than `RunConfig.max_llm_calls` allows."""
+
+  error_code = codes.LLM_CALLS_LIMIT_EXCEEDED
 
 
 class InvocationStopped(Exception):
@@ -27,18 +31,15 @@ class InvocationStopped(Exception):
 class _InvocationShared:
   """Counters and signals shared by every copy of one invocation's context."""
 
-  __slots__ = ("llm_calls", "transfers", "paused", "branch_writes", "conflicts", "pause_states",
-               "restored", "paused_branches")
+  __slots__ = ("llm_calls", "transfers", "pause_states", "restored", "paused_branches")
 
   def __init__(self) -> None:
     self.llm_calls = 0
     self.transfers = 0
-    self.paused = False
-    # key -> branch that last wrote it within a parallel fan-out
-    self.branch_writes: dict[str, str] = {}
-    self.conflicts: list[tuple[str, str, str]] = []
     self.pause_states: Optional[dict[str, dict[str, Any]]] = None
+    """'agent|branch' -> checkpoint of the latest pause (read once per resume, see agents._resumable)."""
     self.restored: set[str] = set()
+    """Keys of the checkpoints already handed out in this resume."""
     self.paused_branches: set[str] = set()
 
 
@@ -72,9 +73,6 @@ class InvocationContext(BaseModel):
   """Runs plugin hooks (set by the Runner)."""
   resumability_config: Optional[Any] = None
   is_resumable: bool = False
-  agent_states: dict[str, dict[str, Any]] = Field(default_factory=dict)
-  """Checkpoints of workflow agents, restored when a paused invocation resumes."""
-  end_of_agents: dict[str, bool] = Field(default_factory=dict)
   resume_answers: dict[str, types.FunctionResponse] = Field(default_factory=dict)
   """Confirmation answers (by request id) that resume this invocation after a pause."""
   resumed: bool = False
@@ -104,6 +102,15 @@ class InvocationContext(BaseModel):
           "RunConfig(max_llm_calls=...) if the agent legitimately needs more."
       )
 
+  def count_transfer(self) -> bool:
+    """Counts an agent transfer; False (nothing counted) once `RunConfig.max_transfers` is reached."""
+    limit = self.run_config.max_transfers
+    shared = self._shared
+    if limit > 0 and shared.transfers >= limit:
+      return False
+    shared.transfers += 1
+    return True
+
   @property
   def paused(self) -> bool:
     """True once something in this branch (or below it) paused: a pending confirmation or long-running call.
@@ -122,13 +129,12 @@ class InvocationContext(BaseModel):
 
   def pause(self) -> None:
     """Marks this branch paused: enclosing agents stop before running anything else."""
-    self._shared.paused = True
     self._shared.paused_branches.add(self.branch or "")
 
-  def new_child(self, **update: Any) -> "InvocationContext":
-    """A copy for a sub-agent; counters stay shared."""
-    copy = self.model_copy(update=update)
-    return copy
+  def is_branch_paused(self, branch: str) -> bool:
+    """True when `branch` (a child branch of this invocation) or a branch below it paused."""
+    prefix = branch + "."
+    return any(p == branch or p.startswith(prefix) for p in self._shared.paused_branches)
 
 
 def new_invocation_context_id() -> str:

@@ -8,10 +8,12 @@ from typing import Any, AsyncGenerator, Awaitable, Callable, Literal, Optional, 
 from google.genai import types
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
+from ..errors import codes
 from ..events.event import Event
 from ..models.base_llm import BaseLlm
 from ..models.registry import LLMRegistry
 from ..tools.base_tool import BaseTool
+from ..tools.base_toolset import BaseToolset
 from ..tools.function_tool import FunctionTool
 from . import _callbacks
 from .base_agent import BaseAgent
@@ -20,7 +22,9 @@ from .readonly_context import ReadonlyContext
 
 _set = object.__setattr__
 InstructionProvider = Callable[[ReadonlyContext], Union[str, Awaitable[str]]]
-ToolUnion = Union[Callable[..., Any], BaseTool, Any]
+# `Any` keeps pydantic from rejecting a wrong entry with a terse union error: model_post_init
+# checks each entry and names the fix.
+ToolUnion = Union[Callable[..., Any], BaseTool, BaseToolset, Any]
 
 
 class LlmAgent(BaseAgent):
@@ -97,8 +101,8 @@ class LlmAgent(BaseAgent):
     _set(self, "_transfer_tool", None)
     _set(self, "_identity", None)
     for tool in self.tools:
-      if not (callable(tool) or isinstance(tool, BaseTool) or hasattr(tool, "get_tools")):
-        raise TypeError(f"{owner}: tool {tool!r} is neither a function, a BaseTool nor a toolset.")
+      if not (callable(tool) or isinstance(tool, (BaseTool, BaseToolset))):
+        raise TypeError(f"{owner}: tool {tool!r} is neither a function, a BaseTool nor a BaseToolset.")
 
   # ---- resolved configuration ------------------------------------------------------------
 
@@ -135,15 +139,20 @@ class LlmAgent(BaseAgent):
     """The tools as BaseTool instances (functions wrapped once; toolsets expanded per call)."""
     if self._plain_tools is None:
       _set(self, "_plain_tools", [t if isinstance(t, BaseTool) else FunctionTool(t)
-                                  for t in self.tools if not hasattr(t, "get_tools")])
-    toolsets = [t for t in self.tools if hasattr(t, "get_tools") and not isinstance(t, BaseTool)]
+                                  for t in self.tools if not isinstance(t, BaseToolset)])
+    toolsets = self.toolsets
     if not toolsets:
       return self._plain_tools
     out = list(self._plain_tools)
+    readonly = ReadonlyContext(ctx) if isinstance(ctx, InvocationContext) else ctx
     for toolset in toolsets:
-      readonly = ReadonlyContext(ctx) if isinstance(ctx, InvocationContext) else ctx
-      out.extend(await toolset.get_tools(readonly))
+      out.extend(await toolset.get_tools_with_prefix(readonly))
     return out
+
+  @property
+  def toolsets(self) -> list[BaseToolset]:
+    """The toolsets among `tools` (resolved per model call, closed by Runner.close())."""
+    return [t for t in self.tools if isinstance(t, BaseToolset)]
 
   def _set_model_response_tool(self):
     """The set_model_response tool for output_schema + tools (built once)."""
@@ -194,7 +203,7 @@ class LlmAgent(BaseAgent):
       try:
         value = self.output_schema.model_validate_json(text).model_dump(exclude_none=True)
       except ValidationError as exc:
-        event.error_code = "OUTPUT_SCHEMA_VALIDATION_ERROR"
+        event.error_code = codes.OUTPUT_SCHEMA_VALIDATION_ERROR
         event.error_message = (
             f"Agent {self.name!r} answered text that does not match output_schema "
             f"{self.output_schema.__name__}: {exc.errors()[0]['msg']}. Nothing was saved to "

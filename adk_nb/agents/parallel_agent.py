@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import AsyncGenerator
 
+from ..errors import codes
 from ..events.event import Event
 from ._resumable import pause_checkpoint, restored_state
 from .base_agent import BaseAgent
@@ -82,10 +83,9 @@ class ParallelAgent(BaseAgent):
             pass
 
     if conflicts:
-      ctx._shared.conflicts.extend(conflicts)
       yield self._new_event(
           ctx,
-          error_code="STATE_WRITE_CONFLICT",
+          error_code=codes.STATE_WRITE_CONFLICT,
           error_message=(
               "Parallel branches wrote the same state keys; the later write won: "
               + "; ".join(conflicts)
@@ -93,7 +93,5 @@ class ParallelAgent(BaseAgent):
           ),
       )
     if ctx.paused:
-      paused = ctx._shared.paused_branches
-      names = [name for name, br in branches.items()
-               if any(p == br or p.startswith(br + ".") for p in paused)]
+      names = [name for name, br in branches.items() if ctx.is_branch_paused(br)]
       yield pause_checkpoint(self, ctx, {"paused": names})

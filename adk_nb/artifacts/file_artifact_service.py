@@ -27,6 +27,8 @@ from urllib.parse import quote, unquote
 
 from google.genai import types
 
+from ..errors import codes
+from ..errors.adk_nb_error import AdkNbError
 from .base_artifact_service import (
     USER_PREFIX,
     ArtifactVersion,
@@ -44,8 +46,10 @@ _METADATA = "metadata.json"
 _SAFE = "-_.~ ()+,=@"
 
 
-class UnsafeArtifactPathError(ValueError):
+class UnsafeArtifactPathError(AdkNbError, ValueError):
   """A filename or id would read or write outside the artifact root; nothing was touched."""
+
+  error_code = codes.UNSAFE_ARTIFACT_PATH
 
 
 def _check_segment(value: Any, what: str) -> str:

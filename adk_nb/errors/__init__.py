@@ -1,1 +1,21 @@
-"""Errors adk_nb raises, at ADK's module paths."""
+"""Errors adk_nb raises, at ADK's module paths, under one root that carries an `error_code`.
+
+`AdkNbError` is the root; each class says its code (`errors.codes`). Classes that ADK users
+catch as built-in types keep those bases (an `AnswerError` is still a `ValueError`, a
+`StaleSessionError` a `RuntimeError`), so code written for google-adk keeps working.
+"""
+
+from . import codes
+from .adk_nb_error import AdkNbError, error_code_of
+from .already_exists_error import AlreadyExistsError
+from .answer_error import (AnswersSpanInvocationsError, AnswerError, AnswerWithoutIdError, CallAlreadyAnsweredError,
+                           PausingAgentNotInTreeError, UnknownCallError, WrongAnswerKindError)
+from .not_found_error import NotFoundError
+from .session_not_found_error import SessionNotFoundError
+from .stale_session_error import StaleSessionError
+
+__all__ = [
+    "AdkNbError", "AlreadyExistsError", "AnswerError", "AnswerWithoutIdError", "AnswersSpanInvocationsError",
+    "CallAlreadyAnsweredError", "NotFoundError", "PausingAgentNotInTreeError", "SessionNotFoundError",
+    "StaleSessionError", "UnknownCallError", "WrongAnswerKindError", "codes", "error_code_of",
+]

@@ -1,8 +1,13 @@
 """Raised when creating something whose id is taken."""
 
+from . import codes
+from .adk_nb_error import AdkNbError
 
-class AlreadyExistsError(Exception):
+
+class AlreadyExistsError(AdkNbError):
   """An object with this id already exists (for example a session id)."""
+
+  error_code = codes.ALREADY_EXISTS
 
   def __init__(self, message: str = "The resource already exists."):
     self.message = message

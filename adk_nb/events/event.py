@@ -7,7 +7,7 @@ import time
 from typing import Any, Optional
 
 from google.genai import types
-from pydantic import ConfigDict, Field, alias_generators, field_serializer
+from pydantic import BaseModel, ConfigDict, Field, alias_generators, field_serializer, model_validator
 
 from ..models.llm_response import LlmResponse
 from .event_actions import EventActions
@@ -17,6 +17,19 @@ def new_uuid4() -> str:
   """A random RFC 4122 version-4 UUID string, about 5x cheaper than str(uuid.uuid4())."""
   h = os.urandom(16).hex()
   return f"{h[:8]}-{h[8:12]}-4{h[13:16]}-{'89ab'[int(h[16], 16) & 3]}{h[17:20]}-{h[20:]}"
+
+
+class NodeInfo(BaseModel):
+  """Where in a workflow graph an event comes from (ADK 2.x `node_info`)."""
+
+  model_config = ConfigDict(extra="ignore", alias_generator=alias_generators.to_camel, populate_by_name=True)
+
+  path: str = ""
+  """The node path, e.g. 'pipeline@1/classify@2' (workflow name @ run id, slash-separated)."""
+  output_for: Optional[list[str]] = None
+  """Node paths whose output this event carries (the node and, for a terminal node, its workflows)."""
+  message_as_output: Optional[bool] = None
+  """True when the event's content (an agent's final text) is the node's output."""
 
 
 class Event(LlmResponse):
@@ -48,6 +61,33 @@ class Event(LlmResponse):
   """Unique id, assigned at creation."""
   timestamp: float = Field(default_factory=time.time)
   """Seconds since the epoch."""
+  output: Any = None
+  """A workflow node's output (passed along the graph's edges to the next nodes)."""
+  node_info: Optional[NodeInfo] = None
+  """The workflow node that produced the event; None outside workflows."""
+
+  @model_validator(mode="before")
+  @classmethod
+  def _shorthands(cls, data: Any) -> Any:
+    # ADK 2.x shorthands for workflow nodes: Event(output=..., route=..., state={...}, message=...).
+    if isinstance(data, dict) and ("route" in data or "state" in data or "message" in data):
+      data = dict(data)
+      actions = data.get("actions")
+      if actions is None:
+        actions = EventActions()
+      elif isinstance(actions, dict):
+        actions = EventActions(**actions)
+      if "route" in data:
+        actions.route = data.pop("route")
+      if "state" in data:
+        actions.state_delta.update(data.pop("state") or {})
+      data["actions"] = actions
+      if "message" in data:
+        message = data.pop("message")
+        if isinstance(message, str):
+          message = types.Content(role="model", parts=[types.Part(text=message)])
+        data["content"] = message
+    return data
 
   def model_post_init(self, __context: Any) -> None:
     if not self.id:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, alias_generators
 
@@ -49,5 +49,7 @@ class EventActions(BaseModel):
   """Marks the last event of an agent run (used by resumable apps)."""
   agent_state: Optional[dict[str, Any]] = None
   """Checkpoint of a workflow agent, so a resumed invocation continues where it stopped."""
+  route: Optional[Union[bool, int, str, list[Union[bool, int, str]]]] = None
+  """The route a workflow node took: which routed edges fire after it."""
   rewind_before_invocation_id: Optional[str] = None
   """Undo every invocation from this one on."""

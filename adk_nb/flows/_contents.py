@@ -5,6 +5,13 @@ the confirmation protocol's own calls/answers are left out; other agents' turns 
 presented as user-role context ("For context: [agent] said: ..."). The conversion of each
 event is cached per (session, agent, branch), so a turn in a long session converts only
 the events committed since the previous model call: the cost stays flat as history grows.
+
+Every function call the model is sent has an answer (providers speaking OpenAI's protocol
+reject a call without one): a call with no answer in the history (still waiting for a person
+or an external result, or left by a run that was killed) is sent followed by an answer
+saying so. google-adk drops such calls instead; telling the model keeps it from silently
+making the same call again. The Runner records an answer for interrupted calls before the
+next turn, so this is a last guard.
 """
 
 from __future__ import annotations
@@ -17,10 +24,7 @@ from typing import Optional
 from google.genai import types
 
 from ..events.event import Event
-
-REQUEST_CONFIRMATION = "adk_request_confirmation"
-REQUEST_CREDENTIAL = "adk_request_credential"
-_PROTOCOL_CALLS = frozenset({REQUEST_CONFIRMATION, REQUEST_CREDENTIAL})
+from ..events.protocol import NESTED_ANSWER_KEY, NESTED_KEY, PROTOCOL_CALLS
 
 
 def belongs_to_branch(invocation_branch: Optional[str], event: Event) -> bool:
@@ -28,14 +32,6 @@ def belongs_to_branch(invocation_branch: Optional[str], event: Event) -> bool:
   if not invocation_branch or not event.branch:
     return True
   return invocation_branch == event.branch or invocation_branch.startswith(event.branch + ".")
-
-
-NESTED_KEY = "adk_nb_nested"
-"""custom_metadata key of an event that raises an AgentTool's pending calls to the caller."""
-NESTED_ANSWER_KEY = "adk_nb_nested_answer"
-"""custom_metadata key listing the answers in a user message that belong to nested calls."""
-STARTED_KEY = "adk_nb_tool_started"
-"""custom_metadata key of the marker committed just before an approved tool runs."""
 
 
 def _visible_parts(event: Event) -> list[types.Part]:
@@ -53,10 +49,10 @@ def _visible_parts(event: Event) -> list[types.Part]:
     if part.text is not None and part.text == "" and not part.function_call and not part.function_response:
       continue
     fc = part.function_call
-    if fc is not None and fc.name in _PROTOCOL_CALLS:
+    if fc is not None and fc.name in PROTOCOL_CALLS:
       continue
     fr = part.function_response
-    if fr is not None and (fr.name in _PROTOCOL_CALLS or (pending and fr.id in pending) or fr.id in nested_answers):
+    if fr is not None and (fr.name in PROTOCOL_CALLS or (pending and fr.id in pending) or fr.id in nested_answers):
       continue
     if part.thought:
       continue
@@ -132,12 +128,64 @@ def _append(contents: list[types.Content], content: types.Content) -> None:
 
 
 class _Entry:
-  __slots__ = ("consumed", "last_id", "contents")
+  __slots__ = ("consumed", "last_id", "contents", "open", "awaiting")
 
   def __init__(self) -> None:
     self.consumed = 0
     self.last_id: Optional[str] = None
     self.contents: list[types.Content] = []
+    self.open: dict[str, int] = {}
+    """Call id -> index of its content, for calls with no answer (yet)."""
+    self.awaiting: set[str] = set()
+    """Calls whose placeholder answer ('requires confirmation') was left out."""
+
+  def add(self, event: Event, content: Optional[types.Content]) -> None:
+    """Appends an event's content and notes which calls it opened or answered."""
+    if event.actions.requested_tool_confirmations:
+      self.awaiting.update(event.actions.requested_tool_confirmations)
+    if content is None:
+      return
+    _append(self.contents, content)
+    for part in content.parts or ():
+      if part.function_call is not None and part.function_call.id:
+        self.open[part.function_call.id] = len(self.contents) - 1
+      elif part.function_response is not None:
+        self.open.pop(part.function_response.id, None)
+
+  def request_contents(self) -> list[types.Content]:
+    """The contents to send: a copy, with an answer for every call that has none."""
+    if not self.open:
+      return list(self.contents)
+    return answer_open_calls(self.contents, self.open, self.awaiting)
+
+
+def _no_answer(call: types.FunctionCall, awaiting: set[str]) -> types.Part:
+  if call.id in awaiting:
+    text = f"`{call.name}` is waiting for a person's approval; it has not run."
+  else:
+    text = (f"`{call.name}` has no result: it is still pending, or it was interrupted and its outcome "
+            "is unknown.")
+  return types.Part(function_response=types.FunctionResponse(id=call.id, name=call.name, response={"error": text}))
+
+
+def answer_open_calls(contents: list[types.Content], open_calls: dict[str, int],
+                      awaiting: set[str] = frozenset()) -> list[types.Content]:
+  """A copy of `contents` where each call in `open_calls` (id -> index of its content) is followed
+  by an answer saying it has none, merged into the answers that follow the call, if any."""
+  out = list(contents)
+  by_index: dict[int, list[str]] = {}
+  for call_id, index in open_calls.items():
+    by_index.setdefault(index, []).append(call_id)
+  for index in sorted(by_index, reverse=True):
+    ids = set(by_index[index])
+    parts = [_no_answer(p.function_call, awaiting) for p in out[index].parts or ()
+             if p.function_call is not None and p.function_call.id in ids]
+    following = out[index + 1] if index + 1 < len(out) else None
+    if following is not None and following.role == "user" and _responses_only(following):
+      out[index + 1] = types.Content(role="user", parts=list(following.parts) + parts)
+    else:
+      out.insert(index + 1, types.Content(role="user", parts=parts))
+  return out
 
 
 _CACHE: "OrderedDict[tuple, _Entry]" = OrderedDict()
@@ -171,13 +219,11 @@ def _build_locked(key: tuple, agent_name: str, branch: Optional[str], events: li
     _CACHE.popitem(last=False)
   for event in events[entry.consumed:]:
     if belongs_to_branch(branch, event):
-      content = event_to_content(event, agent_name)
-      if content is not None:
-        _append(entry.contents, content)
+      entry.add(event, event_to_content(event, agent_name))
   if len(events) > entry.consumed:
     entry.consumed = len(events)
     entry.last_id = events[-1].id
-  return list(entry.contents)
+  return entry.request_contents()
 
 
 def build_current_turn(agent_name: str, branch: Optional[str], events: list[Event]) -> list[types.Content]:
@@ -188,10 +234,8 @@ def build_current_turn(agent_name: str, branch: Optional[str], events: list[Even
     if event.author != agent_name and belongs_to_branch(branch, event) and event_to_content(event, agent_name):
       start = i
       break
-  out = []
+  turn = _Entry()
   for event in events[start:]:
     if belongs_to_branch(branch, event):
-      content = event_to_content(event, agent_name)
-      if content is not None:
-        _append(out, content)
-  return out
+      turn.add(event, event_to_content(event, agent_name))
+  return turn.request_contents()

@@ -10,13 +10,13 @@ from google.genai import types
 from ..agents import _callbacks
 from ..events.event import Event, new_uuid4
 from ..events.event_actions import EventActions
+from ..events.protocol import NESTED_KEY, confirmation_request_call
 from ..sessions import json_form
-from ..tools.agent_tool import NESTED_KEY, NestedPause
+from ..tools.agent_tool import NestedPause
 from ..tools._function_schema import ToolArgumentsError
 from ..tools.tool_confirmation import ToolConfirmation
 from ..telemetry import tracing
 from ..tools.tool_context import ToolContext
-from ._contents import REQUEST_CONFIRMATION
 
 if TYPE_CHECKING:
   from ..agents.invocation_context import InvocationContext
@@ -250,14 +250,7 @@ def confirmation_request_event(ctx: "InvocationContext", agent_name: str, call_e
       continue
     request_id = new_function_call_id()
     ids.add(request_id)
-    parts.append(types.Part(function_call=types.FunctionCall(
-        id=request_id,
-        name=REQUEST_CONFIRMATION,
-        args={
-            "originalFunctionCall": original.model_dump(exclude_none=True, by_alias=True),
-            "toolConfirmation": confirmation.model_dump(by_alias=True, exclude_none=True),
-        },
-    )))
+    parts.append(types.Part(function_call=confirmation_request_call(request_id, original, confirmation)))
   if not parts:
     return None
   return Event(

@@ -8,19 +8,16 @@ from google.genai import types
 
 from ..events.event import Event
 from ..events.event_actions import EventActions
-from ..tools.agent_tool import NESTED_KEY, NestedPause
+from ..events.protocol import INTERRUPTED_KEY, confirmation_request, nested_pause, start_marker
+from ..pending import call_progress
+from ..tools.agent_tool import NestedPause
 from ..tools.tool_confirmation import ToolConfirmation
 from ..tools.tool_context import ToolContext
 from . import _functions
-from ..pending import call_progress
-from ._contents import REQUEST_CONFIRMATION, STARTED_KEY
 
 if TYPE_CHECKING:
   from ..agents.invocation_context import InvocationContext
   from ..agents.llm_agent import LlmAgent
-
-
-
 
 def parse_confirmation(response: Optional[dict]) -> tuple[ToolConfirmation, Optional[str]]:
   """A person's answer as a ToolConfirmation. Anything malformed is a rejection (fail closed)."""
@@ -42,12 +39,12 @@ def _find_requests(agent: "LlmAgent", ctx: "InvocationContext") -> dict[str, typ
       break
     if event.author != agent.name or not event.long_running_tool_ids:
       continue
-    if event.custom_metadata and NESTED_KEY in event.custom_metadata:
+    if nested_pause(event) is not None:
       continue  # raised from an AgentTool: resumed by resume_nested_calls
     for call in event.get_function_calls():
-      if call.name == REQUEST_CONFIRMATION and call.id in answers:
-        original = (call.args or {}).get("originalFunctionCall") or {}
-        found[call.id] = types.FunctionCall.model_validate(original)
+      request = confirmation_request(call)
+      if request is not None and call.id in answers:
+        found[call.id] = request.original
   return found
 
 
@@ -66,6 +63,7 @@ async def resume_confirmed_calls(agent: "LlmAgent", ctx: "InvocationContext") ->
   confirmations: dict[str, ToolConfirmation] = {}
   calls: list[types.FunctionCall] = []
   notes: list[types.Part] = []
+  interrupted: list[str] = []
   done, started = call_progress(ctx.session.events)
   for request_id, original in requests.items():
     answer = ctx.resume_answers.pop(request_id)
@@ -73,6 +71,7 @@ async def resume_confirmed_calls(agent: "LlmAgent", ctx: "InvocationContext") ->
     if original.id in done:
       continue
     if original.id in started:
+      interrupted.append(original.id)
       notes.append(types.Part(function_response=types.FunctionResponse(
           id=original.id, name=original.name,
           response={"error": f"`{original.name}` was started before an interruption and may have "
@@ -88,7 +87,8 @@ async def resume_confirmed_calls(agent: "LlmAgent", ctx: "InvocationContext") ->
     calls.append(original)
   if notes:
     yield Event(invocation_id=ctx.invocation_id, author=agent.name, branch=ctx.branch,
-                content=types.Content(role="user", parts=notes))
+                content=types.Content(role="user", parts=notes),
+                custom_metadata={INTERRUPTED_KEY: interrupted} if interrupted else None)
   if not calls:
     return
   approved = [c.id for c in calls if confirmations[c.id].confirmed]
@@ -96,34 +96,49 @@ async def resume_confirmed_calls(agent: "LlmAgent", ctx: "InvocationContext") ->
     # Committed by the Runner before the tool runs: the at-most-once marker.
     for call_id in approved:
       yield Event(invocation_id=ctx.invocation_id, author=agent.name, branch=ctx.branch,
-                  custom_metadata={STARTED_KEY: call_id})
+                  custom_metadata=start_marker(call_id))
   results = await _functions.handle_function_calls(agent, ctx, calls, tools, confirmations)
   async for event in _emit(ctx, results):
     yield event
 
 
 async def resume_nested_calls(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGenerator[Event, None]:
-  """Hands answers for calls raised from an AgentTool back to that tool, which continues its agent."""
+  """Hands answers for calls raised from an AgentTool back to that tool, which continues its agent.
+
+  At most once, as for approved calls: a start marker for each answer is committed before the
+  tool continues its agent; a retried answer that finds its marker (the process died or the
+  run was cancelled meanwhile) answers the AgentTool call with "may have run" instead of
+  continuing the nested agent a second time.
+  """
   answers = ctx.resume_answers
   if not answers:
     return
   tools = {t.name: t for t in await agent.canonical_tools(ctx)}
   calls: list[types.FunctionCall] = []
   outcomes = []
+  interrupted: list[str] = []
+  _, started = call_progress(ctx.session.events)
   for event in reversed(ctx.session.events):
     if event.invocation_id != ctx.invocation_id:
       break
-    meta = event.custom_metadata
-    if event.author != agent.name or not meta or NESTED_KEY not in meta:
+    nested = nested_pause(event)
+    if event.author != agent.name or nested is None:
       continue
     mine = [answers.pop(i) for i in sorted(event.long_running_tool_ids or ()) if i in answers]
     if not mine:
       continue
-    nested = meta[NESTED_KEY]
     tool_call = types.FunctionCall.model_validate(nested["tool_call"])
     tool = tools.get(tool_call.name)
     if tool is None or not hasattr(tool, "resume"):
       raise ValueError(f"Agent {agent.name!r} no longer has the agent tool {tool_call.name!r} that paused.")
+    calls.append(tool_call)
+    if any(answer.id in started for answer in mine):
+      outcomes.append(_functions._Outcome(_may_have_run(tool_call), EventActions()))
+      interrupted.append(tool_call.id)
+      continue
+    for answer in mine:  # committed by the Runner before the nested agent continues
+      yield Event(invocation_id=ctx.invocation_id, author=agent.name, branch=ctx.branch,
+                  custom_metadata=start_marker(answer.id))
     actions = EventActions()
     tc = ToolContext(ctx, function_call_id=tool_call.id, event_actions=actions)
     result = await tool.resume(nested, mine, tc)
@@ -131,12 +146,20 @@ async def resume_nested_calls(agent: "LlmAgent", ctx: "InvocationContext") -> As
       outcomes.append(_functions._Outcome(None, actions, paused=True, nested=result))
     else:
       outcomes.append(_functions._Outcome(_functions._response_part(tool_call, result), actions))
-    calls.append(tool_call)
   if not outcomes:
     return
   results = await _functions.handle_function_calls(agent, ctx, calls, tools, outcomes=outcomes)
+  if results.event is not None and interrupted:
+    results.event.custom_metadata = {**(results.event.custom_metadata or {}), INTERRUPTED_KEY: interrupted}
   async for event in _emit(ctx, results):
     yield event
+
+
+def _may_have_run(tool_call: types.FunctionCall) -> types.Part:
+  """The answer for an AgentTool call whose continuation was interrupted after it started."""
+  return types.Part(function_response=types.FunctionResponse(id=tool_call.id, name=tool_call.name, response={
+      "error": f"`{tool_call.name}` was continuing after an answer when the run was interrupted, and may "
+               "have run (its own tools included); it was not run again. Check its effect before retrying."}))
 
 
 async def _emit(ctx: "InvocationContext", results: "_functions.CallResults") -> AsyncGenerator[Event, None]:

@@ -12,6 +12,7 @@ from ..agents.callback_context import CallbackContext
 from ..agents._resumable import pause_checkpoint, restored_state
 from ..agents.invocation_context import InvocationStopped, LlmCallsLimitExceededError
 from ..agents.run_config import StreamingMode
+from ..errors import codes
 from ..events.event import Event
 from ..events.event_actions import EventActions
 from ..models.llm_request import LlmRequest
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
   from ..agents.llm_agent import LlmAgent
 
 
-LLM_CALLS_LIMIT = "LLM_CALLS_LIMIT_EXCEEDED"
+LLM_CALLS_LIMIT = codes.LLM_CALLS_LIMIT_EXCEEDED
 
 
 async def run_flow(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGenerator[Event, None]:
@@ -92,8 +93,11 @@ async def build_request(agent: "LlmAgent", ctx: "InvocationContext") -> LlmReque
   tools = await agent.canonical_tools(ctx)
   if transfer_targets:
     tools = tools + [_transfer.tool_for(agent, transfer_targets)]
-  if tools:
+  toolsets = agent.toolsets
+  if tools or toolsets:
     tc = ToolContext(ctx)
+    for toolset in toolsets:
+      await toolset.process_llm_request(tool_context=tc, llm_request=request)
     for tool in tools:
       await tool.process_llm_request(tool_context=tc, llm_request=request)
 
@@ -211,7 +215,7 @@ async def _call_model(agent, ctx, request, cc) -> AsyncGenerator[LlmResponse, No
       yield handled
       return
     final = LlmResponse(
-        error_code="MODEL_ERROR",
+        error_code=codes.MODEL_ERROR,
         error_message=f"Model {llm.model!r} failed: {type(exc).__name__}: {exc}",
     )
     yield final

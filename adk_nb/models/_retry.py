@@ -16,6 +16,9 @@ from typing import Any, AsyncIterator, Awaitable, Callable, Optional, TypeVar, U
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..errors import codes
+from ..errors.adk_nb_error import AdkNbError
+
 T = TypeVar("T")
 
 
@@ -68,8 +71,10 @@ class RetryOptions(BaseModel):
     return random.uniform(0, bound) if self.jitter else bound
 
 
-class ModelCallError(RuntimeError):
+class ModelCallError(AdkNbError, RuntimeError):
   """A model call failed: the provider answered with an error, or did not answer in time."""
+
+  error_code = codes.MODEL_ERROR
 
   def __init__(self, message: str, *, model: str = "", status_code: Optional[int] = None, attempts: int = 1):
     super().__init__(message)

@@ -10,6 +10,7 @@ from typing import Any, AsyncGenerator, Optional, Union
 from google.genai import types
 from pydantic import Field, PrivateAttr
 
+from ..errors import codes
 from . import _retry
 from .base_llm import BaseLlm
 from .guard import check_real_call
@@ -221,7 +222,7 @@ class StreamAggregator:
       return LlmResponse(error_code=str(reason),
                          error_message=f"The model stopped with {reason} and no content.", **common)
     if not self._seen:
-      return LlmResponse(error_code="UNKNOWN_ERROR", error_message="The model returned an empty stream.")
+      return LlmResponse(error_code=codes.UNKNOWN_ERROR, error_message="The model returned an empty stream.")
     return LlmResponse(content=content or types.Content(role="model", parts=[]), **common)
 
 

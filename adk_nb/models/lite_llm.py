@@ -7,7 +7,6 @@ touches the network; `import adk_nb.models.lite_llm` alone does not import it.
 from __future__ import annotations
 
 import base64
-import importlib.util
 import json
 import logging
 import os
@@ -18,6 +17,7 @@ from google.genai import types
 import pydantic
 from pydantic import PrivateAttr
 
+from ..errors import codes
 from . import _retry
 from .base_llm import BaseLlm
 from .google_llm import with_user_turn
@@ -86,8 +86,6 @@ class LiteLlm(BaseLlm):
   _additional_args: dict[str, Any] = PrivateAttr(default_factory=dict)
 
   def __init__(self, model: str, **kwargs: Any) -> None:
-    if importlib.util.find_spec("litellm") is None:  # say so when the agent is built, not at its first turn
-      raise ImportError(_MISSING_LITELLM)
     retry_options = kwargs.pop("retry_options", None)
     super().__init__(model=model, retry_options=_retry.RetryOptions.coerce(retry_options) if retry_options else None)
     self._additional_args = {k: v for k, v in kwargs.items() if k not in _OWNED_ARGS}
@@ -389,7 +387,7 @@ def from_model_response(response: Any) -> LlmResponse:
   """An LlmResponse from litellm's ModelResponse (first choice)."""
   choice = response.choices[0] if response.choices else None
   if choice is None:
-    return LlmResponse(error_code="UNKNOWN_ERROR", error_message="The model returned no choices.")
+    return LlmResponse(error_code=codes.UNKNOWN_ERROR, error_message="The model returned no choices.")
   message = choice.message
   parts = []
   reasoning = getattr(message, "reasoning_content", None)

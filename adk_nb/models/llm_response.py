@@ -7,6 +7,8 @@ from typing import Any, Optional
 from google.genai import types
 from pydantic import BaseModel, ConfigDict, alias_generators
 
+from ..errors import codes
+
 
 class LlmResponse(BaseModel):
   """A model's answer as adk_nb sees it: content plus metadata and error fields."""
@@ -85,5 +87,5 @@ class LlmResponse(BaseModel):
           usage_metadata=usage,
           model_version=resp.model_version,
       )
-    return LlmResponse(error_code="UNKNOWN_ERROR", error_message="The model returned no candidates.",
+    return LlmResponse(error_code=codes.UNKNOWN_ERROR, error_message="The model returned no candidates.",
                        usage_metadata=usage, model_version=resp.model_version)

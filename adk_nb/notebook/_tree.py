@@ -6,8 +6,7 @@ import json
 from typing import Any, Optional
 
 from ..events.event import Event
-from ..flows._contents import REQUEST_CONFIRMATION
-from ..flows._resume import STARTED_KEY
+from ..events.protocol import confirmation_request, is_start_marker
 
 Op = list
 """['add', node] | ['set', node_id, fields] | ['text', node_id, chunk]"""
@@ -129,7 +128,7 @@ class TreeBuilder:
 
   def add_event(self, event: Event) -> None:
     """Adds what `event` shows to the tree (partial events grow their text node in place)."""
-    if event.custom_metadata and STARTED_KEY in event.custom_metadata:
+    if is_start_marker(event):
       return  # the at-most-once marker is bookkeeping, not a step
     if event.author == "user":
       self._add_user(event)
@@ -158,12 +157,12 @@ class TreeBuilder:
     for call in event.get_function_calls():
       args = dict(call.args or {})
       self._call_time[call.id or ""] = event.timestamp
-      if call.name == REQUEST_CONFIRMATION:
-        original = args.get("originalFunctionCall") or {}
-        hint = (args.get("toolConfirmation") or {}).get("hint", "")
+      request = confirmation_request(call)
+      if request is not None:
+        original = request.original
         self._add(f"call:{call.id}", parent, "pause",
-                  f"waiting for approval: {original.get('name', '?')}({short_args(original.get('args') or {})})",
-                  text=hint, status="pending", t=event.timestamp, tool=original.get("name", ""))
+                  f"waiting for approval: {original.name or '?'}({short_args(original.args or {})})",
+                  text=request.hint, status="pending", t=event.timestamp, tool=original.name or "")
       else:
         self._add(f"call:{call.id}", parent, "call", f"{call.name}({short_args(args)})",
                   text=to_json_text(args, indent=2), tool=call.name, t=event.timestamp,

@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Optional
 
 from ..events.event import Event
-from ..flows._contents import REQUEST_CONFIRMATION
-from ..flows._resume import STARTED_KEY
+from ..events.protocol import confirmation_request, is_start_marker
 
 COLUMNS = ["invocation", "author", "branch", "kind", "tool", "arguments", "result", "text", "state_delta",
            "latency", "timestamp"]
@@ -31,7 +30,7 @@ def trajectory_rows(events: Iterable[Event], decisions: Iterable[dict[str, Any]]
     return out
 
   for event in events:
-    if event.partial or (event.custom_metadata and STARTED_KEY in event.custom_metadata):
+    if event.partial or is_start_marker(event):
       continue
     first: Optional[dict[str, Any]] = None
     delta = dict(event.actions.state_delta) or None
@@ -39,10 +38,10 @@ def trajectory_rows(events: Iterable[Event], decisions: Iterable[dict[str, Any]]
       first = row(event, "user" if event.author == "user" else "model", text=event.text)
     for call in event.get_function_calls():
       args = dict(call.args or {})
-      if call.name == REQUEST_CONFIRMATION:
-        original = args.get("originalFunctionCall") or {}
-        r = row(event, "confirmation", tool=original.get("name"), arguments=original.get("args"),
-                text=(args.get("toolConfirmation") or {}).get("hint"))
+      request = confirmation_request(call)
+      if request is not None:
+        r = row(event, "confirmation", tool=request.original.name, arguments=request.original.args,
+                text=request.hint or None)
       else:
         r = row(event, "tool_call", tool=call.name, arguments=args)
       r["latency"] = None

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Optional, Sequence
 
+from ..errors import codes
+from ..errors.adk_nb_error import AdkNbError
 from .base_plugin import BasePlugin
 
 _HOOKS = (
@@ -13,8 +15,10 @@ _HOOKS = (
 )
 
 
-class PluginError(RuntimeError):
+class PluginError(AdkNbError, RuntimeError):
   """A plugin hook raised; the message names the plugin and hook."""
+
+  error_code = codes.PLUGIN_ERROR
 
 
 class PluginManager:

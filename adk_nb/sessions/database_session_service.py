@@ -39,6 +39,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
+from ..errors import codes
+from ..errors.adk_nb_error import AdkNbError
 from ..errors.already_exists_error import AlreadyExistsError
 from ..errors.stale_session_error import StaleSessionError
 from ..events.event import Event
@@ -63,12 +65,14 @@ from .state import SharedWrite, merge_state, split_delta
 __all__ = ["DatabaseSessionService", "SCHEMA_VERSION", "SessionStorageError", "normalize_db_url"]
 
 
-class SessionStorageError(RuntimeError):
+class SessionStorageError(AdkNbError, RuntimeError):
   """The database could not be read or written; the message names the cause and the fix.
 
   Raised for an unreachable server, a read-only or full disk, a missing table or a
   corrupt row. A write that raises this has written nothing.
   """
+
+  error_code = codes.SESSION_STORAGE_ERROR
 
 
 def normalize_db_url(db_url: str) -> str:

@@ -9,8 +9,11 @@ import importlib
 _EXPORTS = {
     "AgentTool": ".agent_tool",
     "BaseTool": ".base_tool",
+    "BaseToolset": ".base_toolset",
     "FunctionTool": ".function_tool",
     "LongRunningFunctionTool": ".long_running_tool",
+    "MCPToolset": ".mcp_tool.mcp_toolset",
+    "McpToolset": ".mcp_tool.mcp_toolset",
     "ToolConfirmation": ".tool_confirmation",
     "ToolContext": ".tool_context",
     "TransferToAgentTool": ".transfer_to_agent_tool",

@@ -16,9 +16,6 @@ if TYPE_CHECKING:
   from ..agents.base_agent import BaseAgent
 
 
-from ..flows._contents import NESTED_ANSWER_KEY, NESTED_KEY  # noqa: F401  (NESTED_ANSWER_KEY re-exported)
-
-
 @dataclass
 class NestedPause:
   """An AgentTool call whose agent paused: the calls it waits on and how to continue it."""

@@ -59,13 +59,11 @@ class TransferToAgentTool(BaseTool):
           "error": f"Cannot transfer to {name!r}: not an agent you can transfer to. "
           f"Allowed agents: {allowed}. Answer yourself or transfer to one of those."
       }
-    shared = tool_context.invocation_context._shared
-    limit = tool_context.invocation_context.run_config.max_transfers
-    if limit > 0 and shared.transfers >= limit:
+    ctx = tool_context.invocation_context
+    if not ctx.count_transfer():
       return {
-          "error": f"Transfer limit reached ({limit} transfers in this turn); answer the user "
-          "yourself instead of transferring again."
+          "error": f"Transfer limit reached ({ctx.run_config.max_transfers} transfers in this turn); "
+          "answer the user yourself instead of transferring again."
       }
-    shared.transfers += 1
     tool_context.actions.transfer_to_agent = name
     return {"result": f"Transferred to {name}."}

@@ -5,7 +5,7 @@ from google.genai import types
 
 from adk_nb import Agent, InMemoryRunner
 from adk_nb.models import LlmResponse
-from adk_nb.testing import ScriptedModel, call, run_turn
+from adk_nb.testing import ScriptedModel, call, run_turn, session_of
 
 
 def _content(text):
@@ -125,3 +125,19 @@ async def test_raising_callback_becomes_an_error_event_and_committed_state_survi
   assert "after_model_callback" in events[-1].error_message and "explode" in events[-1].error_message
   session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
   assert session.state["started"] is True
+
+
+async def test_before_model_callback_editing_request_contents_does_not_corrupt_history():
+  """ADK deep-copies event content into the request; a callback that edits it must not rewrite the session."""
+
+  def add_note(callback_context, llm_request):
+    llm_request.contents[-1].parts.append(types.Part(text="[note]"))
+
+  model = ScriptedModel(["one", "two"])
+  runner = InMemoryRunner(Agent(name="bot", model=model, before_model_callback=add_note), app_name="app")
+  await run_turn(runner, "hi")
+  await run_turn(runner, "again")
+  session = await session_of(runner)
+  assert [p.text for p in session.events[0].content.parts] == ["hi"]
+  first_user_turn = model.requests[1].contents[0]
+  assert [p.text for p in first_user_turn.parts] == ["hi"]  # only the current turn's note is added

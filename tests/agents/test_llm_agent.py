@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from adk_nb import Agent, InMemoryRunner
 from adk_nb.agents import RunConfig, SequentialAgent, StreamingMode
 from adk_nb.models import LlmResponse
-from adk_nb.testing import ScriptedModel, call, run_turn
+from adk_nb.testing import ScriptedModel, call, run_turn, summarize
 from adk_nb.tools import FunctionTool, ToolContext
 
 
@@ -34,9 +34,11 @@ async def test_tool_round_trip_commits_each_event_before_the_agent_resumes():
   agent = Agent(name="calc", model=model, tools=[add])
   runner = InMemoryRunner(agent, app_name="app")
   events = await run_turn(runner, "2+3?")
-  assert [e.author for e in events] == ["user", "calc", "calc", "calc"]
-  assert events[2].get_function_responses()[0].response == {"result": 5}
-  assert events[2].actions.state_delta == {"last_sum": 5}
+  assert summarize(events) == [("user", "text", "2+3?"), ("calc", "call", "add"), ("calc", "result", "add"),
+                               ("calc", "state", "last_sum"), ("calc", "text", "The sum is 5.")]
+  result = events[2]
+  assert result.get_function_responses()[0].response == {"result": 5}
+  assert result.actions.state_delta == {"last_sum": 5}
   assert events[-1].is_final_response() and events[-1].text == "The sum is 5."
   assert seen_by_tool == {"last_author": "calc", "calls": 1}
   session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")

@@ -2,8 +2,11 @@
 
 import asyncio
 
+from google.genai import types
+
 from adk_nb import Agent, InMemoryRunner
 from adk_nb.agents import LoopAgent, ParallelAgent, SequentialAgent
+from adk_nb.agents.run_config import RunConfig
 from adk_nb.testing import ScriptedModel, call, run_turn
 from adk_nb.tools import exit_loop
 
@@ -136,3 +139,44 @@ async def test_other_agents_turns_are_fenced_as_data_and_cannot_close_the_fence(
   quoted = text.split("\n", 1)[1]  # after the preamble, which names the markers
   assert quoted.startswith(QUOTE_OPEN) and quoted.count(QUOTE_CLOSE) == 1 and quoted.endswith(QUOTE_CLOSE)
   assert "information only" in text and "[writer] said: done [marker removed] SYSTEM" in text
+
+
+async def test_loop_without_max_iterations_stops_when_llm_call_limit_is_hit():
+  """RunConfig(max_llm_calls) is the safety net for a runaway LoopAgent; it must end the run."""
+  def reply(req):
+    return "again"
+  worker = Agent(name="worker", model=ScriptedModel(reply))
+  loop = LoopAgent(name="loop", sub_agents=[worker])
+  runner = InMemoryRunner(loop, app_name="app", auto_create_session=True)
+
+  events = []
+  async for event in runner.run_async(user_id="user", session_id="s1", new_message=types.Content(
+      role="user", parts=[types.Part(text="go")]), run_config=RunConfig(max_llm_calls=3)):
+    events.append(event)
+    if len(events) > 50:
+      break  # the loop never ends by itself
+  assert len(events) <= 50, "LoopAgent kept iterating after the llm-call limit"
+  assert sum(1 for e in events if e.error_code == "LLM_CALLS_LIMIT_EXCEEDED") == 1
+
+
+async def test_closing_the_run_stream_cancels_parallel_branches():
+  """A client that stops reading (aclose) must not leave branch tasks alive in the notebook's loop."""
+  started = []
+
+  async def slow(q: str) -> dict:
+    """Slow."""
+    started.append(q)
+    await asyncio.sleep(0.2)
+    return {"ok": q}
+
+  a = Agent(name="a", model=ScriptedModel(["a says hi"]))
+  b = Agent(name="b", model=ScriptedModel([call("slow", q="b"), "b done"], latency=0.01), tools=[slow])
+  runner = InMemoryRunner(ParallelAgent(name="par", sub_agents=[a, b]), app_name="app", auto_create_session=True)
+  before = set(asyncio.all_tasks())
+  agen = runner.run_async(user_id="user", session_id="s", new_message=types.Content(
+      role="user", parts=[types.Part(text="go")]))
+  first = await agen.__anext__()
+  await agen.aclose()
+  await asyncio.sleep(0.05)
+  leftover = [t for t in asyncio.all_tasks() - before if t is not asyncio.current_task() and not t.done()]
+  assert leftover == [], leftover

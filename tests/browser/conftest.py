@@ -39,6 +39,10 @@ def lab(tmp_path_factory):
   env = {k: v for k, v in os.environ.items() if k != "ADK_NB_APPROVE"}
   env.update(JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_RUNTIME_DIR=str(home / "runtime"),
              JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"), PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD="1")
+  # Every cell stays in the page (no windowing), so tests can read every prompt and output.
+  tracker = home / "config" / "lab" / "user-settings" / "@jupyterlab" / "notebook-extension"
+  tracker.mkdir(parents=True)
+  (tracker / "tracker.jupyterlab-settings").write_text('{"windowingMode": "none"}')
   log = open(home / "lab.log", "w")
   proc = subprocess.Popen(
       [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
@@ -65,6 +69,20 @@ def lab(tmp_path_factory):
   log.close()
 
 
+@pytest.fixture
+def write_notebook(lab):
+  """write_notebook(name, cells) -> name: a notebook of code cells in the lab's root folder."""
+  import nbformat
+
+  def write(name: str, cells: list[str]) -> str:
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(c) for c in cells]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+    nbformat.write(nb, lab[2] / name)
+    return name
+  return write
+
+
 @pytest.fixture(scope="module")
 def browser(lab):
   # Module scope, not session: while sync_playwright is open it keeps an event loop marked
@@ -83,3 +101,17 @@ def page(browser):
   page = context.new_page()
   yield page
   context.close()
+
+
+@pytest.fixture
+def run_all(lab):
+  """Opens a notebook of the lab's root folder in a workspace of its own and clicks Run > Run All Cells."""
+  def open_and_run_all(page, name: str) -> None:
+    base, token, _ = lab
+    page.goto(f"{base}/lab/workspaces/{name.split('.')[0]}/tree/{name}?token={token}&reset")
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
+    page.wait_for_selector(".jp-StatusBar-Widget:has-text('| Idle')", timeout=60_000)
+    page.locator(".jp-Notebook .jp-Cell").first.locator(".jp-InputPrompt").click()
+    page.click("li.lm-MenuBar-item:has-text('Run')")
+    page.click("li.lm-Menu-item:not(.lm-mod-disabled):has-text('Run All Cells')")
+  return open_and_run_all

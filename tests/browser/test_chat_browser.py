@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import pathlib
-
-import nbformat
-
 CHAT_NOTEBOOK = [
     '''import asyncio
 from adk_nb import Agent
@@ -30,23 +26,15 @@ gate.set()''',
 ]
 
 
-def _write(root: pathlib.Path, name: str, cells: list[str]) -> str:
-  nb = nbformat.v4.new_notebook()
-  nb.cells = [nbformat.v4.new_code_cell(c) for c in cells]
-  nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
-  nbformat.write(nb, root / name)
-  return name
-
-
 def _run_cell(page, index: int) -> None:
   cell = page.locator(".jp-Notebook .jp-Cell").nth(index)
   cell.locator(".jp-InputArea-editor").click()
   page.keyboard.press("Shift+Enter")
 
 
-def test_send_shows_the_reply_while_the_kernel_stays_idle(page, lab):
+def test_send_shows_the_reply_while_the_kernel_stays_idle(page, lab, write_notebook):
   base, token, root = lab
-  name = _write(root, "chat.ipynb", CHAT_NOTEBOOK)
+  name = write_notebook("chat.ipynb", CHAT_NOTEBOOK)
   page.goto(f"{base}/lab/tree/{name}?token={token}")
   page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
   page.wait_for_selector(".jp-StatusBar-Widget:has-text('| Idle')", timeout=60_000)

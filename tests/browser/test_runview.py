@@ -5,8 +5,6 @@ from __future__ import annotations
 import os
 import pathlib
 
-import nbformat
-
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
 APPROVE_NOTEBOOK = [
@@ -45,14 +43,6 @@ Show me <img src=y onerror="window.__pwned=2">''',
 ]
 
 
-def _write(root: pathlib.Path, name: str, cells: list[str]) -> str:
-  nb = nbformat.v4.new_notebook()
-  nb.cells = [nbformat.v4.new_code_cell(c) for c in cells]
-  nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
-  nbformat.write(nb, root / name)
-  return name
-
-
 def _open_and_run_all(page, lab, name):
   base, token, _ = lab
   # A workspace of its own, reset: only this notebook is open.
@@ -65,8 +55,8 @@ def _open_and_run_all(page, lab, name):
   page.click("li.lm-Menu-item:not(.lm-mod-disabled):has-text('Run All Cells')")
 
 
-def test_tree_grows_approve_click_finishes_the_run_once(page, lab, tmp_path):
-  name = _write(lab[2], "approve.ipynb", APPROVE_NOTEBOOK)
+def test_tree_grows_approve_click_finishes_the_run_once(page, lab, tmp_path, write_notebook):
+  name = write_notebook("approve.ipynb", APPROVE_NOTEBOOK)
   _open_and_run_all(page, lab, name)
   tree = page.locator(".adknb-tree").first
   tree.wait_for(timeout=60_000)
@@ -95,8 +85,8 @@ def test_tree_grows_approve_click_finishes_the_run_once(page, lab, tmp_path):
   assert target.stat().st_size > 10_000
 
 
-def test_model_and_tool_text_is_shown_as_text_never_run(page, lab):
-  name = _write(lab[2], "xss.ipynb", XSS_NOTEBOOK)
+def test_model_and_tool_text_is_shown_as_text_never_run(page, lab, write_notebook):
+  name = write_notebook("xss.ipynb", XSS_NOTEBOOK)
   _open_and_run_all(page, lab, name)
   page.wait_for_selector(".adknb-tree[data-status='done']", timeout=60_000)
   text = page.locator(".adknb-tree").first.text_content()

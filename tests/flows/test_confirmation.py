@@ -7,10 +7,13 @@ from google.genai import types
 
 from adk_nb import Agent, InMemoryRunner
 from adk_nb.agents import LoopAgent, ParallelAgent, SequentialAgent
+from adk_nb.errors import (AnswerError, AnswersSpanInvocationsError, AnswerWithoutIdError,
+                           CallAlreadyAnsweredError, UnknownCallError, WrongAnswerKindError)
 from adk_nb.events import Event
-from adk_nb.pending import answer_message, confirmation_response, pending_items, tool_response
+from adk_nb.events.protocol import is_start_marker
+from adk_nb.pending import answer_message, confirmation_response, tool_response
 from adk_nb.sessions import InMemorySessionService
-from adk_nb.testing import ScriptedModel, call, run_turn
+from adk_nb.testing import ScriptedModel, answer, call, pending, run_turn, session_of, summarize
 from adk_nb.tools import FunctionTool, LongRunningFunctionTool, ToolContext
 
 
@@ -28,12 +31,14 @@ def approving_runner(model, log):
                               tools=[FunctionTool(make_refund(log), require_confirmation=True)]), app_name="app")
 
 
-async def session_of(runner, sid="session"):
-  return await runner.session_service.get_session(app_name=runner.app_name, user_id="user", session_id=sid)
-
-
-async def pending(runner, sid="session"):
-  return pending_items((await session_of(runner, sid)).events)
+async def paused_refund(after: str = "ok", amount: float = 500.0, session_id: str = "session"):
+  """(runner, item, log, model): a refund of `amount` waiting for approval; the model then says `after`."""
+  log = []
+  model = ScriptedModel([call("refund", order_id="A", amount=amount), after])
+  runner = approving_runner(model, log)
+  await run_turn(runner, "refund", session_id=session_id)
+  [item] = await pending(runner, session_id)
+  return runner, item, log, model
 
 
 async def reloaded(runner, agent):
@@ -48,10 +53,6 @@ async def reloaded(runner, agent):
   return Runner(app_name="app", agent=agent, session_service=svc)
 
 
-async def answer(runner, parts, sid="session"):
-  return await run_turn(runner, answer_message(parts), session_id=sid)
-
-
 async def test_confirmation_pauses_with_adk_wire_format_then_approval_runs_the_tool_once():
   log = []
   model = ScriptedModel([call("refund", order_id="A1", amount=120.0), "Refunded 120."])
@@ -59,7 +60,9 @@ async def test_confirmation_pauses_with_adk_wire_format_then_approval_runs_the_t
   runner = InMemoryRunner(Agent(name="support", model=model, tools=[tool]), app_name="app")
   events = await run_turn(runner, "refund A1")
   assert log == []
-  call_ev, request, placeholder = events[1], events[2], events[3]
+  assert summarize(events) == [("user", "text", "refund A1"), ("support", "call", "refund"),
+                               ("support", "confirm", "refund"), ("support", "needs_approval", "refund")]
+  call_ev, request, placeholder = events[1:]
   original_id = call_ev.get_function_calls()[0].id
   assert placeholder.get_function_responses()[0].response == {
       "error": "This tool call requires confirmation, please approve or reject."}
@@ -98,82 +101,54 @@ async def test_small_amounts_run_without_confirmation():
 
 
 async def test_rejection_tells_the_model_and_the_tool_never_runs():
-  log = []
-  model = ScriptedModel([call("refund", order_id="A", amount=500.0), "Understood, no refund."])
-  runner = approving_runner(model, log)
-  await run_turn(runner, "refund")
-  [item] = await pending(runner)
+  runner, item, log, model = await paused_refund("Understood, no refund.")
   events = await answer(runner, [confirmation_response(item, False, payload={"reason": "over budget"})])
   assert log == []
+  assert summarize(events) == [("user", "result", "adk_request_confirmation"), ("s", "result", "refund"),
+                               ("s", "text", "Understood, no refund.")]
   assert events[1].get_function_responses()[0].response == {"error": "This tool call is rejected.",
                                                             "reason": "over budget"}
   assert events[-1].text == "Understood, no refund."
 
 
 async def test_double_delivered_resume_is_refused_and_the_tool_runs_once():
-  log = []
-  model = ScriptedModel([call("refund", order_id="A", amount=500.0), "ok"])
-  runner = approving_runner(model, log)
-  await run_turn(runner, "refund")
-  [item] = await pending(runner)
+  runner, item, log, model = await paused_refund("ok")
   await answer(runner, [confirmation_response(item, True)])
   before = len((await session_of(runner)).events)
-  with pytest.raises(ValueError, match="already answered"):
+  with pytest.raises(CallAlreadyAnsweredError, match="already answered"):
     await answer(runner, [confirmation_response(item, True)])
   assert log == [("A", 500.0)]
   assert len((await session_of(runner)).events) == before
 
 
-async def test_retry_after_a_crash_mid_tool_does_not_run_the_tool_again():
-  log = []
-  model = ScriptedModel([call("refund", order_id="A", amount=500.0), "I could not confirm the refund."])
-  runner = approving_runner(model, log)
-  await run_turn(runner, "refund")
-  [item] = await pending(runner)
-  # Simulate a process that committed the start marker and died before the result was committed.
+async def test_retry_after_a_crash_mid_tool_tells_the_model_it_may_have_run_and_does_not_run_it_again():
+  runner, item, log, model = await paused_refund("I could not confirm the refund.")
+  # A run that committed the start marker and stopped before the result was committed.
   agen = runner.run_async(user_id="user", session_id="session",
                           new_message=answer_message([confirmation_response(item, True)]))
   async for event in agen:
-    if event.custom_metadata and "adk_nb_tool_started" in event.custom_metadata:
+    if is_start_marker(event):
       break
   await agen.aclose()
   assert log == []  # the marker is committed before the tool runs
-  session = await session_of(runner)
-  # The answer was delivered; retry the same resume as a fresh delivery of the pending answer:
-  # strip the user answer so the call looks pending again, as a client retrying would see it.
-  assert pending_items(session.events) == []
-  events = [e for e in session.events]
-  svc = InMemorySessionService()
-  s2 = await svc.create_session(app_name="app", user_id="user", session_id="session")
-  for e in events:
-    if e.author == "user" and e.get_function_responses():
-      continue
-    await svc.append_event(s2, e)
-  runner2 = InMemoryRunner(runner.agent, app_name="app")
-  runner2.session_service = svc
-  [item2] = await pending(runner2)
-  out = await answer(runner2, [confirmation_response(item2, True)])
+  [again] = await pending(runner)
+  assert again.call_id == item.call_id and again.may_have_run
+  out = await answer(runner, [confirmation_response(again, True)])
   assert log == []
-  note = [e for e in out if e.get_function_responses() and e.author != "user"][0].get_function_responses()[0].response["error"]
+  [note] = [r.response["error"] for e in out if e.author != "user" for r in e.get_function_responses()]
   assert "may have run" in note and "not run again" in note
+  assert out[-1].text == "I could not confirm the refund."
+  assert await pending(runner) == []
 
 
 async def test_edited_arguments_are_used_when_approved():
-  log = []
-  model = ScriptedModel([call("refund", order_id="A", amount=500.0), "Refunded 50."])
-  runner = approving_runner(model, log)
-  await run_turn(runner, "refund")
-  [item] = await pending(runner)
+  runner, item, log, model = await paused_refund("Refunded 50.")
   await answer(runner, [confirmation_response(item, True, payload={"arguments": {"order_id": "A", "amount": 50.0}})])
   assert log == [("A", 50.0)]
 
 
 async def test_malformed_answer_fails_closed():
-  log = []
-  model = ScriptedModel([call("refund", order_id="A", amount=500.0), "ok"])
-  runner = approving_runner(model, log)
-  await run_turn(runner, "refund")
-  [item] = await pending(runner)
+  runner, item, log, model = await paused_refund("ok")
   bad = types.Part(function_response=types.FunctionResponse(
       id=item.call_id, name="adk_request_confirmation", response={"confirmed": "yes please"}))
   events = await answer(runner, [bad])
@@ -187,7 +162,7 @@ async def test_unknown_call_id_changes_nothing():
   before = len((await session_of(runner)).events)
   bogus = types.Part(function_response=types.FunctionResponse(id="nope", name="adk_request_confirmation",
                                                                response={"confirmed": True}))
-  with pytest.raises(ValueError, match="No pending call has id 'nope'"):
+  with pytest.raises(UnknownCallError, match="No pending call has id 'nope'"):
     await answer(runner, [bogus])
   assert len((await session_of(runner)).events) == before
 
@@ -365,3 +340,31 @@ async def test_long_running_call_inside_agent_tool_is_answered_from_the_top():
   events = await answer(runner, [tool_response(item, {"value": 7})])
   assert events[-1].text == "parent: 7"
   assert child_model.requests[1].contents[-1].parts[0].function_response.response == {"value": 7}
+
+
+async def test_each_unmatchable_answer_raises_its_own_value_error_and_commits_nothing():
+  runner, item, log, _ = await paused_refund(session_id="one")
+  before = len((await session_of(runner, "one")).events)
+  no_id = types.Part(function_response=types.FunctionResponse(name="adk_request_confirmation",
+                                                              response={"confirmed": True}))
+  as_result = types.Part(function_response=types.FunctionResponse(id=item.call_id, name="refund",
+                                                                   response={"ok": True}))
+  cases = [(no_id, AnswerWithoutIdError, "ANSWER_WITHOUT_ID"), (as_result, WrongAnswerKindError, "WRONG_ANSWER_KIND")]
+  for part, error, code in cases:
+    with pytest.raises(error) as raised:
+      await answer(runner, [part], session_id="one")
+    assert isinstance(raised.value, ValueError) and isinstance(raised.value, AnswerError)
+    assert raised.value.error_code == code
+  assert len((await session_of(runner, "one")).events) == before
+  assert log == []
+
+
+async def test_answers_for_two_paused_invocations_in_one_message_are_refused():
+  model = ScriptedModel([call("refund", order_id="A", amount=1.0), call("refund", order_id="B", amount=2.0)])
+  runner = approving_runner(model, [])
+  await run_turn(runner, "refund A")
+  await run_turn(runner, "refund B")
+  first, second = await pending(runner)
+  assert first.invocation_id != second.invocation_id
+  with pytest.raises(AnswersSpanInvocationsError, match="several paused invocations"):
+    await answer(runner, [confirmation_response(first, True), confirmation_response(second, True)])

@@ -2,7 +2,7 @@
 
 from adk_nb import Agent, InMemoryRunner
 from adk_nb.agents import RunConfig
-from adk_nb.testing import ScriptedModel, call, run_turn
+from adk_nb.testing import ScriptedModel, call, run_turn, summarize
 
 
 def _tree(root_script, billing_script, shipping_script=(), **flags):
@@ -23,8 +23,9 @@ async def test_root_routes_to_child_which_replies_in_the_same_invocation():
   root, billing, _ = _tree([call("transfer_to_agent", agent_name="billing")], ["Your invoice is paid."])
   runner = InMemoryRunner(root, app_name="app")
   events = await run_turn(runner, "Was my invoice paid?")
-  assert [e.author for e in events] == ["user", "root", "root", "billing"]
-  assert events[2].actions.transfer_to_agent == "billing"
+  assert summarize(events) == [("user", "text", "Was my invoice paid?"), ("root", "call", "transfer_to_agent"),
+                               ("root", "result", "transfer_to_agent"), ("root", "transfer", "billing"),
+                               ("billing", "text", "Your invoice is paid.")]
   assert len({e.invocation_id for e in events}) == 1
   assert events[-1].text == "Your invoice is paid."
   si = root.model.requests[0].system_instruction_text
@@ -77,3 +78,17 @@ async def test_ping_pong_transfers_are_capped():
   assert len(transfers) == 4
   errors = [r.response.get("error", "") for e in events for r in e.get_function_responses()]
   assert any("Transfer limit reached" in err for err in errors)
+
+
+async def test_sticky_transfer_skips_a_non_transferable_last_speaker_like_adk():
+  """google-adk _agent_router.find_agent_to_run keeps scanning past an agent that cannot transfer back."""
+  a_model = ScriptedModel(["a answers 1", call("transfer_to_agent", agent_name="b"), "a answers 3"])
+  a = Agent(name="a", description="A", model=a_model)
+  b = Agent(name="b", description="B", model=ScriptedModel(["b answers 2"]), disallow_transfer_to_parent=True)
+  root_model = ScriptedModel([call("transfer_to_agent", agent_name="a"), "root answers 3"])
+  root = Agent(name="root", model=root_model, sub_agents=[a, b])
+  runner = InMemoryRunner(root, app_name="app")
+  await run_turn(runner, "t1")
+  await run_turn(runner, "t2")
+  r3 = await run_turn(runner, "t3")
+  assert r3[-1].author == "a", r3[-1].author

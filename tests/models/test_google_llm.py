@@ -5,9 +5,11 @@ import threading
 import pytest
 from google.genai import types
 
-from adk_nb.models import LlmRequest, LlmResponse, RealModelCallBlocked
+from adk_nb.models import LlmResponse, RealModelCallBlocked
 from adk_nb.models._retry import ModelAuthError, ModelCallError, ModelServerError, ModelTimeoutError, RetryOptions
 from adk_nb.models.google_llm import Gemini
+from adk_nb.testing import WEATHER, llm_request
+from adk_nb.testing import user_message as user
 
 FAST = RetryOptions(attempts=3, initial_delay=0.01, max_delay=0.05)
 
@@ -38,21 +40,9 @@ def fc(name, args, id=None):
   return {"functionCall": call}
 
 
-def user(text):
-  return types.Content(role="user", parts=[types.Part(text=text)])
-
-
-WEATHER = types.FunctionDeclaration(
-    name="get_weather", description="Weather for a city.",
-    parameters_json_schema={"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]})
-
-
 def request(*contents, tools=True, **config):
-  return LlmRequest(
-      model="gemini-2.5-flash", contents=list(contents),
-      config=types.GenerateContentConfig(
-          system_instruction="You are terse.",
-          tools=[types.Tool(function_declarations=[WEATHER])] if tools else None, **config))
+  return llm_request("gemini-2.5-flash", *contents, tools=[WEATHER] if tools else (), system_instruction="You are terse.",
+                     **config)
 
 
 def model(server, **kwargs):

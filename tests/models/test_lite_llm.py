@@ -10,6 +10,8 @@ from adk_nb.models import LlmRequest, RealModelCallBlocked
 from adk_nb.models._retry import ModelAuthError, ModelRateLimitError, ModelServerError, RetryOptions
 from adk_nb.models.lite_llm import (
     MALFORMED_ARGUMENTS_KEY, TOOL_CALL_DELTA_KEY, LiteLlm, malformed_arguments)
+from adk_nb.testing import WEATHER, llm_request
+from adk_nb.testing import user_message as user
 
 FAST = RetryOptions(attempts=3, initial_delay=0.01, max_delay=0.05)
 
@@ -45,21 +47,9 @@ def chunk(delta=None, finish=None, usage=None):
   return body
 
 
-def user(text):
-  return types.Content(role="user", parts=[types.Part(text=text)])
-
-
-WEATHER = types.FunctionDeclaration(
-    name="get_weather", description="Weather for a city.",
-    parameters_json_schema={"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]})
-
-
 def request(*contents, tools=True, **config):
-  return LlmRequest(
-      model="openai/gpt-4o-mini", contents=list(contents),
-      config=types.GenerateContentConfig(
-          system_instruction="You are terse.",
-          tools=[types.Tool(function_declarations=[WEATHER])] if tools else None, **config))
+  return llm_request("openai/gpt-4o-mini", *contents, tools=[WEATHER] if tools else (), system_instruction="You are terse.",
+                     **config)
 
 
 def model(server, **kwargs):

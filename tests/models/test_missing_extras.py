@@ -15,15 +15,21 @@ def without_litellm(monkeypatch):
   monkeypatch.setitem(sys.modules, "litellm", None)  # `import litellm` fails as in a plain install
 
 
-def test_a_litellm_model_name_without_litellm_names_the_extra(without_litellm):
-  from adk_nb.models import LLMRegistry
+async def test_a_litellm_model_without_litellm_names_the_extra_at_its_first_call(without_litellm):
+  from google.genai import types
 
-  with pytest.raises(ImportError, match=r"pip install 'adk_nb\[litellm\]'"):
-    LLMRegistry.new_llm("openai/gpt-4o-mini")
+  from adk_nb import Agent, InMemoryRunner
+  from adk_nb.models.guard import real_models_allowed
 
-
-def test_building_a_lite_llm_without_litellm_names_the_extra(without_litellm):
-  from adk_nb.models.lite_llm import LiteLlm
-
-  with pytest.raises(ImportError, match=r"adk_nb\[litellm\]"):
-    LiteLlm(model="openai/gpt-4o-mini")
+  agent = Agent(name="helper", model="openai/gpt-4o-mini")  # builds: a notebook can show it without litellm
+  runner = InMemoryRunner(agent, app_name="extras")
+  session = await runner.session_service.create_session(app_name="extras", user_id="u")
+  message = types.Content(role="user", parts=[types.Part(text="hi")])
+  reported = []
+  try:  # the error is reported as an error event, then (ADK's error contract) raised
+    with real_models_allowed():  # nothing can reach a provider: litellm is missing
+      async for event in runner.run_async(user_id="u", session_id=session.id, new_message=message):
+        reported += [event.error_message] if event.error_code else []
+  except ImportError as exc:
+    reported.append(str(exc))
+  assert reported and all("pip install 'adk_nb[litellm]'" in r for r in reported), reported

@@ -1,0 +1,123 @@
+"""Context: what a workflow node sees while it runs (ADK 2.x `google.adk.agents.context.Context`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+
+from ..events.event_actions import EventActions
+from ..sessions.state import State
+from .callback_context import CallbackContext
+from .readonly_context import ReadonlyContext
+
+if TYPE_CHECKING:
+  from ..workflow._base_node import BaseNode
+  from .invocation_context import InvocationContext
+
+RouteValue = Union[bool, int, str]
+_UNSET = object()
+
+
+class Context(CallbackContext):
+  """The context of one node run: session state, the node's output and route, its path and run id.
+
+  Writes to `state` are recorded and committed with the node's next event. `output` can be
+  set once per run; `route` chooses which routed edges fire after the node.
+  """
+
+  def __init__(
+      self,
+      invocation_context: "InvocationContext",
+      *,
+      node: Optional["BaseNode"] = None,
+      node_path: str = "",
+      run_id: str = "1",
+      attempt_count: int = 1,
+      resume_inputs: Optional[dict[str, Any]] = None,
+      event_author: Optional[str] = None,
+      parent_ctx: Optional["Context"] = None,
+      event_actions: Optional[EventActions] = None,
+      run_node: Optional[Callable[..., Any]] = None,
+  ) -> None:
+    # The actions and the state view are made on first use: most nodes never touch them.
+    ReadonlyContext.__init__(self, invocation_context)
+    self._ea = event_actions
+    self._sv = None
+    self.node = node
+    """The node being run."""
+    self.node_path = node_path
+    """Where the run sits in the graph, e.g. 'pipeline@1/review@2'."""
+    self.run_id = run_id
+    """This run's id: '1', '2', ... per node path (each loop iteration gets the next one)."""
+    self.attempt_count = attempt_count
+    """1 on the first attempt, 2 on the first retry, ..."""
+    self.resume_inputs: dict[str, Any] = dict(resume_inputs or {})
+    """Answers (interrupt id -> response) when a rerun_on_resume node runs again after a pause."""
+    self.event_author = event_author
+    """The author stamped on this node's events (the enclosing workflow, for non-agent nodes)."""
+    self.parent_ctx = parent_ctx
+    self.interrupt_ids: list[str] = []
+    """Ids of the RequestInput / long-running calls this run is waiting on."""
+    self.error: Optional[BaseException] = None
+    self._output: Any = _UNSET
+    self._route: Any = None
+    self._run_node = run_node
+
+  @property
+  def _event_actions(self) -> EventActions:
+    if self._ea is None:
+      self._ea = EventActions()
+    return self._ea
+
+  @property
+  def _state(self) -> State:
+    if self._sv is None:
+      self._sv = State(value=self._invocation_context.session.state, delta=self._event_actions.state_delta)
+    return self._sv
+
+  @property
+  def pending_actions(self) -> EventActions | None:
+    """The actions recorded so far, or None when the node wrote nothing (no state, no artifact)."""
+    return self._ea
+
+  @property
+  def output(self) -> Any:
+    """The node's result; None until set. Setting it a second time raises ValueError."""
+    return None if self._output is _UNSET else self._output
+
+  @output.setter
+  def output(self, value: Any) -> None:
+    if self._output is not _UNSET:
+      raise ValueError(
+          f"Output already set for node {self.node_path or '?'}: a node run produces one output. "
+          "Return (or yield) a single value, or collect several into a list or dict."
+      )
+    self._output = value
+
+  @property
+  def has_output(self) -> bool:
+    """True once the output was set (possibly to None)."""
+    return self._output is not _UNSET
+
+  @property
+  def route(self) -> Any:
+    """The route taken (a value or a list of values); routed edges with a matching route fire."""
+    return self._route
+
+  @route.setter
+  def route(self, value: Any) -> None:
+    self._route = value
+
+  @property
+  def branch(self) -> Optional[str]:
+    """The branch of this run ('name@run' lanes after a fan-out; None on the trunk)."""
+    return self._invocation_context.branch
+
+  async def run_node(self, node: Any, node_input: Any = None, *, name: Optional[str] = None) -> Any:
+    """Runs another node (function, agent, workflow) as a child of this one and returns its output.
+
+    The child's events stream like any node's, under this node's path. Runs started with
+    asyncio.gather overlap.
+    """
+    if self._run_node is None:
+      raise ValueError("ctx.run_node is only available to nodes running inside a Workflow.")
+    return await self._run_node(self, node, node_input, name)

@@ -1,0 +1,33 @@
+"""The `error_code` strings adk_nb writes on error events and carries on its exception classes.
+
+One place for every code, so a client (the HTTP server, a notebook view, a test) can match
+on a name instead of a string typed twice. An exception's code is its class's `error_code`.
+"""
+
+AGENT_ERROR = "AGENT_ERROR"
+"""An exception the agent did not handle (the default for any error without its own code)."""
+BAD_ANSWER = "BAD_ANSWER"
+"""A message answering pending calls could not be matched to them (the AnswerError family)."""
+ANSWER_WITHOUT_ID = "ANSWER_WITHOUT_ID"
+CALL_ALREADY_ANSWERED = "CALL_ALREADY_ANSWERED"
+UNKNOWN_CALL = "UNKNOWN_CALL"
+WRONG_ANSWER_KIND = "WRONG_ANSWER_KIND"
+ANSWERS_SPAN_INVOCATIONS = "ANSWERS_SPAN_INVOCATIONS"
+PAUSING_AGENT_NOT_IN_TREE = "PAUSING_AGENT_NOT_IN_TREE"
+SESSION_NOT_FOUND = "SESSION_NOT_FOUND"
+STALE_SESSION = "STALE_SESSION"
+SESSION_STORAGE_ERROR = "SESSION_STORAGE_ERROR"
+ALREADY_EXISTS = "ALREADY_EXISTS"
+NOT_FOUND = "NOT_FOUND"
+CALLBACK_ERROR = "CALLBACK_ERROR"
+PLUGIN_ERROR = "PLUGIN_ERROR"
+MODEL_ERROR = "MODEL_ERROR"
+"""The model call failed (raised, or reported when no error callback handled it)."""
+UNKNOWN_ERROR = "UNKNOWN_ERROR"
+"""The model answered nothing usable (no candidates, no choices, an empty stream)."""
+LLM_CALLS_LIMIT_EXCEEDED = "LLM_CALLS_LIMIT_EXCEEDED"
+STATE_WRITE_CONFLICT = "STATE_WRITE_CONFLICT"
+"""Parallel branches wrote the same state key (reported as an event; the run goes on)."""
+OUTPUT_SCHEMA_VALIDATION_ERROR = "OUTPUT_SCHEMA_VALIDATION_ERROR"
+EVAL_FILE_ERROR = "EVAL_FILE_ERROR"
+UNSAFE_ARTIFACT_PATH = "UNSAFE_ARTIFACT_PATH"

@@ -1,0 +1,125 @@
+"""Which paused invocation a message resumes, and where that invocation continues.
+
+A message whose parts answer pending calls (confirmations, long-running calls, calls raised
+from an AgentTool) does not start a new invocation: it resumes the one that paused.
+`match_answers` checks the answers against what the session waits for and returns a
+`Resume`, or raises an `AnswerError` subclass naming what is wrong (nothing is committed).
+
+Where the resumed invocation starts is the agent tree's decision
+(`BaseAgent.resume_entry`): agents walk back up from the paused agent to the highest one
+that left a checkpoint; a graph Workflow can override it to continue at a node path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Optional
+
+from google.genai import types
+
+from .errors import (AnswersSpanInvocationsError, AnswerWithoutIdError, CallAlreadyAnsweredError,
+                     PausingAgentNotInTreeError, UnknownCallError, WrongAnswerKindError)
+from .events.protocol import REQUEST_CONFIRMATION
+from .pending import PendingItem, interim_answered_calls, pending_items
+
+if TYPE_CHECKING:
+  from .agents.base_agent import BaseAgent
+  from .sessions.session import Session
+
+
+@dataclass(frozen=True)
+class Resume:
+  """A message that answers pending calls, matched to the invocation it continues."""
+
+  invocation_id: str
+  """The paused invocation; every event of the resumed run carries this id."""
+  agent: "BaseAgent"
+  """The agent the resumed run starts at (see `BaseAgent.resume_entry`)."""
+  branch: Optional[str]
+  """That agent's branch when the invocation paused."""
+  answers: dict[str, types.FunctionResponse] = field(default_factory=dict)
+  """The answers, by the id of the call they answer."""
+  nested_answer_ids: list[str] = field(default_factory=list)
+  """The answers that belong to calls raised from an AgentTool (recorded on the user message)."""
+  paused: tuple[PendingItem, ...] = ()
+  """The pending items the answers match, in message order."""
+
+
+def match_answers(root: "BaseAgent", session: "Session", message: types.Content) -> Optional[Resume]:
+  """The Resume that `message` asks for, or None when it answers nothing (a new turn).
+
+  Raises an `AnswerError` subclass (a ValueError) for an answer without an id, an answer to
+  a call that was already answered or is unknown, an answer of the wrong kind, answers
+  spanning several paused invocations, or a pausing agent missing from `root`'s tree.
+  """
+  responses = [p.function_response for p in message.parts or [] if p.function_response is not None]
+  if not responses:
+    return None
+  pending = {item.call_id: item for item in pending_items(session.events)}
+  late = interim_answered_calls(session.events)
+  items = [(fr, _item_answered(session, fr, pending, late)) for fr in responses]
+  invocations = {item.invocation_id for _, item in items}
+  if len(invocations) > 1:
+    raise AnswersSpanInvocationsError(
+        "One message answers calls of several paused invocations; answer each in its own message.")
+  invocation_id = invocations.pop()
+  agent, branch = root.resume_entry(session, invocation_id, items[0][1])
+  return Resume(
+      invocation_id=invocation_id, agent=agent, branch=branch,
+      answers={fr.id: fr for fr, _ in items},
+      nested_answer_ids=[fr.id for fr, item in items if item.nested],
+      paused=tuple(item for _, item in items),
+  )
+
+
+def _item_answered(session: "Session", fr: types.FunctionResponse, pending: dict[str, PendingItem],
+                   late: dict[str, PendingItem]) -> PendingItem:
+  """The pending item `fr` answers; raises when there is none or the answer is of the wrong kind."""
+  if not fr.id:
+    raise AnswerWithoutIdError(
+        f"The FunctionResponse for {fr.name!r} has no id; set id to the pending call's id "
+        "(see adk_nb.pending.pending_items(session.events))."
+    )
+  item = pending.get(fr.id) or late.get(fr.id)
+  if item is None:
+    if any(r.id == fr.id for e in session.events for r in e.get_function_responses()):
+      raise CallAlreadyAnsweredError(f"Call {fr.id!r} was already answered; nothing was changed.")
+    raise UnknownCallError(
+        f"No pending call has id {fr.id!r} in session {session.id!r}; nothing was changed. "
+        f"Pending ids: {sorted(pending) or 'none'}."
+    )
+  if (item.kind == "confirmation") != (fr.name == REQUEST_CONFIRMATION):
+    raise WrongAnswerKindError(
+        f"Call {fr.id!r} is a {item.kind.replace('_', '-')} call for {item.tool!r}; answer it with "
+        + ("name='adk_request_confirmation'." if item.kind == "confirmation" else f"name={item.tool!r}.")
+    )
+  return item
+
+
+def checkpointed_entry(root: "BaseAgent", session: "Session", invocation_id: str,
+                       paused: PendingItem) -> tuple["BaseAgent", Optional[str]]:
+  """The agent-tree rule for where a resumed invocation starts, and in which branch.
+
+  Every agent that was running above the paused one when the invocation paused (workflow
+  agents, and LlmAgents that had transferred to it) left a checkpoint; the highest of them
+  is where the invocation starts again, and it walks back down to the paused agent.
+  """
+  pausing = root.find_agent(paused.agent)
+  if pausing is None:
+    raise PausingAgentNotInTreeError(
+        f"Call {paused.call_id!r} was made by agent {paused.agent!r}, which is not in this Runner's agent "
+        f"tree (root {root.name!r}); nothing was changed. Resume with the agent tree that paused."
+    )
+  checkpoints: dict[str, Optional[str]] = {}
+  for event in reversed(session.events):
+    if event.invocation_id != invocation_id or event.author == "user":
+      break
+    if event.actions.agent_state is not None:
+      checkpoints.setdefault(event.author, event.branch)
+  entry, branch = pausing, paused.branch
+  node = pausing.parent_agent
+  while node is not None:
+    if node.name in checkpoints:
+      entry, branch = node, checkpoints[node.name]
+    node = node.parent_agent
+  return entry, branch

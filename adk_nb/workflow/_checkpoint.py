@@ -1,0 +1,84 @@
+"""Where a paused workflow stopped: the checkpoint event it commits, and the answers that resume it.
+
+A workflow that pauses commits one event whose `actions.agent_state` holds its scheduler
+state (runs, outputs, queued triggers, waiting nodes). A resume restores that state instead
+of replaying the graph, so completed nodes never run twice and the cost of a resume does
+not depend on how long the session is. Only the events of the resumed invocation are read.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from google.genai import types
+from pydantic import BaseModel
+
+from ..events.event import Event
+
+REQUEST_INPUT = "adk_request_input"
+"""Name of the long-running function call a RequestInput becomes (ADK's wire format)."""
+_CONTENT = "__adk_nb_content__"
+
+
+def encode(value: Any) -> Any:
+  """A JSON-friendly form of a node value (Content and pydantic models are tagged or dumped)."""
+  if isinstance(value, types.Content):
+    return {_CONTENT: value.model_dump(mode="json", exclude_none=True)}
+  if isinstance(value, BaseModel):
+    return value.model_dump(mode="json")
+  if isinstance(value, dict):
+    return {k: encode(v) for k, v in value.items()}
+  if isinstance(value, (list, tuple)):
+    return [encode(v) for v in value]
+  return value
+
+
+def decode(value: Any) -> Any:
+  if isinstance(value, dict):
+    if len(value) == 1 and _CONTENT in value:
+      return types.Content.model_validate(value[_CONTENT])
+    return {k: decode(v) for k, v in value.items()}
+  if isinstance(value, list):
+    return [decode(v) for v in value]
+  return value
+
+
+def invocation_events(events: list[Event], invocation_id: str) -> list[Event]:
+  """The events of one invocation, oldest first, read back from the end of the session.
+
+  The scan stops at the message that started the invocation, so a fresh invocation costs
+  one step and a resume costs the length of its own invocation, not of the session.
+  """
+  found: list[Event] = []
+  for event in reversed(events):
+    if event.invocation_id != invocation_id:
+      continue
+    found.append(event)
+    if event.author == "user" and event.content is not None and not event.get_function_responses():
+      break
+  found.reverse()
+  return found
+
+
+def find_checkpoint(events: list[Event], path: str) -> tuple[Optional[dict[str, Any]], dict[str, Any]]:
+  """(the latest paused-state checkpoint of the workflow at `path`, answers given after it by call id)."""
+  for index in range(len(events) - 1, -1, -1):
+    state = events[index].actions.agent_state
+    if state is not None and state.get("workflow") == path:
+      if state.get("status") != "paused":
+        return None, {}
+      answers: dict[str, Any] = {}
+      for later in events[index + 1:]:
+        for response in later.get_function_responses():
+          if response.id:
+            answers[response.id] = response.response
+      return state, answers
+  return None, {}
+
+
+def original_user_content(events: list[Event]) -> Optional[types.Content]:
+  """The message that started the invocation (START's input again on resume)."""
+  for event in events:
+    if event.author == "user" and event.content is not None and not event.get_function_responses():
+      return event.content
+  return None

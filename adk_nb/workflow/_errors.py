@@ -1,0 +1,38 @@
+"""Errors raised by workflow graphs: construction mistakes, run-time data mismatches, timeouts."""
+
+from __future__ import annotations
+
+
+class GraphValidationError(ValueError):
+  """The graph in `edges` is malformed (a cycle without routes, a duplicate node or edge, ...)."""
+
+
+class WorkflowConfigurationError(ValueError):
+  """A node, routing map or workflow is declared in a way that cannot run."""
+
+
+class WorkflowDataError(ValueError):
+  """A node got data it cannot use at run time (a missing state parameter, an unknown answer)."""
+
+
+class WorkflowLoopLimitError(RuntimeError):
+  """A node ran more times in one invocation than `Workflow(max_iterations=...)` allows."""
+
+
+class WorkflowStalledError(RuntimeError):
+  """A JoinNode was left waiting for a predecessor that can no longer run."""
+
+
+class NodeTimeoutError(Exception):
+  """A node run took longer than its `timeout` (retryable through `retry_config`)."""
+
+  def __init__(self, node_name: str, timeout: float):
+    self.node_name = node_name
+    self.timeout = timeout
+    super().__init__(
+        f"Node {node_name!r} did not finish within its timeout of {timeout} s; raise timeout=... on the "
+        "node or add retry_config=RetryConfig(...) to try again."
+    )
+
+  def __reduce__(self):
+    return (type(self), (self.node_name, self.timeout))

@@ -1,0 +1,187 @@
+"""FunctionNode: a plain Python function (sync, async, generator) as a workflow node."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from typing import Any, AsyncGenerator, Callable, Literal, Optional
+
+from google.genai import types
+from pydantic import BaseModel, TypeAdapter, model_validator
+
+from ..agents.context import Context
+from ._base_node import BaseNode
+from ._errors import WorkflowConfigurationError, WorkflowDataError
+
+_EMPTY = inspect.Parameter.empty
+
+
+class _Param:
+  __slots__ = ("name", "kind", "annotation", "adapter", "default")
+
+  def __init__(self, name: str, kind: str, annotation: Any, default: Any):
+    self.name = name
+    self.kind = kind  # 'ctx' | 'input' | 'state'
+    self.annotation = annotation
+    self.default = default
+    self.adapter = None
+    if annotation is not _EMPTY and annotation is not Any and kind != "ctx":
+      try:
+        self.adapter = TypeAdapter(annotation)
+      except Exception:  # an annotation pydantic cannot validate is passed through unchecked
+        self.adapter = None
+
+
+def _content_text(content: types.Content) -> str:
+  return "".join(p.text for p in content.parts or [] if p.text and not p.thought)
+
+
+def coerce(value: Any, param: _Param) -> Any:
+  """The value converted to the parameter's annotation (user Content becomes its text for `str`)."""
+  annotation = param.annotation
+  if isinstance(value, types.Content) and annotation is not _EMPTY and annotation is not types.Content:
+    text = _content_text(value)
+    if annotation is str:
+      return text
+    if param.adapter is not None:
+      return param.adapter.validate_json(text)
+    return text
+  if param.adapter is None or annotation is types.Content:
+    return value
+  return param.adapter.validate_python(value)
+
+
+class FunctionNode(BaseNode):
+  """Wraps a callable as a node. Its parameters are bound by name:
+
+  - `ctx` (or a parameter annotated `Context`) gets the node's Context;
+  - `node_input` gets the output of the previous node, coerced to its annotation (START gives
+    the user's message: its text for `str`, the `types.Content` itself when unannotated);
+  - every other parameter is read from session state, falling back to its default
+    (`parameter_binding='state'`), or from the keys of a dict input (`'node_input'`).
+
+  The return value (or each yielded value of a generator) is the node's output.
+  """
+
+  func: Callable[..., Any]
+  """The wrapped function."""
+  parameter_binding: Literal["state", "node_input"] = "state"
+  """Where parameters other than ctx/node_input come from: session state, or a dict node input."""
+
+  @model_validator(mode="before")
+  @classmethod
+  def _defaults(cls, data: Any) -> Any:
+    if isinstance(data, dict) and data.get("func") is not None:
+      func = data["func"]
+      if not callable(func):
+        raise WorkflowConfigurationError(f"FunctionNode(func=...) needs a callable, got {type(func).__name__}.")
+      if not data.get("name"):
+        name = getattr(func, "__name__", None) or type(func).__name__
+        if not name.isidentifier():
+          raise WorkflowConfigurationError(
+              f"Cannot name a node after {func!r} ({name!r} is not an identifier); give it a name: "
+              "node(func, name='my_step') or FunctionNode(func=..., name='my_step')."
+          )
+        data = {**data, "name": name}
+      if not data.get("description") and inspect.getdoc(func):
+        data = {**data, "description": inspect.getdoc(func).splitlines()[0]}
+    return data
+
+  def model_post_init(self, __context: Any) -> None:
+    func = self.func
+    target = func if (inspect.isfunction(func) or inspect.ismethod(func)) else getattr(func, "__call__", func)
+    try:
+      signature = inspect.signature(func)
+    except (TypeError, ValueError):
+      signature = None
+    try:
+      hints = inspect.get_annotations(target, eval_str=True)
+    except Exception:
+      hints = {}
+    params = []
+    if signature is not None:
+      for p in signature.parameters.values():
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+          continue
+        annotation = hints.get(p.name, p.annotation)
+        if p.name == "ctx" or (isinstance(annotation, type) and issubclass(annotation, Context)):
+          kind = "ctx"
+        elif p.name == "node_input":
+          kind = "input"
+        else:
+          kind = "state"
+        params.append(_Param(p.name, kind, annotation, p.default))
+    object.__setattr__(self, "_params", tuple(params))
+    inner = getattr(func, "__call__", None) if not inspect.isroutine(func) else func
+    object.__setattr__(self, "_is_async_gen", inspect.isasyncgenfunction(func) or inspect.isasyncgenfunction(inner))
+    object.__setattr__(self, "_is_gen", inspect.isgeneratorfunction(func) or inspect.isgeneratorfunction(inner))
+    object.__setattr__(self, "_is_coro", inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(inner))
+    object.__setattr__(self, "_is_plain_sync", not (self._is_async_gen or self._is_gen or self._is_coro))
+    ret = hints.get("return")
+    if self.output_schema is None and isinstance(ret, type) and issubclass(ret, BaseModel):
+      self.output_schema = ret
+    for p in params:
+      if p.kind == "input" and self.input_schema is None and isinstance(p.annotation, type) \
+          and issubclass(p.annotation, BaseModel):
+        self.input_schema = p.annotation
+
+  def _state_parameter_names(self) -> list[str]:
+    return [p.name for p in self._params if p.kind == "state"]
+
+  def _bind(self, ctx: Context, node_input: Any) -> dict[str, Any]:
+    kwargs: dict[str, Any] = {}
+    source = None
+    if self.parameter_binding == "node_input":
+      source = node_input.model_dump() if isinstance(node_input, BaseModel) else node_input
+      if not isinstance(source, dict):
+        source = {}
+    for p in self._params:
+      if p.kind == "ctx":
+        kwargs[p.name] = ctx
+        continue
+      if p.kind == "input":
+        value = node_input
+      else:
+        store = source if source is not None else ctx.state
+        if p.name in store:
+          value = store[p.name]
+        elif p.default is not _EMPTY:
+          kwargs[p.name] = p.default
+          continue
+        else:
+          where = "the node input" if source is not None else "session state"
+          raise WorkflowDataError(
+              f'Missing value for parameter "{p.name}" of node {self.name!r}: not found in {where} '
+              f"and it has no default. Set state[{p.name!r}] in an earlier node (or with "
+              f"run_async(state_delta=...)), give the parameter a default, or take it as node_input."
+          )
+      try:
+        kwargs[p.name] = coerce(value, p)
+      except Exception as exc:
+        raise WorkflowDataError(
+            f"Node {self.name!r}: parameter {p.name!r} expects {getattr(p.annotation, '__name__', p.annotation)}, "
+            f"got {type(value).__name__}: {exc}"
+        ) from exc
+    return kwargs
+
+  async def _run_impl(self, *, ctx: Context, node_input: Any) -> AsyncGenerator[Any, None]:
+    kwargs = self._bind(ctx, node_input)
+    offload = getattr(ctx, "_offload", False)
+    if self._is_async_gen:
+      async for item in self.func(**kwargs):
+        yield item
+    elif self._is_coro:
+      yield await self.func(**kwargs)
+    elif self._is_gen:
+      gen = self.func(**kwargs)
+      done = object()
+      while True:
+        item = (await asyncio.to_thread(next, gen, done)) if offload else next(gen, done)
+        if item is done:
+          break
+        yield item
+    elif offload:
+      # Other nodes are running: a blocking function must not stall them.
+      yield await asyncio.to_thread(self.func, **kwargs)
+    else:
+      yield self.func(**kwargs)

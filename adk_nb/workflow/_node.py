@@ -1,0 +1,85 @@
+"""`node()` (decorator and factory) and `Node` (a node class with a `run_node_impl` method)."""
+
+from __future__ import annotations
+
+from typing import Any, AsyncGenerator, Callable, Literal, Optional
+
+from ..agents.context import Context
+from ._base_node import START, BaseNode
+from ._errors import WorkflowConfigurationError
+from ._function_node import FunctionNode
+from ._retry_config import RetryConfig
+
+
+def build_node(node_like: Any, **overrides: Any) -> BaseNode:
+  """The node a node-like stands for: "START", a node or agent (LlmAgents are cloned), a callable."""
+  if isinstance(node_like, str):
+    if node_like == "START":
+      return START
+    raise WorkflowConfigurationError(
+        f"Invalid node {node_like!r} in edges: strings other than 'START' are not nodes. Pass the "
+        "function, agent or node object itself."
+    )
+  overrides = {k: v for k, v in overrides.items() if v is not None}
+  if isinstance(node_like, BaseNode):
+    from ..agents.llm_agent import LlmAgent
+
+    if isinstance(node_like, LlmAgent):
+      update = dict(overrides)
+      update["rerun_on_resume"] = overrides.get("rerun_on_resume", True)
+      if "include_contents" not in node_like.model_fields_set:
+        update["include_contents"] = "none"  # single_turn: the agent sees only its node input
+      return node_like.clone(update=update)
+    return node_like.model_copy(update=overrides) if overrides else node_like
+  if callable(node_like):
+    return FunctionNode(func=node_like, **overrides)
+  raise WorkflowConfigurationError(
+      f"Invalid node type {type(node_like).__name__}: edges take functions, agents, nodes or 'START'."
+  )
+
+
+def node(
+    node_like: Any = None,
+    *,
+    name: Optional[str] = None,
+    rerun_on_resume: Optional[bool] = None,
+    retry_config: Optional[RetryConfig] = None,
+    timeout: Optional[float] = None,
+    parameter_binding: Literal["state", "node_input"] = "state",
+    **unsupported: Any,
+) -> Any:
+  """Makes a node from a function or agent, with options. Use as `@node`, `@node(...)` or `node(f, ...)`."""
+  if unsupported:
+    raise WorkflowConfigurationError(
+        f"node() options not supported by adk_nb yet: {sorted(unsupported)}. Supported: name, "
+        "rerun_on_resume, retry_config, timeout, parameter_binding."
+    )
+
+  def build(target: Any) -> BaseNode:
+    options = dict(name=name, rerun_on_resume=rerun_on_resume, retry_config=retry_config, timeout=timeout)
+    if callable(target) and not isinstance(target, BaseNode):
+      return FunctionNode(func=target, parameter_binding=parameter_binding,
+                          **{k: v for k, v in options.items() if v is not None})
+    return build_node(target, **options)
+
+  if node_like is None:
+    return build
+  return build(node_like)
+
+
+class Node(BaseNode):
+  """A node class: subclass it and implement `run_node_impl(self, *, ctx, node_input)`.
+
+  `run_node_impl` may return a value (the output) or be an async generator like `_run_impl`.
+  """
+
+  async def run_node_impl(self, *, ctx: Context, node_input: Any) -> Any:
+    raise NotImplementedError(f"{type(self).__name__} must implement run_node_impl(*, ctx, node_input).")
+
+  async def _run_impl(self, *, ctx: Context, node_input: Any) -> AsyncGenerator[Any, None]:
+    result = self.run_node_impl(ctx=ctx, node_input=node_input)
+    if hasattr(result, "__aiter__"):
+      async for item in result:
+        yield item
+    else:
+      yield await result if hasattr(result, "__await__") else result

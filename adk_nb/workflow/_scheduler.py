@@ -1,0 +1,647 @@
+"""The scheduler of one Workflow run: triggers, concurrent node tasks, routes, joins, pauses.
+
+Node runs are asyncio tasks. Each event a node produces goes through one queue to the
+workflow's generator, which yields it (the Runner commits it) and only then lets the node
+continue, so every node sees the state its earlier events wrote.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import warnings
+from collections import deque
+from typing import TYPE_CHECKING, Any, AsyncGenerator, Optional
+
+from google.genai import types
+from pydantic import BaseModel, TypeAdapter
+
+from ..agents.base_agent import BaseAgent
+from ..agents.context import Context
+from ..events.event import Event, NodeInfo
+from ..events.event_actions import EventActions
+from ..events.request_input import RequestInput
+from . import _checkpoint
+from ._base_node import START, BaseNode
+from ._errors import (NodeTimeoutError, WorkflowConfigurationError, WorkflowDataError,
+                      WorkflowLoopLimitError, WorkflowStalledError)
+
+if TYPE_CHECKING:
+  from ..agents.invocation_context import InvocationContext
+  from ._workflow import Workflow
+
+logger = logging.getLogger("adk_nb.workflow")
+_adapters: dict[int, TypeAdapter] = {}
+
+
+class GraphResult:
+  """What a workflow run produced: its output, or the interrupts it is waiting on."""
+
+  __slots__ = ("output", "has_output", "interrupts")
+
+  def __init__(self) -> None:
+    self.output: Any = None
+    self.has_output = False
+    self.interrupts: list[str] = []
+
+
+class _Run:
+  """One run of one node."""
+
+  __slots__ = ("node", "name", "run_id", "path", "input", "branch", "ctx", "output", "has_output",
+               "route", "interrupts", "error", "output_emitted", "route_emitted", "buffer", "resume_inputs", "terminal", "dynamic")
+
+  def __init__(self, node: BaseNode, run_id: str, path: str, node_input: Any, branch: Optional[str]):
+    self.node = node
+    self.name = node.name
+    self.run_id = run_id
+    self.path = path
+    self.input = node_input
+    self.branch = branch
+    self.ctx: Optional[Context] = None
+    self.output: Any = None
+    self.has_output = False
+    self.route: Any = None
+    self.interrupts: list[str] = []
+    self.error: Optional[BaseException] = None
+    self.output_emitted = False
+    self.route_emitted: Any = None
+    self.buffer: Optional[list[Event]] = None
+    """Events of a run executed inline (not as a task), yielded once it returns."""
+    self.resume_inputs: dict[str, Any] = {}
+    self.terminal = False
+    self.dynamic = False
+
+
+def _validate(schema: Any, value: Any) -> Any:
+  if schema is None or isinstance(schema, dict):
+    return value  # a JSON-schema dict is documentation only, as in google-adk
+  adapter = _adapters.get(id(schema))
+  if adapter is None:
+    adapter = _adapters[id(schema)] = TypeAdapter(schema)
+  if isinstance(value, types.Content):
+    text = "".join(p.text for p in value.parts or [] if p.text)
+    value = text if schema is str else adapter.validate_json(text)
+  else:
+    value = adapter.validate_python(value)
+  return value.model_dump() if isinstance(value, BaseModel) else value
+
+
+def _common_branch(branches: list[Optional[str]]) -> Optional[str]:
+  parts = [b.split(".") if b else [] for b in branches]
+  if not parts:
+    return None
+  prefix = []
+  for items in zip(*parts):
+    if all(i == items[0] for i in items):
+      prefix.append(items[0])
+    else:
+      break
+  return ".".join(prefix) or None
+
+
+def _request_input_event(request: RequestInput) -> Event:
+  schema = request.response_schema
+  if isinstance(schema, type) and issubclass(schema, BaseModel):
+    schema = schema.model_json_schema()
+  elif schema is not None and not isinstance(schema, dict):
+    schema = TypeAdapter(schema).json_schema()
+  args = {"interruptId": request.interrupt_id, "payload": _checkpoint.encode(request.payload),
+          "message": request.message, "response_schema": schema}
+  call = types.FunctionCall(name=_checkpoint.REQUEST_INPUT, id=request.interrupt_id, args=args)
+  return Event(content=types.Content(role="model", parts=[types.Part(function_call=call)]),
+               long_running_tool_ids={request.interrupt_id})
+
+
+def _user_content(value: Any) -> types.Content:
+  import json
+
+  if isinstance(value, types.Content):
+    return types.Content(role="user", parts=list(value.parts or []))
+  if isinstance(value, str):
+    text = value
+  else:
+    text = json.dumps(_checkpoint.encode(value), ensure_ascii=False, default=str)
+  return types.Content(role="user", parts=[types.Part(text=text)])
+
+
+class Scheduler:
+  """Runs the graph of `workflow` once (or resumes it), yielding every event of its nodes."""
+
+  def __init__(self, workflow: "Workflow", ic: "InvocationContext", path: str, node_input: Any,
+               result: GraphResult, parent_ctx: Optional[Context] = None):
+    self.wf = workflow
+    self.graph = workflow._graph
+    self.ic = ic
+    self.path = path
+    self.input = node_input
+    self.result = result
+    self.parent_ctx = parent_ctx
+    self.queue: asyncio.Queue = asyncio.Queue()
+    self.triggers: dict[str, deque] = {}
+    self.running: dict[str, _Run] = {}
+    self.tasks: set[asyncio.Task] = set()
+    self.waiting: dict[str, dict[str, Any]] = {}
+    self.outputs: dict[str, Any] = {}
+    self.branches: dict[str, Optional[str]] = {}
+    self.runs: dict[str, int] = {}
+    self.arrivals: dict[str, set[str]] = {}
+    self.terminal_outputs: dict[str, Any] = {}
+    self.dynamic_runs: dict[str, int] = {}
+    self.restored = False
+    self.inline: deque = deque()
+    self.ready: dict[str, None] = {}
+    """Nodes with queued triggers, in the order their first trigger arrived."""
+    self.used_ids: Optional[set[str]] = None
+    self.pending_inline: set[str] = set()
+
+  # ---- setup -----------------------------------------------------------------------------------
+
+  def _seed(self) -> None:
+    starts = self.graph.next_nodes(START.name, None)[0]
+    for name in starts:
+      self._trigger(START.name, name, self.input, self.ic.branch, len(starts) > 1)
+
+  def _restore(self, state: dict[str, Any], answers: dict[str, Any]) -> list[_Run]:
+    """Puts the scheduler back where it paused; returns the runs the answers let continue."""
+    self.restored = True
+    self.runs = dict(state["runs"])
+    self.outputs = _checkpoint.decode(state["outputs"])
+    self.branches = dict(state["branches"])
+    self.arrivals = {k: set(v) for k, v in state["arrivals"].items()}
+    self.terminal_outputs = _checkpoint.decode(state["terminal_outputs"])
+    for name, items in state["triggers"].items():
+      self.triggers[name] = deque((_checkpoint.decode(i), b, s) for i, b, s in items)
+      if self.triggers[name]:
+        self.ready[name] = None
+    resumed: list[_Run] = []
+    for name, info in state["waiting"].items():
+      node = self.graph.nodes[name]
+      answered = {i: answers[i] for i in info["interrupts"] if i in answers}
+      if not answered:
+        self.waiting[name] = info
+        continue
+      run = _Run(node, info["run_id"], f"{self.path}/{name}@{info['run_id']}", _checkpoint.decode(info["input"]),
+                 info["branch"])
+      run.terminal = name in self.graph.terminals
+      run.resume_inputs = answered
+      if node.rerun_on_resume or isinstance(node, BaseAgent):
+        # Agents resume through their own machinery (the paused call's answer is in the session).
+        resumed.append(run)
+      else:
+        value = next(iter(answered.values())) if len(answered) == 1 else answered
+        run.output, run.has_output = value, True
+        resumed.append(run)
+    return resumed
+
+  def _checkpoint_state(self) -> dict[str, Any]:
+    return {
+        "workflow": self.path,
+        "status": "paused",
+        "runs": self.runs,
+        "outputs": _checkpoint.encode(self.outputs),
+        "branches": self.branches,
+        "arrivals": {k: sorted(v) for k, v in self.arrivals.items()},
+        "terminal_outputs": _checkpoint.encode(self.terminal_outputs),
+        "triggers": {k: [[_checkpoint.encode(i), b, s] for i, b, s in q] for k, q in self.triggers.items() if q},
+        "waiting": {k: {**v, "input": _checkpoint.encode(v["input"])} for k, v in self.waiting.items()},
+    }
+
+  # ---- the loop ----------------------------------------------------------------------------------
+
+  async def run(self) -> AsyncGenerator[Event, None]:
+    state = answers = None
+    events = None
+    if self.ic.session.events:
+      events = _checkpoint.invocation_events(self.ic.session.events, self.ic.invocation_id)
+      state, answers = _checkpoint.find_checkpoint(events, self.path)
+    if state is not None:
+      for name, info in state["waiting"].items():
+        info.setdefault("interrupts", [])
+      ready = self._restore(state, answers)
+      for run in ready:
+        if run.has_output:  # answered, not rerun: the answer is its output
+          event = self._new_event(run, output=run.output)
+          event.node_info.output_for = self._output_for(run)
+          run.output_emitted = True
+          yield event
+          self._complete(run)
+        else:
+          self._start(run)
+    else:
+      self._seed()
+    try:
+      while True:
+        self._schedule()
+        if self.inline:
+          run = self.inline.popleft()
+          if self.running:  # something may be awaiting I/O: a blocking function must not stall it
+            self._start(run, inline=False)
+            continue
+          run.buffer = []
+          try:
+            await self._attempts(run)
+          except BaseException:
+            for event in run.buffer:
+              yield event
+            raise
+          for event in run.buffer:
+            yield event
+          self.pending_inline.discard(run.name)
+          self._complete(run)
+          continue
+        if not self.running:
+          break
+        kind, payload = await self.queue.get()
+        if kind == "event":
+          event, future = payload
+          yield event
+          if not future.done():
+            future.set_result(None)
+          continue
+        run = payload
+        self.running.pop(run.name, None)
+        if run.error is not None:
+          await self._shut_down()
+          raise run.error
+        self._complete(run)
+    finally:
+      await self._shut_down()
+    async for event in self._finish():
+      yield event
+
+  async def _shut_down(self) -> None:
+    pending = [t for t in self.tasks if not t.done()]
+    for task in pending:
+      task.cancel()
+    if pending:
+      await asyncio.gather(*pending, return_exceptions=True)
+    while not self.queue.empty():
+      kind, payload = self.queue.get_nowait()
+      if kind == "event" and not payload[1].done():
+        payload[1].cancel()
+    self.running.clear()
+
+  async def _finish(self) -> AsyncGenerator[Event, None]:
+    if self.waiting:
+      interrupts = [i for info in self.waiting.values() for i in info["interrupts"]]
+      self.result.interrupts = interrupts
+      yield Event(invocation_id=self.ic.invocation_id, author=self.wf.name, branch=self.ic.branch,
+                  node_info=NodeInfo(path=self.path), actions=EventActions(agent_state=self._checkpoint_state()))
+      return
+    if self.restored:
+      yield Event(invocation_id=self.ic.invocation_id, author=self.wf.name, branch=self.ic.branch,
+                  node_info=NodeInfo(path=self.path),
+                  actions=EventActions(agent_state={"workflow": self.path, "status": "done"}, end_of_agent=True))
+    stalled = {name: sorted(set(self.graph.preds[name]) - got - {START.name})
+               for name, got in self.arrivals.items() if got}
+    if stalled:
+      name, missing = next(iter(stalled.items()))
+      raise WorkflowStalledError(
+          f"Workflow {self.wf.name!r}: JoinNode {name!r} never fired: predecessor(s) {missing} did not "
+          "complete in this run (not routed to, or ended without reaching it). Route every branch into "
+          "the join, or use a plain node instead of a JoinNode."
+      )
+    if len(self.terminal_outputs) > 1:
+      raise WorkflowConfigurationError(
+          f"Workflow {self.wf.name!r}: multiple terminal nodes produced output: "
+          f"{sorted(self.terminal_outputs)}. A workflow has one output; fan them into a JoinNode, or make "
+          "all but one terminal node return None."
+      )
+    if self.terminal_outputs:
+      self.result.output = next(iter(self.terminal_outputs.values()))
+      self.result.has_output = True
+
+  def _schedule(self) -> None:
+    if not self.ready:
+      return
+    limit = self.wf.max_concurrency
+    for name in list(self.ready):
+      queue = self.triggers[name]
+      if name in self.running or name in self.waiting or name in self.pending_inline:
+        continue
+      if limit and limit > 0 and len(self.running) >= limit:
+        return
+      node_input, branch, sub = queue.popleft()
+      if not queue:
+        del self.ready[name]
+      node = self.graph.nodes[name]
+      count = self.runs.get(name, 0) + 1
+      cap = self.wf.max_iterations
+      if cap is not None and count > cap:
+        raise WorkflowLoopLimitError(
+            f"Workflow {self.wf.name!r}: node {name!r} would run a {count}th time in one invocation, past "
+            f"max_iterations={cap}. Make the loop's route reach its exit, or raise "
+            f"Workflow(max_iterations=...) (None removes the cap)."
+        )
+      self.runs[name] = count
+      run_id = str(count)
+      if sub:
+        branch = f"{branch}.{name}@{run_id}" if branch else f"{name}@{run_id}"
+      run = _Run(node, run_id, f"{self.path}/{name}@{run_id}", node_input, branch)
+      run.terminal = name in self.graph.terminals
+      self._start(run)
+
+  def _start(self, run: _Run, inline: bool = True) -> None:
+    node = run.node
+    if inline and getattr(node, "_is_plain_sync", False) and node.timeout is None:
+      # A plain synchronous function runs right here: no task, no queue hand-over.
+      self.inline.append(run)
+      self.pending_inline.add(run.name)
+      return
+    self.pending_inline.discard(run.name)
+    self.running[run.name] = run
+    task = asyncio.ensure_future(self._execute(run))
+    self.tasks.add(task)
+    task.add_done_callback(self.tasks.discard)
+
+  def _trigger(self, source: str, target: str, value: Any, branch: Optional[str], sub: bool) -> None:
+    node = self.graph.nodes[target]
+    if node._requires_all_predecessors:
+      got = self.arrivals.setdefault(target, set())
+      got.add(source)
+      needed = [p for p in self.graph.preds[target] if p != START.name]
+      if all(p in got for p in needed):
+        self.arrivals.pop(target)
+        joined = {p: self.outputs.get(p) for p in needed}
+        branch = _common_branch([self.branches.get(p) for p in needed])
+        self.triggers.setdefault(target, deque()).append((joined, branch, False))
+        self.ready[target] = None
+      return
+    self.triggers.setdefault(target, deque()).append((value, branch, sub))
+    self.ready[target] = None
+
+  def _complete(self, run: _Run) -> None:
+    if run.interrupts:
+      self.waiting[run.name] = {"run_id": run.run_id, "input": run.input, "branch": run.branch,
+                                "interrupts": list(run.interrupts)}
+      return
+    if run.node.wait_for_output and not run.has_output and run.route is None:
+      return
+    if run.has_output:
+      self.outputs[run.name] = run.output
+      if run.terminal and run.output is not None:
+        self.terminal_outputs[run.name] = run.output
+    else:
+      self.outputs.pop(run.name, None)
+    self.branches[run.name] = run.branch
+    targets, unmatched = self.graph.next_nodes(run.name, run.route)
+    if unmatched:
+      message = (f"Workflow {self.wf.name!r}: node {run.name!r} took route {run.route!r}, which matches "
+                 f"none of its routed edges; this branch ends here. Add an edge for that route or a "
+                 f"DEFAULT_ROUTE edge.")
+      if self.wf.strict_routes:
+        raise WorkflowDataError(message)
+      logger.warning(message)
+      warnings.warn(message, stacklevel=2)
+    for target in targets:
+      self._trigger(run.name, target, run.output, run.branch, len(targets) > 1)
+
+  # ---- one node run ------------------------------------------------------------------------------
+
+  async def _execute(self, run: _Run) -> None:
+    try:
+      await self._attempts(run)
+    except asyncio.CancelledError:
+      raise
+    except BaseException as exc:  # reported to the loop, which stops the workflow and re-raises it
+      run.error = exc
+    finally:
+      self.queue.put_nowait(("done", run))
+
+  async def _attempts(self, run: _Run) -> None:
+    node = run.node
+    policy = node.retry_config
+    attempt = 1
+    while True:
+      ic = self.ic if run.branch == self.ic.branch else self.ic.model_copy(update={"branch": run.branch})
+      author = None if isinstance(node, BaseAgent) and not _is_workflow(node) else self.wf.name
+      ctx = Context(ic, node=node, node_path=run.path, run_id=run.run_id, attempt_count=attempt,
+                    resume_inputs=run.resume_inputs, event_author=author or self.wf.name,
+                    parent_ctx=self.parent_ctx, run_node=self._run_dynamic)
+      ctx._offload = len(self.running) > 1
+      run.ctx = ctx
+      run.output, run.has_output, run.route, run.interrupts = None, False, None, []
+      run.output_emitted = False
+      run.route_emitted = None
+      try:
+        if node.timeout:
+          try:
+            async with asyncio.timeout(node.timeout) as scope:
+              await self._drive(run, ctx)
+          except TimeoutError as exc:
+            if scope.expired():
+              raise NodeTimeoutError(node.name, node.timeout) from exc
+            raise
+        else:
+          await self._drive(run, ctx)
+        return
+      except asyncio.CancelledError:
+        raise
+      except Exception as exc:
+        await self._emit(run, Event(error_code=type(exc).__name__, error_message=str(exc)))
+        if policy is not None and attempt < policy.attempts() and policy.retries(exc):
+          await asyncio.sleep(policy.delay(attempt))
+          attempt += 1
+          continue
+        raise
+
+  async def _drive(self, run: _Run, ctx: Context) -> None:
+    node = run.node
+    node_input = run.input
+    if node.input_schema is not None:
+      node_input = _validate(node.input_schema, node_input)
+    if _is_workflow(node):
+      result = GraphResult()
+      async for event in node._graph_events(ctx._invocation_context, run.path, node_input, result, ctx):
+        await self._emit(run, event)
+      if result.interrupts:
+        run.interrupts = list(result.interrupts)
+      elif result.has_output:
+        run.output, run.has_output, run.output_emitted = result.output, True, True
+      return
+    if isinstance(node, BaseAgent):
+      await self._drive_agent(run, ctx, node, node_input)
+      return
+    if run.buffer is not None and getattr(node, "_is_plain_sync", False):
+      # A plain function run inline: call it directly, no generator to drive.
+      event = self._to_event(run, ctx, node.func(**node._bind(ctx, node_input)))
+      if event is not None:
+        await self._emit(run, event)
+    else:
+      stream = node._run_impl(ctx=ctx, node_input=node_input)
+      try:
+        async for item in stream:
+          event = self._to_event(run, ctx, item)
+          if event is None:
+            continue
+          await self._emit(run, event)
+          if ctx.interrupt_ids:
+            break  # the node stops at its interrupt: code after the yield does not run
+      finally:
+        await stream.aclose()
+    run.interrupts = list(ctx.interrupt_ids)
+    if ctx.has_output and not run.has_output:
+      run.output, run.has_output = _validate(node.output_schema, ctx.output), True
+    if ctx.route is not None:
+      run.route = ctx.route
+    if run.interrupts:
+      return
+    pending_route = ctx.route is not None and run.route_emitted != ctx.route
+    pending = ctx.pending_actions
+    if (run.has_output and not run.output_emitted) or pending_route or (pending is not None and (
+        pending.state_delta or pending.artifact_delta)):
+      event = Event(output=run.output if run.has_output and not run.output_emitted else None)
+      if ctx.route is not None:
+        event.actions.route = ctx.route
+      if run.has_output and not run.output_emitted:
+        event.node_info = NodeInfo(path=run.path, output_for=self._output_for(run))
+        run.output_emitted = True
+      await self._emit(run, event)
+
+  async def _drive_agent(self, run: _Run, ctx: Context, agent: BaseAgent, node_input: Any) -> None:
+    from ..agents.llm_agent import LlmAgent
+
+    ic = ctx._invocation_context
+    llm = isinstance(agent, LlmAgent)
+    if llm and node_input is not None and node_input is not ic.user_content and not run.resume_inputs:
+      # The node input becomes the agent's user turn: committed to the session, not yielded
+      # (as google-adk does, and as the Runner does with the user's own message).
+      turn = Event(invocation_id=ic.invocation_id, author="user", branch=run.branch,
+                   content=_user_content(node_input), node_info=NodeInfo(path=run.path))
+      await ic.session_service.append_event(ic.session, turn)
+    text: Optional[str] = None
+    async for event in agent.run_async(ic):
+      if event.long_running_tool_ids:
+        ctx.interrupt_ids.extend(sorted(event.long_running_tool_ids))
+      if ((event.author == agent.name if llm else event.author != "user") and not event.partial and event.content is not None
+          and event.is_final_response() and not event.get_function_responses()
+          and not event.long_running_tool_ids and not event.error_code):
+        text = event.text
+        event.node_info = NodeInfo(path=run.path, message_as_output=True)
+      await self._emit(run, event)
+    run.interrupts = list(ctx.interrupt_ids)
+    if run.interrupts or text is None:
+      return
+    value: Any = text
+    if llm and agent.output_schema is not None:
+      value = agent.output_schema.model_validate_json(text).model_dump()
+    run.output, run.has_output, run.output_emitted = value, True, True
+
+  def _to_event(self, run: _Run, ctx: Context, item: Any) -> Optional[Event]:
+    if item is None:
+      return None
+    if isinstance(item, Event):
+      if item.output is not None:
+        ctx.output = _validate(run.node.output_schema, item.output)
+        item.output = ctx.output
+        run.output, run.has_output, run.output_emitted = ctx.output, True, True
+        item.node_info = item.node_info or NodeInfo(path=run.path)
+        item.node_info.output_for = self._output_for(run)
+      if item.actions.route is not None and (not item.author or item.author == ctx.event_author):
+        ctx.route = item.actions.route
+      if item.long_running_tool_ids:
+        ctx.interrupt_ids.extend(sorted(item.long_running_tool_ids))
+      return item
+    if isinstance(item, RequestInput):
+      self._check_new_interrupt(run, item.interrupt_id)
+      ctx.interrupt_ids.append(item.interrupt_id)
+      return _request_input_event(item)
+    if isinstance(item, types.Content):
+      ctx.output = item
+      run.output, run.has_output, run.output_emitted = item, True, True
+      return Event(content=item, node_info=NodeInfo(path=run.path, output_for=self._output_for(run),
+                                                    message_as_output=True))
+    value = _validate(run.node.output_schema, item)
+    if isinstance(value, BaseModel):
+      value = value.model_dump()
+    ctx.output = value
+    run.output, run.has_output, run.output_emitted = value, True, True
+    event = Event(output=value, node_info=NodeInfo(path=run.path, output_for=self._output_for(run)))
+    if ctx.route is not None:
+      event.actions.route = ctx.route
+    return event
+
+  def _check_new_interrupt(self, run: _Run, interrupt_id: str) -> None:
+    """A reused interrupt id could not be told apart from its earlier, answered request."""
+    if self.used_ids is None:
+      self.used_ids = {c.id for e in self.ic.session.events if e.long_running_tool_ids
+                       for c in e.get_function_calls() if c.id in e.long_running_tool_ids}
+    if interrupt_id in self.used_ids:
+      raise WorkflowDataError(
+          f"Node {run.path!r} asked for input with interrupt_id {interrupt_id!r}, which this session already "
+          f"used. Give each request its own id, e.g. RequestInput(interrupt_id=f'{interrupt_id}:{{ctx.run_id}}') "
+          "(every loop iteration has a new run id), or leave interrupt_id out for a random one."
+      )
+    self.used_ids.add(interrupt_id)
+
+  def _output_for(self, run: _Run) -> list[str]:
+    paths = [run.path]
+    if run.terminal and not run.dynamic:
+      paths.append(self.path)
+    return paths
+
+  def _new_event(self, run: _Run, **kwargs: Any) -> Event:
+    event = Event(**kwargs)
+    event.invocation_id = self.ic.invocation_id
+    event.author = self.wf.name
+    event.branch = run.branch
+    event.node_info = NodeInfo(path=run.path)
+    return event
+
+  async def _emit(self, run: _Run, event: Event) -> None:
+    """Hands the event to the workflow's generator and waits until it was committed."""
+    ctx = run.ctx
+    if run.buffer is not None:
+      self._stamp(run, ctx, event)
+      run.buffer.append(event)
+      return
+    self._stamp(run, ctx, event)
+    future = asyncio.get_running_loop().create_future()
+    self.queue.put_nowait(("event", (event, future)))
+    await future
+
+  def _stamp(self, run: _Run, ctx: Optional[Context], event: Event) -> None:
+    if not event.invocation_id:
+      event.invocation_id = self.ic.invocation_id
+    if not event.author:
+      event.author = ctx.event_author if ctx is not None and ctx.event_author else self.wf.name
+    if event.node_info is None:
+      event.node_info = NodeInfo(path=run.path)
+    if event.branch is None:
+      event.branch = run.branch
+    if event.actions.route is not None:
+      run.route_emitted = event.actions.route
+    actions = ctx.pending_actions if ctx is not None else None
+    if actions is not None and actions is not event.actions:
+      if actions.state_delta:
+        for key, value in actions.state_delta.items():
+          event.actions.state_delta.setdefault(key, value)
+        actions.state_delta.clear()
+      if actions.artifact_delta:
+        for key, value in actions.artifact_delta.items():
+          event.actions.artifact_delta.setdefault(key, value)
+        actions.artifact_delta.clear()
+
+  # ---- dynamic nodes -------------------------------------------------------------------------------
+
+  async def _run_dynamic(self, parent: Context, target: Any, node_input: Any, name: Optional[str]) -> Any:
+    from ._node import build_node
+
+    node = build_node(target, name=name) if name else build_node(target)
+    key = f"{parent.node_path}/{node.name}"
+    count = self.dynamic_runs.get(key, 0) + 1
+    self.dynamic_runs[key] = count
+    run = _Run(node, str(count), f"{key}@{count}", node_input, parent.branch)
+    run.dynamic = True
+    await self._attempts(run)
+    if run.interrupts:
+      raise WorkflowConfigurationError(
+          f"Node {run.path!r} asked for input inside ctx.run_node; adk_nb does not resume dynamic nodes yet. "
+          "Put the asking node in the graph's edges instead."
+      )
+    return run.output
+
+
+def _is_workflow(node: Any) -> bool:
+  return getattr(type(node), "_graph_events", None) is not None

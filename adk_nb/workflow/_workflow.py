@@ -1,0 +1,110 @@
+"""Workflow: a graph of nodes (functions, agents, other workflows) wired by `edges`."""
+
+from __future__ import annotations
+
+from typing import Any, AsyncGenerator, Optional
+
+from pydantic import Field, PrivateAttr, model_validator
+
+from ..agents.base_agent import BaseAgent
+from ..agents.context import Context
+from ..agents.invocation_context import InvocationContext
+from ..events.event import Event
+from . import _checkpoint
+from ._graph import Graph, parse
+from ._scheduler import GraphResult, Scheduler
+
+
+class Workflow(BaseAgent):
+  """Runs a graph: each node's output is the input of the nodes its edges lead to.
+
+  `edges` is a list of chains such as `("START", classify, {"long": summarize, DEFAULT_ROUTE:
+  passthrough})`, fan-outs `(split, (a, b, c), JoinNode(name="join"))` and `Edge` objects. Run it
+  like any agent: `Runner(agent=workflow, ...)`, `InMemoryRunner(workflow)`, or as a node of
+  another workflow. Branches after a fan-out run concurrently. A node that yields
+  `RequestInput` pauses the invocation; answering it resumes the same invocation, and nodes
+  that already completed are not run again.
+
+  Beyond google-adk 2.13: a loop is capped by `max_iterations` runs per node and invocation;
+  a JoinNode that can never fire and (with `strict_routes`) an unmatched route are errors;
+  a synchronous function node runs on a worker thread while other nodes run, so it does not
+  stall them; a node stops at its `RequestInput`.
+  """
+
+  edges: list[Any] = Field(default_factory=list)
+  """Chains of node-likes, fan-out tuples, routing maps {route: node}, or Edge objects."""
+  max_concurrency: Optional[int] = None
+  """How many graph nodes may run at once (None or <= 0: no limit)."""
+  max_iterations: Optional[int] = 1000
+  """How many times one node may run in one invocation (loops); None for no cap."""
+  strict_routes: bool = False
+  """Raise WorkflowDataError when a route matches no edge (default: a warning, and the branch ends)."""
+  rerun_on_resume: bool = True
+  state_schema: Any = None
+  """A pydantic model naming the state keys nodes read; function node parameters are checked against it."""
+
+  @model_validator(mode="before")
+  @classmethod
+  def _no_sub_agents(cls, data: Any) -> Any:
+    if isinstance(data, dict) and data.get("sub_agents"):
+      raise ValueError(
+          "Workflow has no sub_agents: put agents in edges, e.g. edges=[('START', agent_a, agent_b)]."
+      )
+    return data
+
+  def model_post_init(self, __context: Any) -> None:
+    super().model_post_init(__context)
+    graph = parse(self.edges) if self.edges else None
+    object.__setattr__(self, "_graph", graph)
+    if graph is None:
+      return
+    for node in graph.nodes.values():
+      if isinstance(node, BaseAgent) and node.parent_agent is None:
+        node.parent_agent = self  # the resume of a pause inside the node enters through this workflow
+    if self.state_schema is not None:
+      fields = set(getattr(self.state_schema, "model_fields", {}))
+      for node in graph.nodes.values():
+        names = getattr(node, "_state_parameter_names", None)
+        missing = [n for n in (names() if names else []) if n not in fields]
+        if missing:
+          raise ValueError(
+              f"Node {node.name!r} reads state keys {missing} that state_schema "
+              f"{self.state_schema.__name__} does not declare; add them to the schema or rename the parameters."
+          )
+
+  @property
+  def graph(self) -> Optional[Graph]:
+    """The compiled graph (nodes, edges, terminals); None when `edges` is empty."""
+    return self._graph
+
+  def find_sub_agent(self, name: str) -> Optional[BaseAgent]:
+    if self._graph is None:
+      return None
+    for node in self._graph.nodes.values():
+      if isinstance(node, BaseAgent):
+        found = node.find_agent(name)
+        if found is not None:
+          return found
+    return None
+
+  def _iter_static_children(self):
+    return iter(() if self._graph is None else [n for n in self._graph.nodes.values() if n.name != "__START__"])
+
+  async def _run_async_impl(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
+    node_input = ctx.user_content
+    if ctx.user_content is None or any(p.function_response for p in ctx.user_content.parts or []):
+      events = _checkpoint.invocation_events(ctx.session.events, ctx.invocation_id)
+      node_input = _checkpoint.original_user_content(events)
+    result = GraphResult()
+    async for event in self._graph_events(ctx, f"{self.name}@1", node_input, result, None):
+      yield event
+    if result.interrupts:
+      ctx.pause()
+
+  async def _graph_events(self, ic: InvocationContext, path: str, node_input: Any, result: GraphResult,
+                          parent_ctx: Optional[Context]) -> AsyncGenerator[Event, None]:
+    if self._graph is None:
+      return
+    scheduler = Scheduler(self, ic, path, node_input, result, parent_ctx)
+    async for event in scheduler.run():
+      yield event

@@ -1,0 +1,107 @@
+"""Bad graphs fail at construction with a ValueError that names the node or edge and the fix."""
+
+import pytest
+
+from adk_nb import Workflow
+from adk_nb.workflow import DEFAULT_ROUTE, START, Edge, FunctionNode, JoinNode, node
+
+
+def a(node_input):
+  return "a"
+
+
+def b(node_input):
+  return "b"
+
+
+def c(node_input):
+  return "c"
+
+
+@pytest.mark.parametrize("edges, message", [
+    ([("START", a), ("START", FunctionNode(func=b, name="a"))], r"Duplicate node names found: \['a'\]"),
+    ([(a, b)], r"START node \(name: '__START__'\) not found"),
+    ([Edge(from_node=START, to_node=a, route="x")], "Edges from START must not have routes"),
+    ([("START", a), (b, c)], r"unreachable from START: \['b', 'c'\]"),
+    ([("START", a), (a, "START")], "START node must not have incoming edges"),
+    ([("START", a, b), (a, b)], "Duplicate edge found: from=a, to=b"),
+    ([("START", a, {"x": b}), (a, {"x": b})], "Duplicate edge found: from=a, to=b"),
+    ([("START", a), Edge(from_node=a, to_node=b, route=["x", DEFAULT_ROUTE])], "DEFAULT_ROUTE cannot be combined"),
+    ([("START", a, b, a)], r"Unconditional cycle detected: a -> b -> a"),
+    ([("START", a, {1.5: b})], "Routing map keys must be str, int or bool"),
+    ([("START", a, {})], "empty Routing map"),
+    ([("START", a, {"x": b}, {"y": c})], "two Routing maps in a row"),
+    ([("START", 42)], "Invalid node type int"),
+    (["START"], "must be a chain tuple"),
+    ([("START", "b")], "strings other than 'START' are not nodes"),
+    ([("START", lambda node_input: 1)], "give it a name"),
+])
+def test_invalid_graphs_fail_at_construction(edges, message):
+  with pytest.raises(ValueError, match=message):
+    Workflow(name="w", edges=edges)
+
+
+def test_valid_on_purpose_routed_loops_reuse_and_disjoint_routes():
+  Workflow(name="w", edges=[("START", a, {"again": a, "done": b})])
+  Workflow(name="w", edges=[("START", a, b), (b, {"back": a})])
+  Workflow(name="w", edges=[("START", a, {"x": b}), (a, {"y": b})])
+
+
+def test_schema_mismatch_on_an_edge():
+  from pydantic import BaseModel
+
+  class In(BaseModel):
+    x: int
+
+  class Out(BaseModel):
+    y: int
+
+  def produce(node_input) -> Out:
+    return Out(y=1)
+
+  def consume(node_input: In):
+    return node_input
+
+  with pytest.raises(ValueError, match="Schema mismatch on edge produce -> consume"):
+    Workflow(name="w", edges=[("START", produce, consume)])
+
+
+def test_node_names_must_be_identifiers_and_node_options_are_checked():
+  with pytest.raises(ValueError, match="Invalid node name 'bad name'"):
+    FunctionNode(func=a, name="bad name")
+  with pytest.raises(ValueError, match="not supported by adk_nb yet: \\['parallel_worker'\\]"):
+    node(a, parallel_worker=True)
+
+
+def test_workflow_rejects_sub_agents_and_state_schema_checks_parameters():
+  from pydantic import BaseModel
+
+  from adk_nb.agents import LlmAgent
+
+  with pytest.raises(ValueError, match="Workflow has no sub_agents: put agents in edges"):
+    Workflow(name="w", sub_agents=[LlmAgent(name="x", model="scripted")])
+
+  class S(BaseModel):
+    city: str
+
+  def needs(city, country):
+    return city
+
+  with pytest.raises(ValueError, match=r"reads state keys \['country'\]"):
+    Workflow(name="w", edges=[("START", needs)], state_schema=S)
+
+
+def test_the_chain_forms_produce_the_edges_the_spec_lists():
+  join = JoinNode(name="join")
+  wf = Workflow(name="w", edges=[("START", a, (b, c), join), (join, {"x": a, DEFAULT_ROUTE: b})])
+  g = wf.graph
+  assert [(s.name, d.name, r) for s, d, r in g.edges] == [
+      ("__START__", "a", None), ("a", "b", None), ("a", "c", None), ("b", "join", None), ("c", "join", None),
+      ("join", "a", "x"), ("join", "b", DEFAULT_ROUTE)]
+  assert g.preds["join"] == ["b", "c"]
+
+
+def test_the_same_function_in_several_chains_is_one_node():
+  wf = Workflow(name="w", edges=[("START", a), (a, b), (a, c)])
+  assert list(wf.graph.nodes) == ["__START__", "a", "b", "c"]
+  assert wf.graph.terminals == {"b", "c"}

@@ -1,0 +1,238 @@
+"""RequestInput inside graphs: the turn pauses as `adk_request_input`, the answer resumes the same invocation."""
+
+import pytest
+from google.genai import types
+
+from adk_nb import InMemoryRunner, Runner, Workflow
+from adk_nb.events import RequestInput
+from adk_nb.pending import pending_items
+from adk_nb.testing import run_turn
+from adk_nb.workflow import JoinNode, node
+
+
+def answer(call_id, response):
+  return types.Content(role="user", parts=[types.Part(function_response=types.FunctionResponse(
+      id=call_id, name="adk_request_input", response=response))])
+
+
+def outputs(events):
+  return [(e.node_info.path, e.output) for e in events if e.output is not None]
+
+
+async def pending(runner, session_id="session"):
+  session = await runner.session_service.get_session(app_name=runner.app_name, user_id="user",
+                                                     session_id=session_id)
+  return pending_items(session.events)
+
+
+def approval_workflow(runs):
+  def draft(node_input: str):
+    runs.append("draft")
+    return "draft of " + node_input
+
+  async def approve(node_input):
+    runs.append("approve")
+    yield RequestInput(message="Publish?", payload={"text": node_input})
+    runs.append("code after the yield")
+
+  def publish(node_input):
+    runs.append("publish")
+    return f"published: {node_input['approved']}"
+
+  return Workflow(name="wf", edges=[("START", draft, approve, publish)])
+
+
+async def test_a_request_pauses_the_turn_and_the_answer_resumes_the_same_invocation():
+  runs = []
+  runner = InMemoryRunner(approval_workflow(runs), app_name="app")
+  first = await run_turn(runner, "post")
+  calls = [c for e in first for c in e.get_function_calls()]
+  assert [c.name for c in calls] == ["adk_request_input"]
+  assert calls[0].args["message"] == "Publish?" and calls[0].args["payload"] == {"text": "draft of post"}
+  request_event = next(e for e in first if e.get_function_calls())
+  assert request_event.long_running_tool_ids == {calls[0].id}
+  assert runs == ["draft", "approve"]  # the node stopped at its request
+  [item] = await pending(runner)
+  assert (item.call_id, item.tool) == (calls[0].id, "adk_request_input")
+
+  second = await run_turn(runner, answer(calls[0].id, {"approved": True}))
+  assert runs == ["draft", "approve", "publish"]  # draft was not run again
+  assert outputs(second) == [("wf@1/approve@1", {"approved": True}), ("wf@1/publish@1", "published: True")]
+  assert {e.invocation_id for e in second} == {first[0].invocation_id}
+  assert await pending(runner) == []
+
+
+async def test_a_rerun_on_resume_node_runs_again_with_resume_inputs():
+  seen = []
+
+  @node(rerun_on_resume=True)
+  async def ask(ctx, node_input):
+    seen.append(dict(ctx.resume_inputs))
+    if "q1" not in ctx.resume_inputs:
+      yield RequestInput(interrupt_id="q1", message="Name?")
+      return
+    yield f"hello {ctx.resume_inputs['q1']['name']}"
+
+  runner = InMemoryRunner(Workflow(name="wf", edges=[("START", ask)]), app_name="app")
+  await run_turn(runner, "go")
+  events = await run_turn(runner, answer("q1", {"name": "Ada"}))
+  assert seen == [{}, {"q1": {"name": "Ada"}}]
+  assert outputs(events) == [("wf@1/ask@1", "hello Ada")]
+
+
+async def test_a_pause_in_one_branch_keeps_the_siblings_results_and_the_join_fires_after_the_answer():
+  runs = []
+
+  def fast(node_input):
+    runs.append("fast")
+    return "fast result"
+
+  async def gate(node_input):
+    runs.append("gate")
+    yield RequestInput(interrupt_id="gate-1", message="ok?")
+
+  def merge(node_input):
+    return node_input
+
+  wf = Workflow(name="wf", edges=[("START", (fast, gate), JoinNode(name="join"), merge)])
+  runner = InMemoryRunner(wf, app_name="app")
+  first = await run_turn(runner, "go")
+  assert ("wf@1/fast@1", "fast result") in outputs(first)
+  second = await run_turn(runner, answer("gate-1", {"ok": True}))
+  assert sorted(runs) == ["fast", "gate"]  # each ran once: nothing re-ran on resume
+  assert outputs(second)[-1] == ("wf@1/merge@1", {"fast": "fast result", "gate": {"ok": True}})
+
+
+async def test_repeated_requests_in_a_loop_get_distinct_ids_and_never_deadlock():
+  @node(rerun_on_resume=True)
+  async def review(ctx, node_input):
+    key = f"review:{ctx.run_id}"
+    if key not in ctx.resume_inputs:
+      yield RequestInput(interrupt_id=key, message=f"Round {ctx.run_id}: approve?")
+      return
+    ctx.route = "done" if ctx.resume_inputs[key]["ok"] else "again"
+    yield ctx.run_id
+
+  def done(node_input):
+    return f"approved in round {node_input}"
+
+  wf = Workflow(name="wf", edges=[("START", review), (review, {"again": review, "done": done})])
+  runner = InMemoryRunner(wf, app_name="app")
+  events = await run_turn(runner, "go")
+  invocation = events[0].invocation_id
+  ids = []
+  for ok in (False, False, True):
+    [item] = await pending(runner)
+    ids.append(item.call_id)
+    events = await run_turn(runner, answer(item.call_id, {"ok": ok}))
+    assert {e.invocation_id for e in events} == {invocation}
+  assert ids == ["review:1", "review:2", "review:3"]
+  assert outputs(events)[-1] == ("wf@1/done@1", "approved in round 3")
+
+
+async def test_a_paused_workflow_resumes_from_a_new_runner_on_a_database(tmp_path):
+  from adk_nb.sessions import DatabaseSessionService
+
+  url = f"sqlite:///{tmp_path / 'sessions.db'}"
+  runs = []
+  first_runner = Runner(agent=approval_workflow(runs), app_name="app", session_service=DatabaseSessionService(url))
+  await run_turn(first_runner, "post")
+  await first_runner.close()
+
+  runs_after = []
+  second_runner = Runner(agent=approval_workflow(runs_after), app_name="app",
+                         session_service=DatabaseSessionService(url))
+  [item] = await pending(second_runner)
+  events = await run_turn(second_runner, answer(item.call_id, {"approved": "yes"}))
+  assert runs_after == ["publish"]
+  assert outputs(events)[-1] == ("wf@1/publish@1", "published: yes")
+  await second_runner.close()
+
+
+async def test_resume_by_invocation_id_with_an_answer_already_in_the_session():
+  from adk_nb.events import Event
+
+  runs = []
+  runner = InMemoryRunner(approval_workflow(runs), app_name="app")
+  first = await run_turn(runner, "post")
+  [item] = await pending(runner)
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  await runner.session_service.append_event(session, Event(invocation_id=item.invocation_id, author="user",
+                                                           content=answer(item.call_id, {"approved": 1})))
+  events = [e async for e in runner.run_async(user_id="user", session_id="session",
+                                              invocation_id=first[0].invocation_id)]
+  assert outputs(events)[-1] == ("wf@1/publish@1", "published: 1")
+  assert runs == ["draft", "approve", "publish"]
+
+
+async def test_a_resume_reads_only_the_resumed_invocation():
+  runs = []
+  runner = InMemoryRunner(approval_workflow(runs), app_name="app")
+  await run_turn(runner, "first post")
+  [old] = await pending(runner)
+  await run_turn(runner, "second post")  # a new message starts a new invocation from START
+  items = await pending(runner)
+  assert len(items) == 2
+  events = await run_turn(runner, answer(old.call_id, {"approved": "old"}))
+  assert {e.invocation_id for e in events} == {old.invocation_id}
+  assert outputs(events)[-1] == ("wf@1/publish@1", "published: old")
+  assert runs.count("draft") == 2 and runs.count("publish") == 1
+
+
+async def test_an_answer_for_an_unknown_interrupt_fails_and_changes_nothing():
+  runner = InMemoryRunner(approval_workflow([]), app_name="app")
+  await run_turn(runner, "post")
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  before = len(session.events)
+  with pytest.raises(ValueError, match="No pending call has id 'nope'"):
+    await run_turn(runner, answer("nope", {}))
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  assert len(session.events) == before
+
+
+async def test_a_pause_inside_a_nested_workflow_resumes_through_the_outer_one():
+  runs = []
+
+  def before(node_input: str):
+    runs.append("before")
+    return node_input
+
+  async def ask(node_input):
+    runs.append("ask")
+    yield RequestInput(interrupt_id="inner-q", message="?")
+
+  def after(node_input):
+    runs.append("after")
+    return {"inner answer": node_input}
+
+  inner = Workflow(name="inner", edges=[("START", ask)])
+  outer = Workflow(name="outer", edges=[("START", before, inner, after)])
+  runner = InMemoryRunner(outer, app_name="app")
+  first = await run_turn(runner, "go")
+  request = next(e for e in first if e.get_function_calls())
+  assert (request.author, request.node_info.path) == ("inner", "outer@1/inner@1/ask@1")
+  events = await run_turn(runner, answer("inner-q", {"x": 1}))
+  assert runs == ["before", "ask", "after"]
+  assert outputs(events)[-1] == ("outer@1/after@1", {"inner answer": {"x": 1}})
+
+
+async def test_a_reused_interrupt_id_fails_with_the_fix_instead_of_a_broken_resume():
+  @node(rerun_on_resume=True)
+  async def review(ctx, node_input):
+    if "review" not in ctx.resume_inputs:
+      yield RequestInput(interrupt_id="review", message="ok?")
+      return
+    ctx.route = "again"
+    yield 1
+
+  wf = Workflow(name="wf", edges=[("START", review), (review, {"again": review})])
+  runner = InMemoryRunner(wf, app_name="app")
+  await run_turn(runner, "go")
+  try:
+    await run_turn(runner, answer("review", {"ok": True}))
+  except ValueError:
+    pass  # raised once the Runner follows google-adk's error contract
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  error = next(e for e in session.events if e.error_code == "WorkflowDataError")
+  assert error.node_info.path == "wf@1/review@2"
+  assert "interrupt_id=f'review:{ctx.run_id}'" in error.error_message
