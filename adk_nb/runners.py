@@ -374,9 +374,7 @@ async def close_toolsets(agent: BaseAgent) -> None:
 
 
 def _descendants(agent: BaseAgent):
-  for sub in agent.sub_agents:
-    yield sub
-    yield from _descendants(sub)
+  return agent._descendants()  # depth first; a loop in sub_agents is a ValueError naming it
 
 
 def _transferable_across_tree(agent: BaseAgent) -> bool:

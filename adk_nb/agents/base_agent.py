@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import re
-from typing import TYPE_CHECKING, Any, AsyncGenerator, ClassVar, Optional
+from typing import TYPE_CHECKING, Any, AsyncGenerator, ClassVar, Iterator, Optional
 
 from google.genai import types
 from pydantic import ConfigDict, Field, field_validator
@@ -21,6 +22,8 @@ from .invocation_context import InvocationContext
 if TYPE_CHECKING:
   from ..pending import PendingItem
   from ..sessions.session import Session
+
+logger = logging.getLogger(__name__)
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _set = object.__setattr__
@@ -80,6 +83,7 @@ class BaseAgent(BaseNode):
             "in AgentTool."
         )
       sub.parent_agent = self
+    _warn_repeated_names(self)
 
   def __setattr__(self, name: str, value: Any) -> None:
     super().__setattr__(name, value)
@@ -111,12 +115,30 @@ class BaseAgent(BaseNode):
     return self.find_sub_agent(name)
 
   def find_sub_agent(self, name: str) -> Optional["BaseAgent"]:
-    """A descendant with that name; None when absent."""
-    for sub in self.sub_agents:
-      found = sub.find_agent(name)
-      if found is not None:
-        return found
+    """A descendant with that name (the first, depth first); None when absent."""
+    for agent in self._descendants():
+      if agent.name == name:
+        return agent
     return None
+
+  def _descendants(self) -> Iterator["BaseAgent"]:
+    """Every agent below this one, depth first; ValueError naming the loop if sub_agents has one."""
+    path = [self]
+    stack = [iter(self.sub_agents)]
+    while stack:
+      sub = next(stack[-1], None)
+      if sub is None:
+        stack.pop()
+        path.pop()
+        continue
+      if any(sub is above for above in path):
+        loop = " -> ".join(a.name for a in path[path.index(sub):]) + f" -> {sub.name}"
+        raise ValueError(
+            f"The agents' sub_agents form a loop ({loop}); an agent cannot contain itself or its "
+            "parent. Remove it from sub_agents, or use a copy (agent.clone()) or AgentTool(agent).")
+      yield sub
+      path.append(sub)
+      stack.append(iter(sub.sub_agents))
 
   def resume_entry(self, session: "Session", invocation_id: str,
                    paused: "PendingItem") -> tuple["BaseAgent", Optional[str]]:
@@ -256,3 +278,19 @@ class BaseAgent(BaseNode):
 
 
 InvocationContext.model_rebuild()
+
+
+def _warn_repeated_names(agent: BaseAgent) -> None:
+  """Warns, as google-adk does, when a name repeats in the tree this agent now heads."""
+  seen = {agent.name}
+  repeated: set[str] = set()
+  for sub in agent.sub_agents:  # repeats inside one sub-tree were reported when it was built
+    names = {sub.name, *(node.name for node in sub._descendants())}
+    repeated |= seen & names
+    seen |= names
+  if repeated:
+    logger.warning(
+        "Agent names repeat in the tree of %r: %s. Transfers, the agent that answers the next turn "
+        "and resumed approvals find agents by name and take the first one depth first; give each "
+        "agent its own name (agent.clone(update={'name': ...})).",
+        agent.name, ", ".join(repr(n) for n in sorted(repeated)))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import json
 import logging
 import os
 import statistics
@@ -15,7 +14,7 @@ from .eval_case import content_text, get_all_tool_calls
 from .eval_config import EvalConfig
 from .eval_metrics import BaseCriterion, EvalStatus
 from .eval_set import EvalSet
-from .formats import load_eval_config, load_eval_set, save_eval_set
+from .formats import load_eval_config, load_eval_set, read_json_file, save_eval_set
 
 logger = logging.getLogger("adk_nb.evaluation")
 
@@ -161,7 +160,7 @@ class AgentEvaluator:
       raise ValueError(f"No `*.test.json` eval files found in {target}, so there is nothing to evaluate.")
     initial_session = {}
     if initial_session_file:
-      initial_session = json.loads(Path(initial_session_file).read_text(encoding="utf-8"))
+      initial_session = read_json_file(initial_session_file)
     for test_file in files:
       config = AgentEvaluator.find_config_for_test_file(test_file)
       eval_set = load_eval_set(test_file, initial_session=initial_session)
@@ -176,7 +175,7 @@ class AgentEvaluator:
     """Rewrites a legacy `*.test.json` file as an `*.evalset.json` EvalSet file."""
     if not old_eval_data_file or not new_eval_data_file:
       raise ValueError("Give both old_eval_data_file and new_eval_data_file.")
-    initial = json.loads(Path(initial_session_file).read_text()) if initial_session_file else None
+    initial = read_json_file(initial_session_file) if initial_session_file else None
     eval_set = load_eval_set(old_eval_data_file, initial_session=initial)
     eval_set.eval_set_id = str(uuid.uuid4())
     save_eval_set(eval_set, new_eval_data_file)

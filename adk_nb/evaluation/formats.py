@@ -6,6 +6,7 @@ Every reading error is an `EvalFileError` naming the file, the case and the fiel
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import time
@@ -69,15 +70,33 @@ def _first_error(exc: ValidationError) -> tuple[str, str]:
   return _loc(tuple(loc)), msg + (f" (got {err['input']!r:.80})" if err.get("type") not in ("missing",) and "input" in err and not isinstance(err["input"], (dict, list)) else "")
 
 
-def _read_json(path: PathLike) -> Any:
+def read_json_file(path: PathLike) -> Any:
+  """Parses a JSON file of the evaluation (eval set, config, initial session); EvalFileError otherwise."""
   try:
-    text = Path(path).read_text(encoding="utf-8")
+    data = Path(path).read_bytes()
   except FileNotFoundError:
     raise EvalFileError(path, "file not found; check the path (eval sets end in .evalset.json)") from None
+  except OSError as exc:
+    raise EvalFileError(path, f"cannot be read ({exc.strerror or exc}); check the path and its permissions") from None
+  try:
+    # A byte-order mark, as some Windows editors write, is fine.
+    text = data.removeprefix(codecs.BOM_UTF8).decode("utf-8")
+  except UnicodeDecodeError as exc:
+    data = data.removeprefix(codecs.BOM_UTF8)
+    line = data.count(b"\n", 0, exc.start) + 1
+    raise EvalFileError(
+        path, f"not UTF-8 text: byte 0x{data[exc.start]:02x} at line {line} cannot be "
+        "decoded; save the file as UTF-8") from None
   try:
     return json.loads(text)
   except json.JSONDecodeError as exc:
     raise EvalFileError(path, f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+  except RecursionError:
+    raise EvalFileError(
+        path, "nested too deeply to read (lists or objects inside each other hundreds of levels "
+        "deep); an eval file needs only a few levels") from None
+
+
 
 
 def eval_set_from_dict(data: Any, path: PathLike = "<eval set>") -> EvalSet:
@@ -118,7 +137,7 @@ def load_eval_set(path: PathLike, *, initial_session: Optional[dict[str, Any]] =
     path: the file.
     initial_session: for legacy files only, `{"state": ..., "user_id": ...}` every case starts with.
   """
-  data = _read_json(path)
+  data = read_json_file(path)
   if isinstance(data, list):
     return legacy_eval_set(data, path, initial_session=initial_session)
   return eval_set_from_dict(data, path)
@@ -186,7 +205,7 @@ def load_eval_config(path: Optional[PathLike] = None, *, default: Optional[EvalC
   """Reads `test_config.json`; ADK's default criteria when `path` is None or missing."""
   if path is None or not Path(path).exists():
     return default or DEFAULT_EVAL_CONFIG
-  data = _read_json(path)
+  data = read_json_file(path)
   if not isinstance(data, dict):
     raise EvalFileError(path, "a test config is an object like {\"criteria\": {\"tool_trajectory_avg_score\": 1.0}}")
   # ADK's test_config.json keys, in either spelling; anything else is most likely a typo that

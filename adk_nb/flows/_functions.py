@@ -12,6 +12,7 @@ from ..agents import _callbacks
 from ..events.event import Event, new_uuid4
 from ..events.event_actions import EventActions
 from ..events.protocol import NESTED_KEY, confirmation_request_call
+from ..sessions import json_form
 from ..tools.agent_tool import NestedPause
 from ..tools._function_schema import ToolArgumentsError
 from ..tools.tool_confirmation import (NEEDS_CONFIRMATION_RESPONSE, REJECTED_RESPONSE, ToolConfirmation,
@@ -71,12 +72,15 @@ class CallResults(NamedTuple):
   """Pending calls of agents run through AgentTool, raised to this invocation."""
 
 
-def _response_part(call: types.FunctionCall, response: Any) -> types.Part:
+def _response_part(call: types.FunctionCall, response: Any,
+                   actions: Optional[EventActions] = None) -> types.Part:
   """The FunctionResponse part for a tool's value: a dict as is, anything else as {'result': value}."""
   if isinstance(response, BaseModel):
     response = {"result": response.model_dump(mode="json")}
   elif not isinstance(response, dict):
     response = {"result": response}
+  # The one JSON form every store keeps and the model sees (the tool's state writes too).
+  response = json_form.function_response(call.name, response, actions.state_delta if actions else None)
   return types.Part(function_response=types.FunctionResponse(id=call.id, name=call.name, response=response))
 
 
@@ -186,7 +190,8 @@ async def _call_one(agent: "LlmAgent", ctx: "InvocationContext", call: types.Fun
   if result is None and tool.is_long_running:
     # A long-running tool left the call pending: the answer arrives in a later message.
     return _Outcome(None, actions, paused=True)
-  return _Outcome(_response_part(call, result), actions, paused=bool(actions.requested_tool_confirmations))
+  return _Outcome(_response_part(call, result, actions), actions,
+                  paused=bool(actions.requested_tool_confirmations))
 
 
 async def _gather_or_cancel(coros: list) -> list:

@@ -23,8 +23,12 @@ T = TypeVar("T")
 Steps = Generator[tuple[str, str, dict[str, Any]], Any, T]
 """A transaction's logic: yields ('fetch' | 'run', sql, params), receives fetched rows."""
 
-SCHEMA_VERSION = 1
-"""The table layout this release writes; stored in `adk_nb_schema`."""
+SCHEMA_VERSION = 2
+"""The table layout this release writes; stored in `adk_nb_schema`.
+
+Version 2 added `revision` (counted up by every write to the row) and `key_revisions`
+(JSON: each key -> the revision that last wrote it) to `app_states` and `user_states`.
+"""
 
 DEFAULT_BUSY_TIMEOUT = 30.0
 
@@ -67,6 +71,8 @@ sa.Table(
     sa.Column("app_name", _key, primary_key=True),
     sa.Column("state", sa.Text, nullable=False),
     sa.Column("update_time", sa.Double, nullable=False),
+    sa.Column("revision", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("key_revisions", sa.Text, nullable=False, server_default="{}"),
 )
 sa.Table(
     "user_states", metadata,
@@ -74,7 +80,18 @@ sa.Table(
     sa.Column("user_id", _key, primary_key=True),
     sa.Column("state", sa.Text, nullable=False),
     sa.Column("update_time", sa.Double, nullable=False),
+    sa.Column("revision", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("key_revisions", sa.Text, nullable=False, server_default="{}"),
 )
+
+MIGRATIONS: dict[int, list[tuple[str, str, str]]] = {
+    # From version 1: shared state rows get the revision optimistic concurrency compares.
+    1: [(table, column, f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+        for table in ("app_states", "user_states")
+        for column, kind in (("revision", "INTEGER NOT NULL DEFAULT 0"),
+                             ("key_revisions", "TEXT NOT NULL DEFAULT '{}'"))],
+}
+"""Per older schema version: (table, column, DDL adding it) that bring it to the next version."""
 
 # Plain SQL that SQLite and PostgreSQL both accept; `{lock}` is FOR UPDATE on PostgreSQL.
 SESSION_WHERE = "app_name = :app AND user_id = :user AND id = :sid"
@@ -82,7 +99,9 @@ SQL = {
     "load_session": (
         "SELECT s.state, s.update_time, s.create_time,"
         " (SELECT a.state FROM app_states a WHERE a.app_name = :app),"
-        " (SELECT u.state FROM user_states u WHERE u.app_name = :app AND u.user_id = :user)"
+        " (SELECT u.state FROM user_states u WHERE u.app_name = :app AND u.user_id = :user),"
+        " (SELECT a.revision FROM app_states a WHERE a.app_name = :app),"
+        " (SELECT u.revision FROM user_states u WHERE u.app_name = :app AND u.user_id = :user)"
         f" FROM sessions s WHERE s.{SESSION_WHERE.replace(' AND ', ' AND s.')}"
     ),
     "session_exists": f"SELECT 1 FROM sessions WHERE {SESSION_WHERE}",
@@ -112,15 +131,18 @@ SQL = {
     "delete_session": f"DELETE FROM sessions WHERE {SESSION_WHERE}",
     "list_sessions": "SELECT user_id, id, state, update_time FROM sessions WHERE app_name = :app"
                      "{user} ORDER BY create_time, id",
-    "list_user_states": "SELECT user_id, state FROM user_states WHERE app_name = :app{user}",
-    "app_state": "SELECT state FROM app_states WHERE app_name = :app{lock}",
-    "user_state": "SELECT state FROM user_states WHERE app_name = :app AND user_id = :user{lock}",
+    "list_user_states": "SELECT user_id, state, revision FROM user_states WHERE app_name = :app{user}",
+    "app_state": "SELECT state, revision, key_revisions FROM app_states WHERE app_name = :app{lock}",
+    "user_state": "SELECT state, revision, key_revisions FROM user_states"
+                  " WHERE app_name = :app AND user_id = :user{lock}",
     "add_app_state": "INSERT INTO app_states (app_name, state, update_time) VALUES (:app, '{}', :now)"
                      " ON CONFLICT (app_name) DO NOTHING",
     "add_user_state": "INSERT INTO user_states (app_name, user_id, state, update_time)"
                       " VALUES (:app, :user, '{}', :now) ON CONFLICT (app_name, user_id) DO NOTHING",
-    "set_app_state": "UPDATE app_states SET state = :state, update_time = :now WHERE app_name = :app",
-    "set_user_state": "UPDATE user_states SET state = :state, update_time = :now"
+    "set_app_state": "UPDATE app_states SET state = :state, update_time = :now,"
+                     " revision = :revision, key_revisions = :key_revisions WHERE app_name = :app",
+    "set_user_state": "UPDATE user_states SET state = :state, update_time = :now,"
+                      " revision = :revision, key_revisions = :key_revisions"
                       " WHERE app_name = :app AND user_id = :user",
 }
 

@@ -8,6 +8,7 @@ from typing import Any, Optional
 from pydantic import BaseModel, Field, field_validator
 
 from ..events.event import Event
+from .json_form import convert_state_delta
 from .session import Session
 from .state import State
 
@@ -74,12 +75,37 @@ class BaseSessionService(abc.ABC):
 
     Partial (streaming) events are returned unchanged and never stored. `temp:` keys
     are applied to the live session object for the rest of the invocation but are not
-    part of the event once committed (as in ADK).
+    part of the event once committed (as in ADK). State values are brought to their
+    JSON form first (`adk_nb.sessions.json_form`); a value without one raises
+    ValueError and nothing is written.
     """
     if event.partial:
       return event
+    self._to_json_form(event)
     self._apply_to_session(session, event)
     return event
+
+  @staticmethod
+  def _check_ids(**ids: Optional[str]) -> None:
+    """Refuses ids no store can hold (text with unpaired surrogates), the same way on every store."""
+    for what, value in ids.items():
+      if value is None:
+        continue
+      try:
+        value.encode("utf-8")
+      except UnicodeEncodeError as exc:
+        raise ValueError(
+            f"{what.replace('_', ' ')} {value!r} is not valid Unicode text (an unpaired surrogate at "
+            f"position {exc.start}), so no store can hold it; use text decoded with "
+            "errors='replace' or a hash of it."
+        ) from None
+
+  @staticmethod
+  def _to_json_form(event: Event) -> None:
+    """Converts the event's state delta, in place, to the JSON form every store keeps."""
+    delta = event.actions.state_delta
+    if delta:
+      delta.update(convert_state_delta(delta))
 
   def _apply_to_session(self, session: Session, event: Event) -> None:
     delta = event.actions.state_delta

@@ -5,8 +5,12 @@ Tables (created on first use):
 - `sessions`: one row per session, its own state as JSON and `update_time`, the
   revision marker that optimistic concurrency compares against;
 - `events`: one JSON document per event, ordered by an integer `seq`;
-- `app_states`, `user_states`: state shared by every session of an app / of a user;
-- `adk_nb_schema`: the schema version, so a later release can migrate.
+- `app_states`, `user_states`: state shared by every session of an app / of a user,
+  each row with a `revision` counted up by every write to it and `key_revisions`, the
+  revision that last wrote each key (see `state.SharedWrite`);
+- `adk_nb_schema`: the schema version. A database made by an older release is
+  migrated in place on first use (version 1 -> 2 adds the two revision columns); a
+  newer one is refused.
 
 The table layout is adk_nb's own, not google-adk's: point the service at a new
 database rather than one written by google-adk.
@@ -20,8 +24,10 @@ import collections
 import contextlib
 import gc
 import json
+import os
 import sqlite3
 import time
+import urllib.parse
 import uuid
 from typing import Any, AsyncIterator, Optional
 
@@ -41,6 +47,7 @@ from ..events.event import Event
 from ._sql import (
     DEFAULT_BUSY_TIMEOUT,
     MAX_KEY_LENGTH,
+    MIGRATIONS,
     SCHEMA_VERSION,
     SQL,
     SqliteWriter,
@@ -51,8 +58,9 @@ from ._sql import (
     run_steps_sqlalchemy,
 )
 from .base_session_service import BaseSessionService, GetSessionConfig, ListSessionsResponse
+from .json_form import convert_state_delta
 from .session import Session
-from .state import merge_state, split_delta
+from .state import SharedWrite, merge_state, split_delta
 
 __all__ = ["DatabaseSessionService", "SCHEMA_VERSION", "SessionStorageError", "normalize_db_url"]
 
@@ -128,6 +136,37 @@ def _check_keys(**keys: str) -> None:
       )
 
 
+class _WriteRefused(Exception):
+  """A write this store will not attempt; the text says why (turned into a SessionStorageError)."""
+
+
+def _unwritable(path: str) -> bool:
+  """True when an existing SQLite file, or the folder it would be made in, cannot be written."""
+  path = os.path.abspath(path)
+  folder = os.path.dirname(path)
+  if os.path.exists(path):
+    # access() reports EROFS on a read-only mount even to root.
+    return not (os.access(path, os.W_OK) and os.access(folder, os.W_OK))
+  return os.path.isdir(folder) and not os.access(folder, os.W_OK)
+
+
+def _read_only_url(url: sa.URL) -> sa.URL:
+  """The SQLite URI that opens the file read-only (immutable on a read-only file system)."""
+  path = os.path.abspath(url.database)
+  query = {"mode": "ro", "uri": "true"}
+  try:
+    read_only_media = bool(os.statvfs(os.path.dirname(path)).f_flag & os.ST_RDONLY)
+    unmerged_log = os.path.getsize(path + "-wal") > 0 if os.path.exists(path + "-wal") else False
+  except OSError:
+    read_only_media = unmerged_log = False
+  if read_only_media and not unmerged_log:
+    # Nobody can change it, so SQLite need not create a -shm file to read it. (With a
+    # non-empty -wal left by a killed writer it must read the log: SQLite then uses the
+    # -shm file beside it.)
+    query["immutable"] = "1"
+  return url.set(database="file:" + urllib.parse.quote(path), query=query)
+
+
 def _select(events: list[Event], config: Optional[GetSessionConfig]) -> list[Event]:
   """The events `config` asks for, with the same meaning as the SQL filters."""
   if config is None:
@@ -177,6 +216,9 @@ class DatabaseSessionService(BaseSessionService):
     db_url: `sqlite:///sessions.db` (the embedded default), `sqlite+aiosqlite:///...`,
       `postgresql://user:pw@host/db` or `postgresql+asyncpg://...`.
     busy_timeout: seconds an SQLite writer waits for another process's write lock.
+    read_only: open an SQLite file read-only: loads work, every write fails saying so.
+      None (the default) decides by the file: read-only when the file or its folder is
+      not writable (e.g. a read-only mount).
     max_cached_events: decoded events kept in memory (across sessions, least recently
       loaded dropped first) so that reloading a session, as the Runner does every turn,
       decodes only the events added since; 0 turns this off.
@@ -187,16 +229,28 @@ class DatabaseSessionService(BaseSessionService):
   has since appended to gets `StaleSessionError` and nothing is written; the check is a
   compare-and-set on the session's `update_time` inside the writing transaction, so it
   needs no re-read of the history (google-adk re-reads and compares timestamps some
-  databases round). SQLite runs in WAL mode with `synchronous=NORMAL`: a killed
+  databases round). `app:` and `user:` state get the same protection, checked in the
+  same transaction: writing a shared key that another session wrote after this copy
+  was loaded raises `StaleSessionError` naming the scope and key (google-adk does not
+  protect these scopes). SQLite runs in WAL mode with `synchronous=NORMAL`: a killed
   process loses nothing that was committed; writers of one process queue on a lock,
   writers of other processes wait up to `busy_timeout`.
   """
 
   def __init__(self, db_url: str, *, busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
-               max_cached_events: int = 100_000, **engine_kwargs: Any) -> None:
+               max_cached_events: int = 100_000, read_only: Optional[bool] = None,
+               **engine_kwargs: Any) -> None:
     self.db_url = normalize_db_url(db_url)
     url = make_url(self.db_url)
     self._sqlite = url.get_backend_name() == "sqlite"
+    self._read_only = False
+    self._corrupt: Optional[str] = None  # set once the SQLite file is found damaged
+    if self._sqlite and url.database not in (None, "", ":memory:") and not url.database.startswith("file:"):
+      self._read_only = _unwritable(url.database) if read_only is None else bool(read_only)
+      if self._read_only:
+        url = _read_only_url(url)
+    elif read_only:
+      raise ValueError("read_only=True applies to an SQLite file; give 'sqlite:///path.db'.")
     self._busy_timeout = float(busy_timeout)
     kwargs = dict(engine_kwargs)
     if self._sqlite:
@@ -210,7 +264,7 @@ class DatabaseSessionService(BaseSessionService):
     else:
       kwargs.setdefault("pool_pre_ping", True)
     try:
-      self.db_engine: AsyncEngine = create_async_engine(self.db_url, **kwargs)
+      self.db_engine: AsyncEngine = create_async_engine(url, **kwargs)
     except (sa_exc.ArgumentError, ImportError) as exc:
       raise ValueError(f"Cannot use database URL {_redact(self.db_url)!r}: {exc}") from exc
     if self._sqlite:
@@ -223,10 +277,10 @@ class DatabaseSessionService(BaseSessionService):
     self._histories: collections.OrderedDict[tuple[str, str, str], _History] = collections.OrderedDict()
 
   def _make_file_writer(self) -> Optional[SqliteWriter]:
-    """A writer thread for an SQLite file (None for PostgreSQL and in-memory SQLite)."""
-    if not self._sqlite:
+    """A writer thread for an SQLite file (None for PostgreSQL, in-memory SQLite and read-only files)."""
+    if not self._sqlite or self._read_only:
       return None
-    url = make_url(self.db_url)
+    url = self.db_engine.url
     args, kwargs = self.db_engine.dialect.create_connect_args(url)
     database = args[0] if args else kwargs.pop("database", ":memory:")
     if database == ":memory:" or "mode=memory" in database:
@@ -258,7 +312,9 @@ class DatabaseSessionService(BaseSessionService):
     text = str(getattr(exc, "orig", None) or exc) or type(exc).__name__
     low = text.lower()
     where = self._where()
-    if "readonly" in low or "read-only" in low or "read only" in low:
+    if isinstance(exc, _WriteRefused):
+      msg = f"Cannot {action}: {exc}"
+    elif "readonly" in low or "read-only" in low or "read only" in low:
       msg = (f"Cannot {action}: the {where} is read-only (nothing was written). Make the file "
              "and its directory writable, or open a writable copy.")
     elif "disk is full" in low or "no space" in low or "disk full" in low:
@@ -277,8 +333,14 @@ class DatabaseSessionService(BaseSessionService):
              f"{self._busy_timeout:g} s (nothing was written); retry, or pass a larger "
              "busy_timeout= to DatabaseSessionService.")
     elif "not a database" in low or "malformed" in low:
+      if self._sqlite:
+        self._corrupt = text
       msg = (f"Cannot {action}: the {where} is not a valid SQLite database ({text}); restore "
              "it from a backup or point db_url at a new file.")
+    elif "unable to open" in low and self._read_only:
+      msg = (f"Cannot {action}: cannot open the {where} read-only ({self._read_only_reason()}). "
+             "If a '-wal' file lies beside it without its '-shm' file, copy the files to a "
+             "writable folder and open the copy.")
     elif "unable to open" in low:
       msg = (f"Cannot {action}: cannot open the {where}; check that its directory exists and "
              "is writable.")
@@ -292,12 +354,17 @@ class DatabaseSessionService(BaseSessionService):
       msg = f"Cannot {action} in the {where}: {text}"
     return SessionStorageError(msg)
 
+  def _read_only_reason(self) -> str:
+    path = make_url(self.db_url).database or ""
+    return ("the file or its folder is not writable" if _unwritable(path)
+            else "it was opened with read_only=True")
+
   @contextlib.asynccontextmanager
   async def _errors(self, action: str) -> AsyncIterator[None]:
     try:
       yield
     except (sa_exc.DBAPIError, sa_exc.NoSuchTableError, sqlite3.Error, OSError,
-            asyncio.TimeoutError) as exc:
+            asyncio.TimeoutError, _WriteRefused) as exc:
       if is_integrity_error(exc):
         raise
       raise self._storage_error(exc, action) from exc
@@ -315,7 +382,9 @@ class DatabaseSessionService(BaseSessionService):
         return
       async with self._errors("prepare the session tables"):
         async with self.db_engine.connect() as conn:
-          if self._sqlite:
+          if self._read_only:
+            await conn.run_sync(self._check_tables_read_only)
+          elif self._sqlite:
             await conn.exec_driver_sql("BEGIN IMMEDIATE")
             try:
               await conn.run_sync(self._create_tables)
@@ -345,11 +414,39 @@ class DatabaseSessionService(BaseSessionService):
       conn.exec_driver_sql(
           f"INSERT INTO adk_nb_schema (key, value) VALUES ('schema_version', '{SCHEMA_VERSION}')")
       return
-    if row[0] != str(SCHEMA_VERSION):
+    found = int(row[0]) if row[0].isdigit() else -1
+    if 0 < found < SCHEMA_VERSION:
+      self._migrate(conn, found)
+      return
+    if found != SCHEMA_VERSION:
       raise SessionStorageError(
           f"The {self._where()} has session schema version {row[0]!r}; this adk_nb release "
           f"reads version {SCHEMA_VERSION}. Upgrade adk_nb, or use a new database."
       )
+
+  def _check_tables_read_only(self, conn: sa.Connection) -> None:
+    """What prepare_tables checks, for a file that cannot be written (nothing is created)."""
+    if "adk_nb_schema" not in set(sa.inspect(conn).get_table_names()):
+      raise SessionStorageError(
+          f"The {self._where()} is open read-only and has no adk_nb session tables "
+          f"({self._read_only_reason()}); point db_url at a database adk_nb wrote.")
+    row = conn.exec_driver_sql(
+        "SELECT value FROM adk_nb_schema WHERE key = 'schema_version'").first()
+    if row is None or row[0] != str(SCHEMA_VERSION):
+      raise SessionStorageError(
+          f"The {self._where()} has session schema version {row[0] if row else None!r} and is "
+          f"open read-only ({self._read_only_reason()}), so it cannot be brought to version "
+          f"{SCHEMA_VERSION}; open it once with a writable copy and this adk_nb release.")
+
+  def _migrate(self, conn: sa.Connection, found: int) -> None:
+    """Brings tables written by an older release to this layout, in the caller's transaction."""
+    for version in range(found, SCHEMA_VERSION):
+      for table, column, ddl in MIGRATIONS[version]:
+        # A table dropped and recreated by create_all already has the column.
+        if column not in {c["name"] for c in sa.inspect(conn).get_columns(table)}:
+          conn.exec_driver_sql(ddl)
+    conn.exec_driver_sql(
+        f"UPDATE adk_nb_schema SET value = '{SCHEMA_VERSION}' WHERE key = 'schema_version'")
 
   # -- transactions ----------------------------------------------------------
 
@@ -359,6 +456,16 @@ class DatabaseSessionService(BaseSessionService):
 
   async def _write(self, steps: Steps[Any]) -> Any:
     """Runs a write transaction's steps: committed if they finish, rolled back if anything raises."""
+    if self._read_only or self._corrupt:
+      steps.close()
+      if self._read_only:
+        raise _WriteRefused(
+            f"the {self._where()} is open read-only (nothing was written); "
+            f"{self._read_only_reason()}. Loads work; to write, use a writable copy.")
+      raise _WriteRefused(
+          f"the {self._where()} was found damaged earlier ({self._corrupt}); nothing more is "
+          "written to it, so the damage does not spread (nothing was written). Restore it from a "
+          "backup or point db_url at a new file.")
     if not self._sqlite:
       async with self.db_engine.begin() as conn:
         return await run_steps_sqlalchemy(steps, conn)
@@ -455,21 +562,23 @@ class DatabaseSessionService(BaseSessionService):
   ) -> Session:
     await self.prepare_tables()
     session_id = session_id.strip() if session_id and session_id.strip() else str(uuid.uuid4())
+    self._check_ids(app_name=app_name, user_id=user_id, session_id=session_id)
     _check_keys(app_name=app_name, user_id=user_id, session_id=session_id)
-    app_delta, user_delta, session_state = split_delta(state or {})
+    app_delta, user_delta, session_state = split_delta(convert_state_delta(state or {}))
     session_json = _dumps(session_state, "The initial session state")
     now = time.time()
     keys = {"app": app_name, "user": user_id, "sid": session_id}
 
     def steps():
-      shared = yield from self._merge_shared(keys, app_delta, user_delta, now)
+      # Initial state is written blind: nothing was read, so nothing can be overwritten unseen.
+      shared = yield from self._merge_shared(keys, app_delta, user_delta, now, None)
       yield ("run", SQL["insert_session"], {**keys, "state": session_json, "now": now})
       return shared
 
     self._histories.pop((app_name, user_id, session_id), None)
     try:
       async with self._errors("create a session"):
-        app, user = await self._write(steps())
+        (app, app_revision), (user, user_revision) = await self._write(steps())
     except Exception as exc:
       if not is_integrity_error(exc):
         raise
@@ -477,33 +586,45 @@ class DatabaseSessionService(BaseSessionService):
           f"Session {session_id!r} already exists for app {app_name!r} and user {user_id!r}; "
           "pass another session_id, or omit it to get a fresh one."
       ) from None
-    return Session.model_construct(
+    session = Session.model_construct(
         id=session_id, app_name=app_name, user_id=user_id,
         state=merge_state(app, user, json.loads(session_json)), events=[],
         last_update_time=now,
     )
+    session._app_revision, session._user_revision = app_revision, user_revision
+    return session
 
   def _merge_shared(self, keys: dict[str, Any], app_delta: dict[str, Any],
-                    user_delta: dict[str, Any], now: float
-                    ) -> Steps[tuple[dict[str, Any], dict[str, Any]]]:
-    """Applies app/user deltas (rows locked on PostgreSQL); returns the resulting shared state."""
+                    user_delta: dict[str, Any], now: float, seen: Optional[tuple[int, int]],
+                    ) -> Steps[list[tuple[dict[str, Any], int]]]:
+    """Applies app/user deltas (rows locked on PostgreSQL); returns each scope's (state, revision).
+
+    `seen` holds the app and user revisions of the writer's copy (None: a blind write);
+    writing a key changed after them raises StaleSessionError (see `SharedWrite`) and the
+    caller's transaction rolls back.
+    """
     out = []
-    for scope, delta, what in (
-        ("app", app_delta, f"app state of {keys['app']!r}"),
-        ("user", user_delta, f"user state of {keys['user']!r}"),
-    ):
+    for index, (scope, delta, owner) in enumerate(
+        (("app", app_delta, keys["app"]), ("user", user_delta, keys["user"]))):
+      what = f"{scope} state of {owner!r}"
       # Lock only rows this transaction changes, so appends with other deltas do not queue.
       select = SQL[f"{scope}_state"].format(lock=self._lock_clause if delta else "")
       rows = yield ("fetch", select, keys)
       if not rows:
         yield ("run", SQL[f"add_{scope}_state"], {**keys, "now": now})
         rows = yield ("fetch", select, keys)
-      current = self._loads(rows[0][0], what)
+      text, revision, key_text = rows[0]
+      current = self._loads(text, what)
       if delta:
-        current.update(delta)
-        yield ("run", SQL[f"set_{scope}_state"], {**keys, "state": _dumps(current, what), "now": now})
-      out.append(current)
-    return out[0], out[1]
+        key_revisions = self._loads(key_text, f"key revisions of the {what}")
+        SharedWrite.check(scope, owner, keys["sid"], delta, key_revisions,
+                          None if seen is None else seen[index])
+        revision = SharedWrite.apply(current, key_revisions, revision, delta)
+        yield ("run", SQL[f"set_{scope}_state"],
+               {**keys, "state": _dumps(current, what), "now": now, "revision": revision,
+                "key_revisions": json.dumps(key_revisions)})
+      out.append((current, revision))
+    return out
 
   async def get_session(
       self,
@@ -513,6 +634,7 @@ class DatabaseSessionService(BaseSessionService):
       session_id: str,
       config: Optional[GetSessionConfig] = None,
   ) -> Optional[Session]:
+    self._check_ids(app_name=app_name, user_id=user_id, session_id=session_id)
     await self.prepare_tables()
     key = (app_name, user_id, session_id)
     keys: dict[str, Any] = {"app": app_name, "user": user_id, "sid": session_id}
@@ -540,7 +662,7 @@ class DatabaseSessionService(BaseSessionService):
     if row is None:
       self._histories.pop(key, None)
       return None
-    own, updated, created, app, user = row
+    own, updated, created, app, user, app_revision, user_revision = row
     state = merge_state(self._loads(app, f"app state of {app_name!r}"),
                         self._loads(user, f"user state of {user_id!r}"),
                         self._loads(own, f"state of session {session_id!r}"))
@@ -552,10 +674,12 @@ class DatabaseSessionService(BaseSessionService):
       self._remember(key, _History(created, [r[0] for r in event_rows], events))
     if history is not None or not limited:
       events = _select(events, config)
-    return Session.model_construct(
+    session = Session.model_construct(
         id=session_id, app_name=app_name, user_id=user_id, state=state, events=events,
         last_update_time=updated,
     )
+    session._app_revision, session._user_revision = app_revision or 0, user_revision or 0
+    return session
 
   def _remember(self, key: tuple[str, str, str], history: "_History") -> None:
     """Keeps a loaded history so the next load of the session decodes only newer events."""
@@ -585,6 +709,7 @@ class DatabaseSessionService(BaseSessionService):
   async def list_sessions(
       self, *, app_name: str, user_id: Optional[str] = None
   ) -> ListSessionsResponse:
+    self._check_ids(app_name=app_name, user_id=user_id)
     await self.prepare_tables()
     params = {"app": app_name, "user": user_id}
     only_user = "" if user_id is None else " AND user_id = :user"
@@ -598,18 +723,23 @@ class DatabaseSessionService(BaseSessionService):
     async with self._errors("list sessions"):
       rows, app_rows, user_rows = await self._read(steps())
     app = self._loads(app_rows[0][0], f"app state of {app_name!r}") if app_rows else {}
-    users = {uid: self._loads(text, f"user state of {uid!r}") for uid, text in user_rows}
-    sessions = [
-        Session.model_construct(
-            id=sid, app_name=app_name, user_id=uid,
-            state=merge_state(app, users.get(uid, {}), self._loads(text, f"state of session {sid!r}")),
-            events=[], last_update_time=updated,
-        )
-        for uid, sid, text, updated in rows
-    ]
+    app_revision = app_rows[0][1] if app_rows else 0
+    users = {uid: (self._loads(text, f"user state of {uid!r}"), revision)
+             for uid, text, revision in user_rows}
+    sessions = []
+    for uid, sid, text, updated in rows:
+      user, user_revision = users.get(uid, ({}, 0))
+      session = Session.model_construct(
+          id=sid, app_name=app_name, user_id=uid,
+          state=merge_state(app, user, self._loads(text, f"state of session {sid!r}")),
+          events=[], last_update_time=updated,
+      )
+      session._app_revision, session._user_revision = app_revision, user_revision
+      sessions.append(session)
     return ListSessionsResponse(sessions=sessions)
 
   async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
+    self._check_ids(app_name=app_name, user_id=user_id, session_id=session_id)
     await self.prepare_tables()
     keys = {"app": app_name, "user": user_id, "sid": session_id}
 
@@ -627,7 +757,9 @@ class DatabaseSessionService(BaseSessionService):
     if event.partial:
       return event
     await self.prepare_tables()
+    self._check_ids(event_id=event.id)
     _check_keys(**{"event id": event.id})
+    self._to_json_form(event)
     stored = self._storable(event)
     try:
       data = stored.model_dump_json(by_alias=True, exclude_none=True)
@@ -652,13 +784,16 @@ class DatabaseSessionService(BaseSessionService):
         own.update(session_delta)
         yield ("run", SQL["set_session_state"],
                {**keys, "state": _dumps(own, f"The state of session {session.id!r}")})
+      shared = None
       if app_delta or user_delta:
-        yield from self._merge_shared(keys, app_delta, user_delta, stamp)
+        shared = yield from self._merge_shared(
+            keys, app_delta, user_delta, stamp, (session._app_revision, session._user_revision))
       yield ("run", SQL["insert_event"], {**keys, "eid": event.id, "ts": event.timestamp, "data": data})
+      return shared
 
     try:
       async with self._errors("append an event"):
-        await self._write(steps())
+        shared = await self._write(steps())
     except Exception as exc:
       if not is_integrity_error(exc):
         raise
@@ -668,6 +803,10 @@ class DatabaseSessionService(BaseSessionService):
       ) from None
     self._apply_to_session(session, event)
     session.last_update_time = stamp
+    if app_delta:
+      SharedWrite.refresh(session, "app", *shared[0])
+    if user_delta:
+      SharedWrite.refresh(session, "user", *shared[1])
     return event
 
   def _explain_unclaimed(self, session: Session, keys: dict[str, Any]) -> Steps[None]:

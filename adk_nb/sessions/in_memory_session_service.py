@@ -10,8 +10,9 @@ from ..errors.already_exists_error import AlreadyExistsError
 from ..errors.stale_session_error import StaleSessionError
 from ..events.event import Event
 from .base_session_service import BaseSessionService, GetSessionConfig, ListSessionsResponse
+from .json_form import convert_state_delta
 from .session import Session
-from .state import merge_state, split_delta
+from .state import SharedWrite, merge_state, split_delta
 
 
 _T = TypeVar("_T")
@@ -48,12 +49,19 @@ class InMemorySessionService(BaseSessionService):
   Unlike google-adk's, `get_session` does not deep-copy the history: it returns a new
   Session whose event list is a new list of the same (treat-as-immutable) Event objects,
   so loading a session costs O(events) pointer copies, not a deep copy.
+
+  `app:` and `user:` state are protected like the session itself: writing a key that
+  another session wrote after this copy was loaded raises `StaleSessionError` naming the
+  scope and key (see `SharedWrite`).
   """
 
   def __init__(self) -> None:
     self._sessions: dict[tuple[str, str, str], _Stored] = {}
     self._app_state: dict[str, dict[str, Any]] = {}
     self._user_state: dict[tuple[str, str], dict[str, Any]] = {}
+    # Per shared row: (revision, {key: revision that last wrote it}).
+    self._app_revision: dict[str, tuple[int, dict[str, int]]] = {}
+    self._user_revision: dict[tuple[str, str], tuple[int, dict[str, int]]] = {}
 
   async def create_session(
       self,
@@ -64,15 +72,17 @@ class InMemorySessionService(BaseSessionService):
       session_id: Optional[str] = None,
   ) -> Session:
     session_id = session_id.strip() if session_id and session_id.strip() else str(uuid.uuid4())
+    self._check_ids(app_name=app_name, user_id=user_id, session_id=session_id)
     key = (app_name, user_id, session_id)
     if key in self._sessions:
       raise AlreadyExistsError(
           f"Session {session_id!r} already exists for app {app_name!r} and user {user_id!r}; "
           "pass another session_id, or omit it to get a fresh one."
       )
-    app_delta, user_delta, session_state = split_delta(state or {})
-    self._app_state.setdefault(app_name, {}).update(app_delta)
-    self._user_state.setdefault((app_name, user_id), {}).update(user_delta)
+    app_delta, user_delta, session_state = split_delta(convert_state_delta(state or {}))
+    # Initial state is written blind: nothing was read, so nothing can be overwritten unseen.
+    self._write_shared("app", app_name, app_delta)
+    self._write_shared("user", (app_name, user_id), user_delta)
     stored = _Stored(session_id, app_name, user_id, session_state)
     self._sessions[key] = stored
     return self._view(stored, None)
@@ -83,7 +93,7 @@ class InMemorySessionService(BaseSessionService):
         self._user_state.get((stored.app_name, stored.user_id), {}),
         stored.state,
     )
-    return Session.model_construct(
+    session = Session.model_construct(
         id=stored.id,
         app_name=stored.app_name,
         user_id=stored.user_id,
@@ -91,6 +101,24 @@ class InMemorySessionService(BaseSessionService):
         events=self._filter_events(stored.events, config),
         last_update_time=stored.last_update_time,
     )
+    session._app_revision = self._app_revision.get(stored.app_name, (0,))[0]
+    session._user_revision = self._user_revision.get((stored.app_name, stored.user_id), (0,))[0]
+    return session
+
+  def _rows(self, scope: str) -> tuple[dict[Any, dict[str, Any]], dict[Any, tuple[int, dict[str, int]]]]:
+    if scope == "app":
+      return self._app_state, self._app_revision
+    return self._user_state, self._user_revision
+
+  def _write_shared(self, scope: str, owner: Any, delta: dict[str, Any]) -> dict[str, Any]:
+    """Applies a (checked) delta to one shared row; returns the row's state."""
+    states, revisions = self._rows(scope)
+    state = states.setdefault(owner, {})
+    if delta:
+      revision, key_revisions = revisions.get(owner, (0, {}))
+      revision = SharedWrite.apply(state, key_revisions, revision, delta)
+      revisions[owner] = (revision, key_revisions)
+    return state
 
   async def get_session(
       self,
@@ -100,6 +128,7 @@ class InMemorySessionService(BaseSessionService):
       session_id: str,
       config: Optional[GetSessionConfig] = None,
   ) -> Optional[Session]:
+    self._check_ids(app_name=app_name, user_id=user_id, session_id=session_id)
     stored = self._sessions.get((app_name, user_id, session_id))
     return None if stored is None else self._view(stored, config)
 
@@ -125,6 +154,7 @@ class InMemorySessionService(BaseSessionService):
           f"Session {session.id!r} of app {session.app_name!r} does not exist in this "
           "service; create it with create_session(...) first."
       )
+    self._check_ids(event_id=event.id)
     if event.id in stored.event_ids:
       raise ValueError(
           f"Event {event.id!r} is already stored in session {session.id!r} (nothing was written); "
@@ -135,15 +165,20 @@ class InMemorySessionService(BaseSessionService):
           f"Session {session.id!r} was changed by another writer since this copy was loaded "
           "(nothing was written); reload it with get_session(...) and retry."
       )
-    delta = event.actions.state_delta
-    if delta:
-      app_delta, user_delta, session_delta = split_delta(delta)
-      if app_delta:
-        self._app_state.setdefault(session.app_name, {}).update(app_delta)
-      if user_delta:
-        self._user_state.setdefault((session.app_name, session.user_id), {}).update(user_delta)
-      if session_delta:
-        stored.state.update(session_delta)
+    self._to_json_form(event)
+    app_delta, user_delta, session_delta = split_delta(event.actions.state_delta or {})
+    user_key = (session.app_name, session.user_id)
+    shared = (("app", session.app_name, session.app_name, app_delta, session._app_revision),
+              ("user", user_key, session.user_id, user_delta, session._user_revision))
+    # Check both scopes before writing either, so a refused write changes nothing.
+    for scope, owner, name, delta, seen in shared:
+      if delta:
+        key_revisions = self._rows(scope)[1].get(owner, (0, {}))[1]
+        SharedWrite.check(scope, name, session.id, delta, key_revisions, seen)
+    app_state = self._write_shared("app", session.app_name, app_delta)
+    user_state = self._write_shared("user", user_key, user_delta)
+    if session_delta:
+      stored.state.update(session_delta)
     stored.events.append(self._storable(event))
     stored.event_ids.add(event.id)
     # Strictly increasing, so a copy loaded before this append is detected as stale.
@@ -151,6 +186,10 @@ class InMemorySessionService(BaseSessionService):
     stored.last_update_time = stamp
     self._apply_to_session(session, event)
     session.last_update_time = stamp
+    if app_delta:
+      SharedWrite.refresh(session, "app", app_state, self._app_revision[session.app_name][0])
+    if user_delta:
+      SharedWrite.refresh(session, "user", user_state, self._user_revision[user_key][0])
     return event
 
   # google-adk's synchronous forms (deprecated there, kept for code that still calls them). They work

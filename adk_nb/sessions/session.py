@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, alias_generators
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, alias_generators
 
 from ..events.event import Event
 
@@ -31,3 +31,9 @@ class Session(BaseModel):
   """Committed events, oldest first."""
   last_update_time: float = 0.0
   """When the last event was committed; used to detect stale writers."""
+
+  # Revisions of the app and user state rows this copy holds. A store refuses a write
+  # of an `app:` / `user:` key that another session wrote after that revision, because
+  # this copy may have computed the new value from the old one (see state.py).
+  _app_revision: int = PrivateAttr(default=0)
+  _user_revision: int = PrivateAttr(default=0)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator, MutableMapping
+from typing import Any, Iterable, Iterator, MutableMapping, Optional
+
+from ..errors.stale_session_error import StaleSessionError
 
 
 class State(MutableMapping):
@@ -108,3 +110,70 @@ def merge_state(app: dict[str, Any], user: dict[str, Any], session: dict[str, An
   for k, v in user.items():
     merged[State.USER_PREFIX + k] = v
   return merged
+
+
+
+class SharedWrite:
+  """Optimistic concurrency for `app:` and `user:` state, the same on every store.
+
+  Each shared row (one per app, one per app and user) has a `revision` counted up by
+  every write, and remembers per key the revision that last wrote it. A session copy
+  holds the revision it was loaded at; writing a key that another session wrote after
+  that revision is refused (the copy may have computed the value from the old one),
+  while writes of other keys go through. After a write the copy holds the whole row as
+  written, so it is current again.
+
+  Not covered, as in most optimistic schemes: a write of key B computed from key A when
+  only A changed meanwhile.
+  """
+
+  @staticmethod
+  def check(scope: str, owner: str, session_id: str, delta: dict[str, Any],
+            key_revisions: dict[str, int], seen: Optional[int]) -> None:
+    """Raises StaleSessionError when a key of `delta` was written after revision `seen`.
+
+    `seen` is the revision the writer's copy holds, or None for a blind write (initial
+    state at creation), which is never refused.
+    """
+    if seen is None:
+      return
+    changed = [k for k in delta if key_revisions.get(k, 0) > seen]
+    if changed:
+      raise stale_shared_state(session_id, scope, owner, changed)
+
+  @staticmethod
+  def apply(state: dict[str, Any], key_revisions: dict[str, int], revision: int,
+            delta: dict[str, Any]) -> int:
+    """Applies a checked `delta` to a row (both dicts updated in place); returns its new revision."""
+    revision += 1
+    state.update(delta)
+    for key in delta:
+      key_revisions[key] = revision
+    return revision
+
+  @staticmethod
+  def refresh(session: Any, scope: str, state: dict[str, Any], revision: int) -> None:
+    """Brings a session copy's view of one shared row up to the row as just written."""
+    prefix = State.APP_PREFIX if scope == "app" else State.USER_PREFIX
+    session.state.update({prefix + k: v for k, v in state.items()})
+    setattr(session, f"_{scope}_revision", revision)
+
+
+def stale_shared_state(session_id: str, scope: str, owner: str, keys: Iterable[str]) -> StaleSessionError:
+  """The error for a write of `app:` / `user:` keys that another session changed meanwhile.
+
+  `scope` is "app" or "user", `owner` the app name or user id, `keys` the unprefixed keys
+  that changed. The error carries `scope` and `keys` (prefixed) as attributes.
+  """
+  prefixed = sorted(f"{scope}:{k}" for k in keys)
+  named = ", ".join(repr(k) for k in prefixed)
+  whose = f"app {owner!r}" if scope == "app" else f"user {owner!r}"
+  error = StaleSessionError(
+      f"Cannot write {named}: another session changed it in the {scope} state of {whose} "
+      f"since this copy of session {session_id!r} was loaded, so this write could overwrite "
+      "that change "
+      "(nothing was written). Reload the session with get_session(...) and retry."
+  )
+  error.scope = scope
+  error.keys = prefixed
+  return error

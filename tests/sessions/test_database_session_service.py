@@ -86,7 +86,7 @@ async def test_sqlite_file_uses_wal_and_records_the_schema_version(tmp_path):
   async with DatabaseSessionService(f"sqlite:///{path}") as service:
     await service.create_session(app_name=APP, user_id=USER)
   assert sqlite_rows(path, "PRAGMA journal_mode") == [("wal",)]
-  assert sqlite_rows(path, "SELECT key, value FROM adk_nb_schema") == [("schema_version", "1")]
+  assert sqlite_rows(path, "SELECT key, value FROM adk_nb_schema") == [("schema_version", "2")]
   tables = {r[0] for r in sqlite_rows(path, "SELECT name FROM sqlite_master WHERE type='table'")}
   assert {"sessions", "events", "app_states", "user_states", "adk_nb_schema"} <= tables
 
