@@ -106,12 +106,6 @@ def page(browser):
 @pytest.fixture
 def run_all(lab):
   """Opens a notebook of the lab's root folder in a workspace of its own and clicks Run > Run All Cells."""
-  def open_and_run_all(page, name: str) -> None:
-    base, token, _ = lab
-    page.goto(f"{base}/lab/workspaces/{name.split('.')[0]}/tree/{name}?token={token}&reset")
-    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
-    page.wait_for_selector(".jp-StatusBar-Widget:has-text('| Idle')", timeout=60_000)
-    page.locator(".jp-Notebook .jp-Cell").first.locator(".jp-InputPrompt").click()
-    page.click("li.lm-MenuBar-item:has-text('Run')")
-    page.click("li.lm-Menu-item:not(.lm-mod-disabled):has-text('Run All Cells')")
-  return open_and_run_all
+  from tests.browser.test_runview import _open_and_run_all
+
+  return lambda page, name: _open_and_run_all(page, lab, name)
