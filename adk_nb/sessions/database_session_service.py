@@ -209,6 +209,9 @@ class _History:
     return self.events[:self.count_upto(seen)]
 
 
+_DRIVER_EXTRAS = {"asyncpg": " (PostgreSQL needs the asyncpg driver: pip install 'adk_nb[postgres]')"}
+"""Missing database drivers and the extra that installs each."""
+
 class DatabaseSessionService(BaseSessionService):
   """A session store in SQLite or PostgreSQL: InMemorySessionService's behaviour, durable.
 
@@ -266,7 +269,8 @@ class DatabaseSessionService(BaseSessionService):
     try:
       self.db_engine: AsyncEngine = create_async_engine(url, **kwargs)
     except (sa_exc.ArgumentError, ImportError) as exc:
-      raise ValueError(f"Cannot use database URL {_redact(self.db_url)!r}: {exc}") from exc
+      hint = _DRIVER_EXTRAS.get(getattr(exc, "name", None) or "", "")
+      raise ValueError(f"Cannot use database URL {_redact(self.db_url)!r}: {exc}{hint}") from exc
     if self._sqlite:
       sa_event.listen(self.db_engine.sync_engine, "connect", self._on_sqlite_connect)
     self._lock_clause = "" if self._sqlite else " FOR UPDATE"

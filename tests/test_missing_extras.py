@@ -33,3 +33,11 @@ async def test_a_litellm_model_without_litellm_names_the_extra_at_its_first_call
   except ImportError as exc:
     reported.append(str(exc))
   assert reported and all("pip install 'adk_nb[litellm]'" in r for r in reported), reported
+
+
+def test_a_postgresql_url_without_asyncpg_names_the_extra(monkeypatch):
+  monkeypatch.setitem(sys.modules, "asyncpg", None)  # `import asyncpg` fails as in a plain install
+  from adk_nb.sessions import DatabaseSessionService
+
+  with pytest.raises(ValueError, match=r"pip install 'adk_nb\[postgres\]'"):
+    DatabaseSessionService("postgresql+asyncpg://user@127.0.0.1/db")
