@@ -7,6 +7,7 @@ model sees the media itself rather than a JSON rendering of it. Only the default
 
 from __future__ import annotations
 
+import json
 from typing import Any, Optional
 
 from google.genai import types
@@ -30,6 +31,11 @@ def _as_parts(result: Any) -> Optional[list[types.Part]]:
   if isinstance(result, list) and result and all(isinstance(p, types.Part) for p in result):
     return list(result)
   return None
+
+
+def _part(value: Any) -> types.Part:
+  # Committed state holds plain JSON (adk_nb.sessions.json_form): a Part comes back as its JSON dict.
+  return value if isinstance(value, types.Part) else types.Part.model_validate_json(json.dumps(value))
 
 
 class MultimodalToolResultsPlugin(BasePlugin):
@@ -62,7 +68,8 @@ class MultimodalToolResultsPlugin(BasePlugin):
     if waiting:
       # A copy: the request's Content objects are shared with the history cache.
       last = llm_request.contents[-1]
-      llm_request.contents[-1] = last.model_copy(update={"parts": list(last.parts or []) + list(waiting)})
+      parts = [_part(p) for p in waiting]
+      llm_request.contents[-1] = last.model_copy(update={"parts": list(last.parts or []) + parts})
       callback_context.state[PARTS_RETURNED_BY_TOOLS_ID] = []
     return None
 

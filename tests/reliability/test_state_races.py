@@ -96,7 +96,7 @@ async def test_racing_tool_turns_lose_no_user_or_app_update(service):
       while True:
         try:  # the Runner reports a stale write as an error event (and may raise it)
           events = await run_turn(runner, "visit", user_id=USER, session_id=f"s{n}")
-          stale = any(e.error_code == "STALE_SESSION" for e in events)
+          stale = any(e.error_code == "StaleSessionError" for e in events)
         except StaleSessionError:
           stale = True
         if not stale:

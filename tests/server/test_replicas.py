@@ -62,7 +62,7 @@ def test_concurrent_requests_on_one_session_through_two_replicas_get_a_stale_ses
     rest = [json.loads(line[5:]) for line in lines]
     worker.join(60)
   # A's stream was already answered 200, so its refusal arrives as ADK's error event (a /run would answer 409).
-  refusals = [e for e in rest if e.get("errorCode") == "STALE_SESSION"]
+  refusals = [e for e in rest if e.get("errorCode") == "StaleSessionError"]
   assert len(refusals) == 1 and "changed by another writer" in refusals[0]["errorMessage"]
   assert second["response"].status_code == 200, second["response"].text
   events = b.client.get("/apps/writer_app/users/u/sessions/s").json()["events"]
