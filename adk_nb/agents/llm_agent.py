@@ -66,6 +66,7 @@ class LlmAgent(BaseAgent):
   output_key: Optional[str] = None
   """State key that receives the agent's final answer."""
   planner: Optional[Any] = None
+  """A `planners.BasePlanner`: BuiltInPlanner (model thinking) or PlanReActPlanner (tagged plan/act text)."""
   code_executor: Optional[Any] = None
   before_model_callback: _callbacks.CallbackOrList = None
   """`(callback_context, llm_request) -> LlmResponse | None`; a response skips the model call."""
@@ -80,6 +81,16 @@ class LlmAgent(BaseAgent):
   on_tool_error_callback: _callbacks.CallbackOrList = None
   """`(tool, args, tool_context, error) -> dict | None`; a dict recovers from the tool's error."""
 
+
+  @field_validator("planner")
+  @classmethod
+  def _validate_planner(cls, value: Any):
+    from ..planners.base_planner import BasePlanner
+
+    if value is not None and not isinstance(value, BasePlanner):
+      raise ValueError(f"planner must be an adk_nb.planners planner (BuiltInPlanner(thinking_config=...) or "
+                       f"PlanReActPlanner()), got {type(value).__name__}.")
+    return value
 
   @field_validator("generate_content_config")
   @classmethod

@@ -54,8 +54,8 @@ def _visible_parts(event: Event) -> list[types.Part]:
     fr = part.function_response
     if fr is not None and (fr.name in HIDDEN_FROM_MODEL or (pending and fr.id in pending) or fr.id in nested_answers):
       continue
-    if part.thought:
-      continue
+    if part.thought and not part.thought_signature and fc is None and fr is None:
+      continue  # thoughts are the model's private notes; a signed one goes back, as Gemini expects
     kept.append(part)
   return kept
 

@@ -18,7 +18,7 @@ from ..telemetry import progress, tracing
 from ..models.llm_response import LlmResponse
 from ..tools.set_model_response_tool import SET_MODEL_RESPONSE
 from ..tools.tool_context import ToolContext
-from . import _contents, _functions, _resume, _transfer
+from . import _contents, _functions, _planning, _resume, _transfer
 from ._instructions import inject_session_state
 
 if TYPE_CHECKING:
@@ -100,6 +100,7 @@ async def build_request(agent: "LlmAgent", ctx: "InvocationContext") -> LlmReque
     session = ctx.session
     request.contents = _contents.build_contents((session.app_name, session.user_id, session.id),
                                                 agent.name, ctx.branch, events, strip)
+  _planning.apply_to_request(agent, ctx, request)
 
   tools = await agent.canonical_tools(ctx)
   if transfer_targets:
@@ -231,6 +232,9 @@ async def _run_one_step(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGen
   event_id = Event.new_id()
   final: Optional[Event] = None
   async for response in _call_model(agent, ctx, request, cc, event_id):
+    response, planner_state = _planning.process_response(agent, ctx, response)
+    if planner_state is not None:
+      yield planner_state
     event = _event_from_response(agent, ctx, response, event_id, actions if not response.partial else EventActions())
     if not response.partial:
       _functions.populate_call_ids(event)
