@@ -68,6 +68,7 @@ class LlmAgent(BaseAgent):
   planner: Optional[Any] = None
   """A `planners.BasePlanner`: BuiltInPlanner (model thinking) or PlanReActPlanner (tagged plan/act text)."""
   code_executor: Optional[Any] = None
+  """A `code_executors.BaseCodeExecutor`: BuiltInCodeExecutor (Gemini runs code) or UnsafeLocalCodeExecutor."""
   before_model_callback: _callbacks.CallbackOrList = None
   """`(callback_context, llm_request) -> LlmResponse | None`; a response skips the model call."""
   after_model_callback: _callbacks.CallbackOrList = None
@@ -90,6 +91,21 @@ class LlmAgent(BaseAgent):
     if value is not None and not isinstance(value, BasePlanner):
       raise ValueError(f"planner must be an adk_nb.planners planner (BuiltInPlanner(thinking_config=...) or "
                        f"PlanReActPlanner()), got {type(value).__name__}.")
+    return value
+
+  @field_validator("code_executor")
+  @classmethod
+  def _validate_code_executor(cls, value: Any):
+    from ..code_executors.base_code_executor import BaseCodeExecutor
+
+    if value is None:
+      return value
+    if not isinstance(value, BaseCodeExecutor):
+      raise ValueError(f"code_executor must be an adk_nb.code_executors executor (BuiltInCodeExecutor() or "
+                       f"UnsafeLocalCodeExecutor()), got {type(value).__name__}.")
+    if value.optimize_data_file:
+      raise ValueError("code_executor.optimize_data_file=True (google-adk's CSV exploration) is not supported "
+                       "by adk_nb; leave it False and attach data the code can read.")
     return value
 
   @field_validator("generate_content_config")

@@ -18,7 +18,7 @@ from ..telemetry import progress, tracing
 from ..models.llm_response import LlmResponse
 from ..tools.set_model_response_tool import SET_MODEL_RESPONSE
 from ..tools.tool_context import ToolContext
-from . import _contents, _functions, _planning, _resume, _transfer
+from . import _code_execution, _contents, _functions, _planning, _resume, _transfer
 from ._instructions import inject_session_state
 
 if TYPE_CHECKING:
@@ -101,6 +101,7 @@ async def build_request(agent: "LlmAgent", ctx: "InvocationContext") -> LlmReque
     request.contents = _contents.build_contents((session.app_name, session.user_id, session.id),
                                                 agent.name, ctx.branch, events, strip)
   _planning.apply_to_request(agent, ctx, request)
+  _code_execution.apply_to_request(agent, request)
 
   tools = await agent.canonical_tools(ctx)
   if transfer_targets:
@@ -235,6 +236,18 @@ async def _run_one_step(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGen
     response, planner_state = _planning.process_response(agent, ctx, response)
     if planner_state is not None:
       yield planner_state
+    if agent.code_executor is not None and not response.partial:
+      response, saved = await _code_execution.save_generated_images(agent, ctx, response)
+      if saved is not None:
+        yield saved
+      found = _code_execution.code_to_run(agent, ctx, response)
+      if found is not None:  # the answer becomes its code; the result follows and the model goes on
+        code, content = found
+        code_event = _event_from_response(agent, ctx, response.model_copy(update={"content": content}),
+                                          event_id, actions)
+        async for event in _code_execution.run_code(agent, ctx, code, code_event):
+          yield event
+        continue
     event = _event_from_response(agent, ctx, response, event_id, actions if not response.partial else EventActions())
     if not response.partial:
       _functions.populate_call_ids(event)

@@ -88,3 +88,34 @@ async def test_google_search_with_a_non_gemini_model_is_refused_before_any_call(
   with pytest.raises(ValueError, match="Gemini built-in tool"):
     await run_turn(InMemoryRunner(agent, app_name="wire"), "Weather?")
   assert model.requests == []
+
+
+async def test_built_in_code_execution_on_the_wire_keeps_code_and_result_parts(server):
+  from adk_nb.code_executors import BuiltInCodeExecutor
+
+  server.reply(gemini_answer(
+      {"executableCode": {"language": "PYTHON", "code": "print(sum(range(10)))"}},
+      {"codeExecutionResult": {"outcome": "OUTCOME_OK", "output": "45\n"}},
+      {"inlineData": {"mimeType": "image/png", "data": "iVBORw0K", "displayName": "plot.png"}},
+      {"text": "The sum is 45."}))
+  server.reply(gemini_answer({"text": "Yes, 45."}))
+  agent = Agent(name="coder", model=gemini(server), code_executor=BuiltInCodeExecutor())
+  runner = InMemoryRunner(agent, app_name="wire")
+
+  events = await run_turn(runner, "Sum 0..9 with code.")
+  await run_turn(runner, "Sure?")
+
+  first, second = (r.json for r in server.requests)
+  assert first["tools"] == [{"codeExecution": {}}]
+  saved, answer = events[1:]
+  assert saved.actions.artifact_delta == {"plot.png": 0} and saved.content is None
+  code, result, image, text = answer.content.parts
+  assert code.executable_code.code == "print(sum(range(10)))"
+  assert result.code_execution_result.output == "45\n" and image.text == "Saved as artifact: plot.png. "
+  assert answer.text.endswith("The sum is 45.") and answer.is_final_response()
+  artifact = await runner.artifact_service.load_artifact(app_name="wire", user_id="user", session_id="session",
+                                                         filename="plot.png")
+  assert artifact.inline_data.mime_type == "image/png"
+  # The model's code and result go back to Gemini as it sent them.
+  assert second["contents"][1]["parts"][0] == {"executableCode": {"language": "PYTHON", "code": "print(sum(range(10)))"}}
+  assert second["contents"][1]["parts"][1] == {"codeExecutionResult": {"outcome": "OUTCOME_OK", "output": "45\n"}}
