@@ -10,6 +10,7 @@ _EXPORTS = {
     "AgentTool": ".agent_tool",
     "BaseTool": ".base_tool",
     "BaseToolset": ".base_toolset",
+    "ExampleTool": ".example_tool",
     "FunctionTool": ".function_tool",
     "GoogleSearchTool": ".google_search_tool",
     "LongRunningFunctionTool": ".long_running_tool",
@@ -24,6 +25,8 @@ _EXPORTS = {
     "load_memory": ".load_memory_tool",
     "preload_memory": ".preload_memory_tool",
     "transfer_to_agent": ".transfer_to_agent_tool",
+    "UrlContextTool": ".url_context_tool",
+    "url_context": ".url_context_tool",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -21,15 +21,19 @@ if TYPE_CHECKING:
 class GoogleSearchTool(BaseTool):
   """Lets a Gemini model ground its answers in Google Search results."""
 
-  def __init__(self, *, bypass_multi_tools_limit: bool = False):
+  def __init__(self, *, bypass_multi_tools_limit: bool = False, model: str | None = None):
     super().__init__(name="google_search", description="google_search")
     self.bypass_multi_tools_limit = bypass_multi_tools_limit
     """Kept for google-adk compatibility (there it wraps the search in an agent when other tools exist)."""
+    self.model = model
+    """A model name to send the request to instead of the agent's (as in google-adk)."""
 
   async def run_async(self, *, args: dict[str, Any], tool_context: "ToolContext") -> Any:
     raise RuntimeError("google_search runs inside Gemini; a model cannot call it as a function.")
 
   async def process_llm_request(self, *, tool_context: "ToolContext", llm_request: "LlmRequest") -> None:
+    if self.model is not None:
+      llm_request.model = self.model
     model = (llm_request.model or "").rsplit("/", 1)[-1]
     if not model.startswith("gemini-"):
       raise ValueError(f"google_search is a Gemini built-in tool and cannot be used with model {model!r}; "

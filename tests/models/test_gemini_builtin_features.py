@@ -119,3 +119,26 @@ async def test_built_in_code_execution_on_the_wire_keeps_code_and_result_parts(s
   # The model's code and result go back to Gemini as it sent them.
   assert second["contents"][1]["parts"][0] == {"executableCode": {"language": "PYTHON", "code": "print(sum(range(10)))"}}
   assert second["contents"][1]["parts"][1] == {"codeExecutionResult": {"outcome": "OUTCOME_OK", "output": "45\n"}}
+
+
+async def test_url_context_on_the_wire_and_refused_for_other_models(server):
+  from adk_nb.tools import url_context
+
+  server.reply(gemini_answer({"text": "The page says hello."}, groundingMetadata=GROUNDING))
+  agent = Agent(name="reader", model=gemini(server), tools=[url_context, google_search])
+  events = await run_turn(InMemoryRunner(agent, app_name="wire"), "Read https://example.com/paris")
+  assert server.requests[0].json["tools"] == [{"urlContext": {}}, {"googleSearch": {}}]
+  assert events[-1].grounding_metadata.grounding_chunks[0].web.title == "Paris <weather>"
+
+  other = Agent(name="reader", model=ScriptedModel(["never"]), tools=[url_context])
+  with pytest.raises(ValueError, match="url_context is a Gemini built-in tool"):
+    await run_turn(InMemoryRunner(other, app_name="wire"), "Read it")
+
+
+async def test_google_search_can_send_the_request_to_its_own_model(server):
+  from adk_nb.tools.google_search_tool import GoogleSearchTool
+
+  server.reply(gemini_answer({"text": "Found."}))
+  agent = Agent(name="searcher", model=gemini(server), tools=[GoogleSearchTool(model="gemini-2.5-pro")])
+  await run_turn(InMemoryRunner(agent, app_name="wire"), "Search")
+  assert server.requests[0].path.endswith("/models/gemini-2.5-pro:generateContent")
