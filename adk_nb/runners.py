@@ -180,6 +180,11 @@ class Runner:
         if not event.partial:
           await self.session_service.append_event(session, event)
         yield event
+      if self.app is not None and self.app.events_compaction_config is not None:
+        from .apps.compaction import compact_after_invocation
+
+        # After the invocation, never during it (as google-adk); appended, not yielded.
+        await compact_after_invocation(self.app, session, self.session_service)
     except Exception as exc:
       # As in ADK: the failure is recorded as an error event (committed, so the session shows
       # why the turn ended) and then raised to the caller. The session keeps everything

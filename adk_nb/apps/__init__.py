@@ -1,5 +1,5 @@
 """Apps: a root agent with its plugins and settings."""
 
-from .app import App, ResumabilityConfig
+from .app import App, EventsCompactionConfig, ResumabilityConfig
 
-__all__ = ["App", "ResumabilityConfig"]
+__all__ = ["App", "EventsCompactionConfig", "ResumabilityConfig"]

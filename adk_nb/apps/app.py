@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ..agents.base_agent import BaseAgent
 from ..plugins.base_plugin import BasePlugin
+from .base_events_summarizer import BaseEventsSummarizer
 
 
 class ResumabilityConfig(BaseModel):
@@ -18,6 +19,44 @@ class ResumabilityConfig(BaseModel):
   """True: workflow agents commit `agent_state` checkpoints and every agent an `end_of_agent`
   event, and `InvocationContext.is_resumable` is true. adk_nb resumes a paused invocation in
   place either way."""
+
+
+class EventsCompactionConfig(BaseModel):
+  """When older events of a session are replaced by a summary in what the model is sent.
+
+  Sliding window (`compaction_interval` and `overlap_size`, set together): after every
+  `compaction_interval` new invocations, the summarizer writes one summary of them plus the
+  `overlap_size` invocations before them (and the previous summary). Token threshold
+  (`token_threshold` and `event_retention_size`, set together): after an invocation whose last
+  prompt reached `token_threshold` tokens, everything but the last `event_retention_size` events is
+  summarized. The session keeps every event; only requests change. See `adk_nb.apps.compaction`.
+  """
+
+  model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
+
+  summarizer: Optional[BaseEventsSummarizer] = None
+  """Writes the summaries (default: LlmEventSummarizer on the root agent's model)."""
+  compaction_interval: Optional[int] = Field(default=None, gt=0)
+  """How many new invocations trigger a sliding-window summary."""
+  overlap_size: Optional[int] = Field(default=None, ge=0)
+  """How many invocations before the new ones each summary covers again."""
+  token_threshold: Optional[int] = Field(default=None, gt=0)
+  """Prompt tokens (last observed, or estimated at 4 characters per token) that trigger a summary."""
+  event_retention_size: Optional[int] = Field(default=None, ge=0)
+  """How many recent events a token-threshold summary leaves as they are."""
+
+  @model_validator(mode="after")
+  def _one_complete_trigger(self) -> "EventsCompactionConfig":
+    if (self.compaction_interval is None) != (self.overlap_size is None):
+      raise ValueError("Set compaction_interval and overlap_size together, e.g. "
+                       "EventsCompactionConfig(compaction_interval=5, overlap_size=1).")
+    if (self.token_threshold is None) != (self.event_retention_size is None):
+      raise ValueError("Set token_threshold and event_retention_size together, e.g. "
+                       "EventsCompactionConfig(token_threshold=50_000, event_retention_size=10).")
+    if self.compaction_interval is None and self.token_threshold is None:
+      raise ValueError("EventsCompactionConfig needs a trigger: compaction_interval + overlap_size, "
+                       "or token_threshold + event_retention_size.")
+    return self
 
 
 class App(BaseModel):
@@ -33,7 +72,8 @@ class App(BaseModel):
   """Plugins applied to every run of the app."""
   resumability_config: Optional[ResumabilityConfig] = None
   context_cache_config: Optional[Any] = None
-  events_compaction_config: Optional[Any] = None
+  events_compaction_config: Optional[EventsCompactionConfig] = None
+  """Summarize older events in long sessions (what the model is sent stays bounded)."""
 
   @field_validator("name")
   @classmethod

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Optional, Union
 
+from google.genai import types
 from pydantic import BaseModel, ConfigDict, Field, alias_generators
 
 from ..tools.tool_confirmation import ToolConfirmation
@@ -16,8 +17,11 @@ class EventCompaction(BaseModel):
       extra="forbid", alias_generator=alias_generators.to_camel, populate_by_name=True
   )
   start_timestamp: float
+  """Timestamp of the first event the summary replaces."""
   end_timestamp: float
-  compacted_content: Any
+  """Timestamp of the last event the summary replaces."""
+  compacted_content: types.Content
+  """The summary the model is sent instead of those events (role 'model')."""
 
 
 class EventActions(BaseModel):

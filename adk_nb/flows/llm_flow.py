@@ -18,7 +18,7 @@ from ..telemetry import progress, tracing
 from ..models.llm_response import LlmResponse
 from ..tools.set_model_response_tool import SET_MODEL_RESPONSE
 from ..tools.tool_context import ToolContext
-from . import _code_execution, _contents, _functions, _planning, _resume, _transfer
+from . import _code_execution, _compaction, _contents, _functions, _planning, _resume, _transfer
 from ._instructions import inject_session_state
 
 if TYPE_CHECKING:
@@ -98,8 +98,12 @@ async def build_request(agent: "LlmAgent", ctx: "InvocationContext") -> LlmReque
     request.contents = _contents.build_current_turn(agent.name, ctx.branch, events, strip)
   else:
     session = ctx.session
-    request.contents = _contents.build_contents((session.app_name, session.user_id, session.id),
-                                                agent.name, ctx.branch, events, strip)
+    key = (session.app_name, session.user_id, session.id)
+    # Summaries of compacted events replace them; the generation keys the contents cache anew.
+    events, generation = _compaction.visible_events(key, agent.name, events)
+    if generation is not None:
+      key = (*key, generation)
+    request.contents = _contents.build_contents(key, agent.name, ctx.branch, events, strip)
   _planning.apply_to_request(agent, ctx, request)
   _code_execution.apply_to_request(agent, request)
 

@@ -1,0 +1,109 @@
+"""What the model is sent once a session has compaction events: each retained summary instead of
+the events it covers (google-adk's rules), kept incrementally per session and agent.
+
+A compaction event (`actions.compaction`) covers the events whose timestamps lie in its range. A
+summary whose range contains another's supersedes it; partly overlapping summaries are both kept.
+Each kept summary appears at its range's end as a turn by the agent itself (role 'model'), and
+the events it covers are left out. The session itself is never changed.
+"""
+
+from __future__ import annotations
+
+import threading
+from bisect import bisect_right
+from collections import OrderedDict
+from typing import Optional
+
+from ..events.event import Event
+
+
+def retained_ranges(events: list[Event]) -> list[tuple[int, float, float]]:
+  """(index, start, end) of the compaction events not superseded by one whose range contains theirs,
+  in event order (of equal ranges, the later event wins)."""
+  ranges = []
+  for index, event in enumerate(events):
+    compaction = event.actions.compaction
+    if compaction is not None and compaction.compacted_content is not None:
+      ranges.append((index, compaction.start_timestamp, compaction.end_timestamp))
+  kept: set[int] = set()
+  reach: Optional[float] = None
+  for index, _start, end in sorted(ranges, key=lambda r: (r[1], -r[2], -r[0])):
+    if reach is None or end > reach:
+      kept.add(index)
+      reach = end
+  return [r for r in ranges if r[0] in kept]
+
+
+def apply_compactions(events: list[Event], agent_name: str = "") -> list[Event]:
+  """The events as the model sees them: kept summaries in place of what they cover."""
+  ranges = retained_ranges(events)
+  if not ranges:
+    return [e for e in events if e.actions.compaction is None]
+  merged: list[list[float]] = []
+  for _i, start, end in sorted(ranges, key=lambda r: r[1]):
+    if merged and start <= merged[-1][1]:
+      merged[-1][1] = max(merged[-1][1], end)
+    else:
+      merged.append([start, end])
+  starts = [m[0] for m in merged]
+
+  def covered(ts: float) -> bool:
+    at = bisect_right(starts, ts) - 1
+    return at >= 0 and ts <= merged[at][1]
+
+  items: list[tuple[float, int, Event]] = []
+  for index, start, end in ranges:
+    source = events[index]
+    # The id of the compaction event: a request cache can tell a summary it already converted.
+    items.append((end, index, Event(id=source.id, timestamp=end, author=agent_name or "model",
+                                    invocation_id=source.invocation_id, branch=source.branch,
+                                    content=source.actions.compaction.compacted_content)))
+  for index, event in enumerate(events):
+    if event.actions.compaction is None and not covered(event.timestamp):
+      items.append((event.timestamp, index, event))
+  items.sort(key=lambda item: (item[0], item[1]))
+  return [event for _, _, event in items]
+
+
+class _View:
+  __slots__ = ("consumed", "last_id", "events", "generation")
+
+  def __init__(self) -> None:
+    self.consumed = 0
+    self.last_id: Optional[str] = None
+    self.events: Optional[list[Event]] = None
+    """The compacted view; None while the session has no compaction event."""
+    self.generation: Optional[str] = None
+    """The id of the newest compaction event seen (part of the contents cache key)."""
+
+
+_VIEWS: "OrderedDict[tuple, _View]" = OrderedDict()
+_VIEWS_SIZE = 512
+_LOCK = threading.Lock()
+
+
+def visible_events(session_key: tuple, agent_name: str, events: list[Event]) -> tuple[list[Event], Optional[str]]:
+  """(the events to build `agent_name`'s request from, a generation that changes with each new
+  compaction). A session without compaction events gets its own list back, at the cost of looking
+  at the events committed since the previous call."""
+  key = (*session_key, agent_name)
+  with _LOCK:
+    view = _VIEWS.get(key)
+    if (view is None or view.consumed > len(events)
+        or (view.consumed and events[view.consumed - 1].id != view.last_id)):
+      view = _View()
+    _VIEWS[key] = view
+    _VIEWS.move_to_end(key)
+    if len(_VIEWS) > _VIEWS_SIZE:
+      _VIEWS.popitem(last=False)
+    new = events[view.consumed:]
+    compactions = [e for e in new if e.actions.compaction is not None]
+    if compactions:
+      view.events = apply_compactions(events, agent_name)
+      view.generation = compactions[-1].id
+    elif view.events is not None:
+      view.events.extend(new)
+    if new:
+      view.consumed = len(events)
+      view.last_id = events[-1].id
+    return (events if view.events is None else view.events), view.generation
