@@ -138,6 +138,8 @@ class Runner:
         resume_answers=answers,
         resumed=resume is not None,
         resumability_config=self.app.resumability_config if self.app is not None else None,
+        context_cache_config=self.app.context_cache_config if self.app is not None else None,
+        events_compaction_config=self.app.events_compaction_config if self.app is not None else None,
         is_resumable=bool(self.app is not None and self.app.resumability_config is not None
                           and self.app.resumability_config.is_resumable),
     )

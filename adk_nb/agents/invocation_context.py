@@ -74,6 +74,10 @@ class InvocationContext(BaseModel):
   """Runs plugin hooks (set by the Runner)."""
   resumability_config: Optional[Any] = None
   """The App's ResumabilityConfig, if any."""
+  context_cache_config: Optional[Any] = None
+  """The App's ContextCacheConfig, if any (Gemini context caching for every agent)."""
+  events_compaction_config: Optional[Any] = None
+  """The App's EventsCompactionConfig, if any."""
   is_resumable: bool = False
   """True when the App asks for resumability: workflow agents then record their progress
   (`agent_state`) and every agent its end (`end_of_agent`) as events, as google-adk does."""

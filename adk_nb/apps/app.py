@@ -8,6 +8,7 @@ from typing import Any, Optional
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from ..agents.base_agent import BaseAgent
+from ..agents.context_cache_config import ContextCacheConfig
 from ..plugins.base_plugin import BasePlugin
 from .base_events_summarizer import BaseEventsSummarizer
 
@@ -71,7 +72,8 @@ class App(BaseModel):
   plugins: list[BasePlugin] = Field(default_factory=list)
   """Plugins applied to every run of the app."""
   resumability_config: Optional[ResumabilityConfig] = None
-  context_cache_config: Optional[Any] = None
+  context_cache_config: Optional[ContextCacheConfig] = None
+  """Gemini context caching for every agent of the app (see ContextCacheConfig)."""
   events_compaction_config: Optional[EventsCompactionConfig] = None
   """Summarize older events in long sessions (what the model is sent stays bounded)."""
 

@@ -18,7 +18,7 @@ from ..telemetry import progress, tracing
 from ..models.llm_response import LlmResponse
 from ..tools.set_model_response_tool import SET_MODEL_RESPONSE
 from ..tools.tool_context import ToolContext
-from . import _code_execution, _compaction, _contents, _functions, _planning, _resume, _transfer
+from . import _code_execution, _compaction, _contents, _context_cache, _functions, _planning, _resume, _transfer
 from ._instructions import inject_session_state
 
 if TYPE_CHECKING:
@@ -123,6 +123,7 @@ async def build_request(agent: "LlmAgent", ctx: "InvocationContext") -> LlmReque
       request.set_output_schema(agent.output_schema)
     else:  # schema and function calling do not mix: the answer arrives through a tool call
       request.append_tools([agent._set_model_response_tool()])
+  _context_cache.apply_to_request(agent, ctx, request)
   return request
 
 

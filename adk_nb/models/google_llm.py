@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import weakref
-from typing import Any, AsyncGenerator, Optional, Union
+from typing import Any, AsyncGenerator, ClassVar, Optional, Union
 
 from google.genai import types
 from pydantic import Field, PrivateAttr
@@ -45,6 +45,9 @@ class Gemini(BaseLlm):
   retry_options: Optional[Union[_retry.RetryOptions, types.HttpRetryOptions]] = None
   """How 429, 5xx and timeouts are retried (default: RetryOptions(), 4 attempts)."""
 
+  supports_context_cache: ClassVar[bool] = True
+  """Requests carrying a ContextCacheConfig are cached (see gemini_context_cache_manager)."""
+
   # One client per event loop: google-genai's async sessions are bound to the loop that made them.
   _clients: Any = PrivateAttr(default_factory=weakref.WeakKeyDictionary)
 
@@ -65,6 +68,13 @@ class Gemini(BaseLlm):
     client = self._api_client()
     api = client.aio.models
     check_real_call(model, self._effective_base_url())
+    cache = None
+    if llm_request.cache_config is not None:
+      from .gemini_context_cache_manager import GeminiContextCacheManager
+
+      # The manager rewrites the request (cache name in, cached parts out): a copy of it.
+      llm_request = llm_request.model_copy(update={"model": model, "config": llm_request.config.model_copy()})
+      cache = await GeminiContextCacheManager(client).handle_context_caching(llm_request)
     contents = _without_client_call_ids(with_user_turn(llm_request.contents))
     config = llm_request.config
     if config.labels and not getattr(getattr(client, "_api_client", None), "vertexai", False):
@@ -75,15 +85,17 @@ class Gemini(BaseLlm):
     if not stream:
       response = await _retry.call_with_retries(
           lambda: api.generate_content(model=model, contents=contents, config=config), **retrying)
-      yield LlmResponse.create(response)
-      return
-
-    aggregator = StreamAggregator()
-    opened = lambda: api.generate_content_stream(model=model, contents=contents, config=config)  # noqa: E731
-    async for chunk in _retry.stream_with_retries(opened, **retrying):
-      for partial in aggregator.add(chunk):
-        yield partial
-    yield aggregator.final()
+      final = LlmResponse.create(response)
+    else:
+      aggregator = StreamAggregator()
+      opened = lambda: api.generate_content_stream(model=model, contents=contents, config=config)  # noqa: E731
+      async for chunk in _retry.stream_with_retries(opened, **retrying):
+        for partial in aggregator.add(chunk):
+          yield partial
+      final = aggregator.final()
+    if cache is not None:
+      final.cache_metadata = cache
+    yield final
 
   def _api_client(self):
     """The google.genai.Client for the running event loop; fails before any network without a key."""

@@ -59,6 +59,12 @@ class LlmRequest(BaseModel):
   """System instruction, tool declarations, sampling settings, response schema."""
   tools_dict: dict[str, Any] = Field(default_factory=dict, exclude=True)
   """The tools offered, by name (not sent to the model)."""
+  cache_config: Optional[Any] = None
+  """The app's ContextCacheConfig, when context caching is on."""
+  cache_metadata: Optional[Any] = None
+  """The cache state found on this agent's latest event (a CacheMetadata)."""
+  cacheable_contents_token_count: Optional[int] = None
+  """The prompt token count of this agent's previous model call (decides whether a cache is worth making)."""
 
   def append_instructions(self, instructions: "list[str] | types.Content") -> list[types.Content]:
     """Adds to the system instruction (a string), each piece separated by a blank line.

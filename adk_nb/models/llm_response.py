@@ -7,6 +7,8 @@ from typing import Any, Optional
 from google.genai import types
 from pydantic import BaseModel, ConfigDict, alias_generators
 
+from .cache_metadata import CacheMetadata
+
 
 
 class LlmResponse(BaseModel):
@@ -47,6 +49,8 @@ class LlmResponse(BaseModel):
   avg_logprobs: Optional[float] = None
   logprobs_result: Optional[types.LogprobsResult] = None
   citation_metadata: Optional[types.CitationMetadata] = None
+  cache_metadata: Optional[CacheMetadata] = None
+  """The Gemini context cache state after this call (with ContextCacheConfig)."""
   interaction_id: Optional[str] = None
 
   @staticmethod

@@ -4,10 +4,7 @@ import pytest
 
 
 def test_import_only_configs_raise_naming_the_issue_and_the_alternative():
-  from adk_nb.agents.context_cache_config import ContextCacheConfig
   from adk_nb.artifacts.gcs_artifact_service import GcsArtifactService
 
-  with pytest.raises(NotImplementedError, match="issue 20"):
-    ContextCacheConfig(cache_intervals=10)
   with pytest.raises(NotImplementedError, match="FileArtifactService"):
     GcsArtifactService(bucket_name="b")

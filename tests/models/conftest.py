@@ -118,6 +118,11 @@ def _handler_for(server: Loopback):
         return
       self._send_json(answer.status, answer.body, answer.headers)
 
+    def do_DELETE(self) -> None:  # e.g. a Gemini cachedContents deletion: recorded, answered {}
+      url = urlparse(self.path)
+      server.requests.append(Received("DELETE", url.path, parse_qs(url.query), dict(self.headers), None))
+      self._send_json(200, {})
+
     def _send_json(self, status: int, body: Any, headers: Optional[dict[str, str]] = None) -> None:
       data = json.dumps(body).encode()
       self.send_response(status)
