@@ -186,8 +186,7 @@ class LlmAgent(BaseAgent):
   async def canonical_tools(self, ctx: Optional[Any] = None) -> list[BaseTool]:
     """The tools as BaseTool instances (functions wrapped once; toolsets expanded per call)."""
     if self._plain_tools is None:
-      _set(self, "_plain_tools", [t if isinstance(t, BaseTool) else FunctionTool(t)
-                                  for t in self.tools if not isinstance(t, BaseToolset)])
+      _set(self, "_plain_tools", [self._as_tool(t) for t in self.tools if not isinstance(t, BaseToolset)])
     toolsets = self.toolsets
     if not toolsets:
       return self._plain_tools
@@ -196,6 +195,16 @@ class LlmAgent(BaseAgent):
     for toolset in toolsets:
       out.extend(await toolset.get_tools_with_prefix(readonly))
     return out
+
+  def _as_tool(self, tool: Any) -> BaseTool:
+    from ..tools.google_search_tool import GoogleSearchTool
+
+    if isinstance(tool, GoogleSearchTool) and tool.bypass_multi_tools_limit and len(self.tools) > 1:
+      # Built-in search and function tools cannot share a request before Gemini 3 (as google-adk).
+      from ..tools.google_search_agent_tool import GoogleSearchAgentTool, create_google_search_agent
+
+      return GoogleSearchAgentTool(create_google_search_agent(tool.model or self.canonical_model))
+    return tool if isinstance(tool, BaseTool) else FunctionTool(tool)
 
   @property
   def toolsets(self) -> list[BaseToolset]:

@@ -75,6 +75,7 @@ class Gemini(BaseLlm):
       # The manager rewrites the request (cache name in, cached parts out): a copy of it.
       llm_request = llm_request.model_copy(update={"model": model, "config": llm_request.config.model_copy()})
       cache = await GeminiContextCacheManager(client).handle_context_caching(llm_request)
+    _refuse_search_with_functions(model, llm_request.config)
     contents = _without_client_call_ids(with_user_turn(llm_request.contents))
     config = llm_request.config
     if config.labels and not getattr(getattr(client, "_api_client", None), "vertexai", False):
@@ -145,6 +146,19 @@ class Gemini(BaseLlm):
     if isinstance(http_options, dict):
       return http_options.get("base_url")
     return getattr(http_options, "base_url", None)
+
+
+def _refuse_search_with_functions(model: str, config: types.GenerateContentConfig) -> None:
+  """Gemini before 3 rejects built-in search beside function declarations: say how to fix it first."""
+  tools = [t for t in config.tools or [] if isinstance(t, types.Tool)]
+  if not any(t.google_search is not None for t in tools) or not any(t.function_declarations for t in tools):
+    return
+  version = model.rsplit("/", 1)[-1].removeprefix("gemini-").split("-")[0].split(".")[0]
+  if version.isdigit() and int(version) >= 3:
+    return
+  raise ValueError(f"{model} does not accept google_search together with function tools (Gemini 3 does). Use "
+                   "GoogleSearchTool(bypass_multi_tools_limit=True), which runs the search in an agent of its own, "
+                   "or a Gemini 3 model.")
 
 
 def with_user_turn(contents: list[types.Content]) -> list[types.Content]:

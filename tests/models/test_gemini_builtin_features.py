@@ -142,3 +142,33 @@ async def test_google_search_can_send_the_request_to_its_own_model(server):
   agent = Agent(name="searcher", model=gemini(server), tools=[GoogleSearchTool(model="gemini-2.5-pro")])
   await run_turn(InMemoryRunner(agent, app_name="wire"), "Search")
   assert server.requests[0].path.endswith("/models/gemini-2.5-pro:generateContent")
+
+
+def get_time(city: str) -> str:
+  """Returns the local time in a city."""
+  return "10:00"
+
+
+async def test_search_beside_function_tools_is_refused_before_gemini_3_with_the_fix(server):
+  agent = Agent(name="helper", model=gemini(server), tools=[google_search, get_time])
+  with pytest.raises(ValueError, match="bypass_multi_tools_limit=True"):
+    await run_turn(InMemoryRunner(agent, app_name="wire"), "Time and news in Paris?")
+  assert server.requests == []
+
+
+async def test_bypass_multi_tools_limit_runs_the_search_in_an_agent_of_its_own(server):
+  from adk_nb.tools.google_search_tool import GoogleSearchTool
+
+  server.reply(gemini_answer({"functionCall": {"name": "google_search_agent", "args": {"request": "paris news"}}}))
+  server.reply(gemini_answer({"text": "Paris news: sunny."}, groundingMetadata=GROUNDING))
+  server.reply(gemini_answer({"text": "It is sunny in Paris."}))
+  agent = Agent(name="helper", model=gemini(server),
+                tools=[GoogleSearchTool(bypass_multi_tools_limit=True), get_time])
+  events = await run_turn(InMemoryRunner(agent, app_name="wire"), "News in Paris?")
+
+  main, nested, final = (r.json for r in server.requests)
+  names = sorted(d["name"] for d in main["tools"][0]["functionDeclarations"])
+  assert names == ["get_time", "google_search_agent"] and len(main["tools"]) == 1
+  assert nested["tools"] == [{"googleSearch": {}}] and nested["contents"][0]["parts"][0]["text"] == "paris news"
+  assert events[2].get_function_responses()[0].response == {"result": "Paris news: sunny."}
+  assert events[-1].text == "It is sunny in Paris."
