@@ -8,6 +8,7 @@ turn 50. google-adk runs from $ADK_NB_BENCH_ADK_PYTHON or bench/.venv-adk.
 
   python bench/bench_compaction.py                 # both frameworks, 1,000 turns
   python bench/bench_compaction.py --turns 200 --only adk_nb
+  python bench/bench_compaction.py --only google.adk --compaction on --turns 500
 """
 
 from __future__ import annotations
@@ -93,6 +94,7 @@ def main() -> None:
   parser = argparse.ArgumentParser()
   parser.add_argument("--turns", type=int, default=1000)
   parser.add_argument("--only", choices=("adk_nb", "google.adk"))
+  parser.add_argument("--compaction", choices=("both", "on", "off"), default="both")
   args = parser.parse_args()
   adk_python = os.environ.get("ADK_NB_BENCH_ADK_PYTHON") or os.path.join(BENCH_DIR, ".venv-adk", "bin", "python")
   sides = [("adk_nb", sys.executable), ("google.adk", adk_python)]
@@ -102,7 +104,7 @@ def main() -> None:
   for prefix, python in sides:
     if args.only and prefix != args.only:
       continue
-    for compact in (False, True):
+    for compact in {"both": (False, True), "on": (True,), "off": (False,)}[args.compaction]:
       result = run_side(python, prefix, args.turns, compact)
       sizes = result["sizes"]
       first_calls = [s for s in sizes]  # one model call per turn

@@ -119,22 +119,46 @@ def worth_compacting(events: list[Event], window: list[Event], previous: Optiona
   return removable > (request_chars([previous]) if previous is not None else 0)
 
 
+def _newest_compaction(events: list[Event]) -> Optional[Event]:
+  """The compaction event appended last (google-adk's sliding window reads its end the same way)."""
+  for i in range(len(events) - 1, -1, -1):
+    if events[i].actions.compaction is not None:
+      return events[i]
+  return None
+
+
 def sliding_window(events: list[Event], config: EventsCompactionConfig) -> list[Event]:
-  """The events the next sliding-window summary covers ([] when it is not due)."""
-  previous = latest_compaction(events)
+  """The events the next sliding-window summary covers ([] when it is not due).
+
+  Reads the session from its end back to the newest summary and the `overlap_size` invocations
+  before it, so the check after each invocation costs the same however long the session is.
+  """
+  previous = _newest_compaction(events)
   done_until = previous.actions.compaction.end_timestamp if previous is not None else float("-inf")
   last_seen: dict[str, float] = {}
-  for event in events:
-    if event.invocation_id and event.actions.compaction is None:
-      last_seen[event.invocation_id] = max(last_seen.get(event.invocation_id, event.timestamp), event.timestamp)
-  order = list(last_seen)
+  first_at: dict[str, int] = {}
+  old = 0
+  for i in range(len(events) - 1, -1, -1):
+    event = events[i]
+    if not event.invocation_id or event.actions.compaction is not None:
+      continue
+    invocation = event.invocation_id
+    if invocation not in last_seen:
+      if event.timestamp <= done_until:
+        old += 1
+        if old > config.overlap_size:
+          break  # older than the window's first invocation
+      last_seen[invocation] = event.timestamp
+    else:
+      last_seen[invocation] = max(last_seen[invocation], event.timestamp)
+    first_at[invocation] = i
+  order = sorted(last_seen, key=first_at.__getitem__)
   new = [inv for inv in order if last_seen[inv] > done_until]
   if len(new) < config.compaction_interval:
     return []
   first = order[max(0, order.index(new[0]) - config.overlap_size)]
-  start = next(i for i, e in enumerate(events) if e.invocation_id == first)
-  end = max(i for i, e in enumerate(events) if e.invocation_id == new[-1])
-  window = [e for e in events[start:end + 1] if e.actions.compaction is None]
+  end = max(i for i in range(first_at[new[-1]], len(events)) if events[i].invocation_id == new[-1])
+  window = [e for e in events[first_at[first]:end + 1] if e.actions.compaction is None]
   return self_contained_prefix(window, events)
 
 
@@ -185,8 +209,10 @@ def _summarizer(app: "App", config: EventsCompactionConfig) -> BaseEventsSummari
 
 async def _summarize(app: "App", config: EventsCompactionConfig, events: list[Event],
                      window: list[Event]) -> Optional[Event]:
+  if not window:
+    return None
   previous = latest_compaction(events)
-  if not window or not worth_compacting(events, window, previous):
+  if not worth_compacting(events, window, previous):
     return None
   if previous is not None:  # the previous summary goes first: the new one replaces it
     seed = Event(timestamp=previous.actions.compaction.start_timestamp, author="model",
