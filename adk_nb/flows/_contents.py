@@ -83,6 +83,8 @@ def _as_context(event: Event, parts: list[types.Part]) -> Optional[types.Content
   """
   lines = []
   for part in parts:
+    if part.thought and part.text:
+      continue  # another agent's private reasoning is not relayed
     if part.text:
       lines.append(f"[{event.author}] said: {part.text}")
     elif part.function_call:

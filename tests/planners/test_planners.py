@@ -153,3 +153,15 @@ async def test_planner_runs_on_an_answer_from_a_before_model_callback():
   agent = Agent(name="canned", model=ScriptedModel([]), planner=PlanReActPlanner(), before_model_callback=canned)
   events = await run_turn(runner_for(agent), "Go")
   assert parts_of(events[-1]) == [("skip the model", True), ("Canned.", False)]
+
+
+async def test_another_agents_thoughts_are_not_relayed_even_when_signed():
+  from adk_nb.agents.sequential_agent import SequentialAgent
+
+  first = Agent(name="first", model=ScriptedModel([[types.Part(text="secret plan", thought=True,
+                                                               thought_signature=b"sig"), "Step one done."]]))
+  second_model = ScriptedModel(["Step two done."])
+  second = Agent(name="second", model=second_model)
+  await run_turn(InMemoryRunner(SequentialAgent(name="pipeline", sub_agents=[first, second]), app_name="plans"), "Go")
+  relayed = " ".join(p.text for c in second_model.requests[0].contents for p in c.parts if p.text)
+  assert "Step one done." in relayed and "secret plan" not in relayed
