@@ -24,12 +24,9 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Optional
 
-from google.genai import types
-
 from ..errors import StaleSessionError
 from ..events.event import Event
-from ..events.event_actions import EventActions, EventCompaction
-from ..flows._compaction import apply_compactions, retained_ranges
+from ..flows._compaction import apply_compactions
 from .app import EventsCompactionConfig
 from .base_events_summarizer import BaseEventsSummarizer
 from .llm_event_summarizer import LlmEventSummarizer
@@ -51,12 +48,6 @@ def request_chars(events: list[Event]) -> int:
     if content is not None:
       total += len(content.model_dump_json(exclude_none=True, fallback=str))
   return total
-
-
-def latest_compaction(events: list[Event]) -> Optional[Event]:
-  """The newest compaction event that is not superseded."""
-  ranges = retained_ranges(events)
-  return events[ranges[-1][0]] if ranges else None
 
 
 def _call_ids(event: Event) -> set[str]:
@@ -102,21 +93,15 @@ def self_contained_prefix(window: list[Event], all_events: list[Event]) -> list[
   return window[:max(length, safe_length(dead))] if dead else window[:length]
 
 
-def _summary_range(window: list[Event], previous: Optional[Event]) -> tuple[float, float]:
-  start = window[0].timestamp
-  if previous is not None:
-    start = min(start, previous.actions.compaction.start_timestamp)
-  return start, window[-1].timestamp
+def worth_compacting(window: list[Event], previous: Optional[Event]) -> bool:
+  """True when the summary would replace something the model is still sent besides the previous
+  summary: the window holds content newer than the previous summary's range.
 
-
-def worth_compacting(events: list[Event], window: list[Event], previous: Optional[Event]) -> bool:
-  """True when replacing the window can take more out of the request than the last summary's size
-  (the best guess of the next summary's size before paying for it)."""
-  start, end = _summary_range(window, previous)
-  empty = Event(author="user", invocation_id=Event.new_id(), actions=EventActions(compaction=EventCompaction(
-      start_timestamp=start, end_timestamp=end, compacted_content=types.Content(role="model", parts=[]))))
-  removable = request_chars(apply_compactions(events)) - request_chars(apply_compactions(events + [empty]))
-  return removable > (request_chars([previous]) if previous is not None else 0)
+  (google-adk prices the whole request before and after against the last summary's size; with
+  rolling summaries that comes to this, and it costs only the window.)
+  """
+  done_until = previous.actions.compaction.end_timestamp if previous is not None else float("-inf")
+  return request_chars([e for e in window if e.timestamp > done_until]) > 0
 
 
 def _newest_compaction(events: list[Event]) -> Optional[Event]:
@@ -176,7 +161,7 @@ def token_threshold_window(events: list[Event], config: EventsCompactionConfig) 
   """The events a token-threshold summary covers ([] when the last prompt was under the threshold)."""
   if _last_prompt_tokens(events) < config.token_threshold:
     return []
-  previous = latest_compaction(events)
+  previous = _newest_compaction(events)
   done_until = previous.actions.compaction.end_timestamp if previous is not None else float("-inf")
   candidates = [e for e in events if e.actions.compaction is None and e.timestamp > done_until]
   keep = config.event_retention_size
@@ -211,8 +196,8 @@ async def _summarize(app: "App", config: EventsCompactionConfig, events: list[Ev
                      window: list[Event]) -> Optional[Event]:
   if not window:
     return None
-  previous = latest_compaction(events)
-  if not worth_compacting(events, window, previous):
+  previous = _newest_compaction(events)
+  if not worth_compacting(window, previous):
     return None
   if previous is not None:  # the previous summary goes first: the new one replaces it
     seed = Event(timestamp=previous.actions.compaction.start_timestamp, author="model",

@@ -52,17 +52,38 @@ def apply_compactions(events: list[Event], agent_name: str = "") -> list[Event]:
     return at >= 0 and ts <= merged[at][1]
 
   items: list[tuple[float, int, Event]] = []
-  for index, start, end in ranges:
-    source = events[index]
-    # The id of the compaction event: a request cache can tell a summary it already converted.
-    items.append((end, index, Event(id=source.id, timestamp=end, author=agent_name or "model",
-                                    invocation_id=source.invocation_id, branch=source.branch,
-                                    content=source.actions.compaction.compacted_content)))
+  for index, _start, end in ranges:
+    # Keeps the compaction event's id: a request cache can tell a summary it already converted.
+    items.append((end, index, _materialized(events[index], agent_name)))
   for index, event in enumerate(events):
     if event.actions.compaction is None and not covered(event.timestamp):
       items.append((event.timestamp, index, event))
   items.sort(key=lambda item: (item[0], item[1]))
   return [event for _, _, event in items]
+
+
+def _materialized(source: Event, agent_name: str) -> Event:
+  compaction = source.actions.compaction
+  return Event(id=source.id, timestamp=compaction.end_timestamp, author=agent_name or "model",
+               invocation_id=source.invocation_id, branch=source.branch, content=compaction.compacted_content)
+
+
+def _since_session_start(events: list[Event], newest: Event, agent_name: str) -> Optional[list[Event]]:
+  """The view when the newest summary covers the session from its first event (a rolling summary
+  supersedes every other): the summary and the events after it, read from the end. None otherwise."""
+  compaction = newest.actions.compaction
+  if not events or compaction.start_timestamp > events[0].timestamp:
+    return None
+  tail = []
+  for i in range(len(events) - 1, -1, -1):
+    event = events[i]
+    if event.timestamp <= compaction.end_timestamp and event.actions.compaction is None:
+      break
+    if event.actions.compaction is None:
+      tail.append(event)
+    elif event is not newest and event.actions.compaction.end_timestamp > compaction.end_timestamp:
+      return None  # a later range reaches further: the general rules decide
+  return [_materialized(newest, agent_name), *reversed(tail)]
 
 
 class _View:
@@ -99,7 +120,7 @@ def visible_events(session_key: tuple, agent_name: str, events: list[Event]) -> 
     new = events[view.consumed:]
     compactions = [e for e in new if e.actions.compaction is not None]
     if compactions:
-      view.events = apply_compactions(events, agent_name)
+      view.events = _since_session_start(events, compactions[-1], agent_name) or apply_compactions(events, agent_name)
       view.generation = compactions[-1].id
     elif view.events is not None:
       view.events.extend(new)
