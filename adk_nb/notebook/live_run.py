@@ -25,6 +25,7 @@ from ..telemetry import progress
 from ..tools.base_tool import BaseTool
 from ..tools.catalog import find_tool
 from ._loop import logger, run_sync, running_loop, spawn
+from ..errors.adk_nb_error import AdkNbError
 
 Status = Literal["running", "paused", "done", "error"]
 STATUSES = ("running", "paused", "done", "error")
@@ -36,7 +37,7 @@ Action = Literal["approve", "reject", "edit", "respond"]
 _DECISIONS = {"approve": "approved", "reject": "rejected", "edit": "approved with edits", "respond": "responded"}
 
 
-class RunError(RuntimeError):
+class RunError(AdkNbError, RuntimeError):
   """A run ended in an error event (e.g. a model's error response) rather than an exception."""
 
 

@@ -9,9 +9,10 @@ stands alone. A schema that cannot be inlined (a recursive or external `$ref`) r
 from __future__ import annotations
 
 from typing import Any, Optional
+from ..errors.adk_nb_error import AdkNbError
 
 
-class SchemaError(ValueError):
+class SchemaError(AdkNbError, ValueError):
   """A schema cannot be turned into a function declaration."""
 
 
