@@ -9,6 +9,7 @@ from google.genai import types
 from pydantic import BaseModel
 
 from ._function_schema import FunctionSignature, ToolArgumentsError, parse_docstring, unwrap_partial
+from ._threads import call_in_thread
 from .base_tool import BaseTool
 from .tool_confirmation import NEEDS_CONFIRMATION_RESPONSE, REJECTED_RESPONSE, approval_hint
 
@@ -109,8 +110,8 @@ class FunctionTool(BaseTool):
     positional = [values.pop(n) for n in self._signature.positional_only if n in values]
     if self._is_async:
       result = await self.func(*positional, **values)
-    else:
-      result = self.func(*positional, **values)
+    else:  # on a worker thread: see adk_nb.tools._threads for what that changes
+      result = await call_in_thread(self.func, positional, values, tool_context)
       if inspect.isawaitable(result):
         result = await result
     return result  # None from a long-running tool leaves the call pending
