@@ -16,10 +16,10 @@ from .agents.invocation_context import InvocationContext, new_invocation_context
 from .agents.llm_agent import LlmAgent
 from .agents.run_config import RunConfig
 from .apps.app import App
-from .errors import SessionNotFoundError, event_error_code
+from .errors import SessionNotFoundError, event_error_code, traceback_text
 from .events.event import Event
 from .events.event_actions import EventActions
-from .events.protocol import NESTED_ANSWER_KEY
+from .events.protocol import NESTED_ANSWER_KEY, TRACEBACK_KEY
 from .plugins.base_plugin import BasePlugin
 from .plugins.plugin_manager import PluginManager
 from .sessions.base_session_service import BaseSessionService
@@ -199,7 +199,8 @@ class Runner:
     origin = _callbacks.take_origin(exc)
     author, branch = origin if origin else ((ctx.agent or self.agent).name, ctx.branch)
     event = Event(invocation_id=ctx.invocation_id, author=author, branch=branch,
-                  error_code=event_error_code(exc), error_message=str(exc))
+                  error_code=event_error_code(exc), error_message=str(exc),
+                  custom_metadata={TRACEBACK_KEY: traceback_text(exc)})
     try:
       await self.session_service.append_event(session, event)
     except Exception:  # e.g. a stale session: the caller still gets the event and the exception

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import traceback
+
 from . import codes
+
+TRACEBACK_LIMIT = 8_000
+"""Characters of a traceback an error event keeps: the innermost frames and the exception."""
 
 
 class AdkNbError(Exception):
@@ -27,3 +32,17 @@ def event_error_code(exc: BaseException) -> str:
   string when the exception carries one (e.g. 'PERMISSION_DENIED'), else the exception's class name."""
   status = getattr(exc, "status", None)
   return status if isinstance(status, str) else type(exc).__name__
+
+
+def traceback_text(exc: BaseException, limit: int = TRACEBACK_LIMIT) -> str:
+  """`exc`'s traceback as Python prints it, cut to its last `limit` characters (whole lines).
+
+  The end holds what matters (the frame that raised, the exception and its chained causes
+  come before it in the text, outermost first); a note replaces the outer frames cut.
+  """
+  text = "".join(traceback.format_exception(exc))
+  if len(text) <= limit:
+    return text
+  tail = text[-limit:]
+  tail = tail[tail.find("\n") + 1:]  # start at a whole line
+  return f"[{len(text) - len(tail):,} characters of outer frames cut]\n{tail}"
