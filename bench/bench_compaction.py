@@ -34,7 +34,7 @@ def child(prefix: str, turns: int, compact: bool) -> dict:
   from google.genai import types
 
   agents = importlib.import_module(f"{prefix}.agents")
-  apps = importlib.import_module(f"{prefix}.apps")
+  apps = importlib.import_module(f"{prefix}.apps.app")
   base_llm = importlib.import_module(f"{prefix}.models.base_llm")
   llm_response = importlib.import_module(f"{prefix}.models.llm_response")
   runners = importlib.import_module(f"{prefix}.runners")
