@@ -36,7 +36,7 @@ del sys.argv[1:]
 source = sys.stdin.buffer.read().decode("utf-8")
 scope = {"__name__": name or "__adk_code__", "__builtins__": __builtins__}
 try:
-  exec(compile(source, "<model code>", "exec"), scope)
+  exec(compile(source, "<code>", "exec"), scope)
 except SystemExit:
   raise
 except BaseException as error:

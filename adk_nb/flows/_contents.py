@@ -34,8 +34,12 @@ def belongs_to_branch(invocation_branch: Optional[str], event: Event) -> bool:
   return invocation_branch == event.branch or invocation_branch.startswith(event.branch + ".")
 
 
-def _visible_parts(event: Event) -> list[types.Part]:
-  """The event's parts minus protocol calls/answers, confirmation placeholders and nested calls."""
+def _visible_parts(event: Event, thoughts_as_text: bool = False) -> list[types.Part]:
+  """The event's parts minus protocol calls/answers, confirmation placeholders and nested calls.
+
+  Thought parts are left out (a signed one is kept, as Gemini expects it back), unless
+  `thoughts_as_text`: then they are kept as plain text (a planner's own plan and reasoning, which
+  the model must read again, as google-adk sends them)."""
   parts = event.content.parts or []
   pending = event.actions.requested_tool_confirmations
   meta = event.custom_metadata
@@ -54,8 +58,11 @@ def _visible_parts(event: Event) -> list[types.Part]:
     fr = part.function_response
     if fr is not None and (fr.name in HIDDEN_FROM_MODEL or (pending and fr.id in pending) or fr.id in nested_answers):
       continue
-    if part.thought and not part.thought_signature and fc is None and fr is None:
-      continue  # thoughts are the model's private notes; a signed one goes back, as Gemini expects
+    if part.thought and fc is None and fr is None:
+      if thoughts_as_text:
+        part = part.model_copy(update={"thought": None})
+      elif not part.thought_signature:
+        continue  # the model's private notes
     kept.append(part)
   return kept
 
@@ -99,17 +106,17 @@ def _as_context(event: Event, parts: list[types.Part]) -> Optional[types.Content
   return types.Content(role="user", parts=[types.Part(text=text)])
 
 
-def event_to_content(event: Event, agent_name: str) -> Optional[types.Content]:
+def event_to_content(event: Event, agent_name: str, thoughts_as_text: bool = False) -> Optional[types.Content]:
   """The content an event contributes to `agent_name`'s conversation, or None."""
   content = event.content
   if event.partial or content is None or not content.parts:
     return None
-  parts = _visible_parts(event)
+  parts = _visible_parts(event, thoughts_as_text and event.author == agent_name)
   if not parts:
     return None
   if event.author not in ("user", agent_name):
     return _as_context(event, parts)
-  if len(parts) == len(content.parts) and content.role:
+  if len(parts) == len(content.parts) and content.role and all(a is b for a, b in zip(parts, content.parts)):
     return content
   return types.Content(role=content.role or ("user" if event.author == "user" else "model"), parts=parts)
 
@@ -206,7 +213,8 @@ _LOCK = threading.Lock()
 
 
 def build_contents(session_key: tuple, agent_name: str, branch: Optional[str],
-                   events: list[Event], strip_client_ids: bool = False) -> list[types.Content]:
+                   events: list[Event], strip_client_ids: bool = False,
+                   thoughts_as_text: bool = False) -> list[types.Content]:
   """The full conversation for an agent (a new list; the Content objects are shared).
 
   `session_key` identifies the session ((app, user, session id)); the cache is checked
@@ -215,8 +223,8 @@ def build_contents(session_key: tuple, agent_name: str, branch: Optional[str],
   up (see strip_client_call_ids), once per event.
   """
   with _LOCK:  # Runner.run drives runs from worker threads
-    return _build_locked((*session_key, agent_name, branch, strip_client_ids), agent_name, branch, events,
-                         strip_client_ids)
+    return _build_locked((*session_key, agent_name, branch, strip_client_ids, thoughts_as_text), agent_name, branch,
+                         events, strip_client_ids, thoughts_as_text)
 
 
 CLIENT_CALL_ID_PREFIX = "adk-"
@@ -241,7 +249,7 @@ def strip_client_call_ids(content: types.Content) -> types.Content:
 
 
 def _build_locked(key: tuple, agent_name: str, branch: Optional[str], events: list[Event],
-                  strip_client_ids: bool = False) -> list[types.Content]:
+                  strip_client_ids: bool = False, thoughts_as_text: bool = False) -> list[types.Content]:
   entry = _CACHE.get(key)
   if (
       entry is None
@@ -255,7 +263,7 @@ def _build_locked(key: tuple, agent_name: str, branch: Optional[str], events: li
     _CACHE.popitem(last=False)
   for event in events[entry.consumed:]:
     if belongs_to_branch(branch, event):
-      entry.add(event, event_to_content(event, agent_name))
+      entry.add(event, event_to_content(event, agent_name, thoughts_as_text))
   if len(events) > entry.consumed:
     entry.consumed = len(events)
     entry.last_id = events[-1].id
@@ -263,7 +271,7 @@ def _build_locked(key: tuple, agent_name: str, branch: Optional[str], events: li
 
 
 def build_current_turn(agent_name: str, branch: Optional[str], events: list[Event],
-                       strip_client_ids: bool = False) -> list[types.Content]:
+                       strip_client_ids: bool = False, thoughts_as_text: bool = False) -> list[types.Content]:
   """Only the current turn (for include_contents='none'): from the last user or other-agent message on."""
   start = 0
   for i in range(len(events) - 1, -1, -1):
@@ -274,5 +282,5 @@ def build_current_turn(agent_name: str, branch: Optional[str], events: list[Even
   turn = _Entry()
   for event in events[start:]:
     if belongs_to_branch(branch, event):
-      turn.add(event, event_to_content(event, agent_name))
+      turn.add(event, event_to_content(event, agent_name, thoughts_as_text))
   return turn.request_contents(strip_client_ids)

@@ -20,8 +20,8 @@ if TYPE_CHECKING:
 def apply_to_request(agent: "LlmAgent", ctx: "InvocationContext", request: "LlmRequest") -> None:
   """Adds the planner's thinking config or instruction to the request (after the history is in).
 
-  Thought parts of earlier answers are already left out of the history (`flows._contents`), so
-  unlike google-adk nothing has to be unmarked here.
+  Under a planner that rewrites answers, the history already carries its earlier thought parts as
+  plain text (`_contents.build_contents(..., thoughts_as_text=True)`), as google-adk sends them.
   """
   planner = agent.planner
   if planner is None:

@@ -94,8 +94,11 @@ async def build_request(agent: "LlmAgent", ctx: "InvocationContext") -> LlmReque
   # The 'adk-' ids adk_nb gave calls are not the model's: dropped, unless the provider pairs
   # calls and answers by id (LiteLLM / OpenAI-style), as google-adk does.
   strip = not getattr(llm, "pairs_calls_by_id", False)
+  # A planner that rewrites answers (PlanReActPlanner) marks its plan as thoughts: the model reads
+  # them again as plain text, as in google-adk.
+  plans = _planning.rewrites_responses(agent.planner)
   if agent.include_contents == "none":
-    request.contents = _contents.build_current_turn(agent.name, ctx.branch, events, strip)
+    request.contents = _contents.build_current_turn(agent.name, ctx.branch, events, strip, plans)
   else:
     session = ctx.session
     key = (session.app_name, session.user_id, session.id)
@@ -103,7 +106,7 @@ async def build_request(agent: "LlmAgent", ctx: "InvocationContext") -> LlmReque
     events, generation = _compaction.visible_events(key, agent.name, events)
     if generation is not None:
       key = (*key, generation)
-    request.contents = _contents.build_contents(key, agent.name, ctx.branch, events, strip)
+    request.contents = _contents.build_contents(key, agent.name, ctx.branch, events, strip, plans)
   _planning.apply_to_request(agent, ctx, request)
   _code_execution.apply_to_request(agent, request)
 

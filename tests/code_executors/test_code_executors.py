@@ -76,7 +76,7 @@ async def test_failed_runs_are_retried_up_to_error_retry_attempts_per_invocation
   steps = kinds(events)
   failures = [s for s in steps if s[0] == "OUTCOME_FAILED"]
   assert len(failures) == 2 and all("ZeroDivisionError: division by zero" in out for _, out in failures)
-  assert "<model code>" in failures[0][1]  # the traceback names the model's code, not the wrapper
+  assert 'File "<code>", line 1' in failures[0][1]  # the traceback names the model's code, not the wrapper
   # The third answer's code is not run: the answer stands as given, and ends the turn.
   assert len(model.requests) == 3 and events[-1].is_final_response() and "```python" in events[-1].text
   invocation = events[1].invocation_id

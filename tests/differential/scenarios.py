@@ -134,6 +134,16 @@ def _event(event) -> dict:
   calls = [_part(p) for p in parts if p.function_call is not None]
   responses = [_part(p) for p in parts if p.function_response is not None]
   text = "".join(p.text for p in parts if p.text is not None and not getattr(p, "thought", False))
+  thoughts = [p.text for p in parts if p.text is not None and getattr(p, "thought", False)]
+  code = [p.executable_code.code for p in parts if getattr(p, "executable_code", None) is not None]
+  results = [(p.code_execution_result.outcome.name, p.code_execution_result.output) for p in parts
+             if getattr(p, "code_execution_result", None) is not None]
+  if thoughts:
+    out["thoughts"] = thoughts
+  if code:
+    out["code"] = code
+  if results:
+    out["code_results"] = [list(r) for r in results]
   if calls:
     out["calls"] = calls
   if responses:
@@ -319,6 +329,27 @@ def output_schema_mismatch(fw: Framework):
   return agent, ["judge this"]
 
 
+def plan_react(fw: Framework):
+  planners = importlib.import_module(fw.prefix + ".planners")
+  agent = fw.LlmAgent(
+      name="planner", instruction="Answer about <<{topic}>>.", tools=[fw.FunctionTool(get_weather)],
+      planner=planners.PlanReActPlanner(),
+      model=fw.model("planner", [
+          ["/*PLANNING*/1. Look up Paris.", ("call", "get_weather", {"city": "Paris"}), "dropped after the call"],
+          "/*REASONING*/It is sunny./*FINAL_ANSWER*/Sunny in Paris.",
+      ]))
+  return agent, ["Weather in Paris?"]
+
+
+def code_execution(fw: Framework):
+  executors = importlib.import_module(fw.prefix + ".code_executors")
+  boom = "Trying.\n```python\nprint(1 / 0)\n```"
+  agent = fw.LlmAgent(
+      name="coder", instruction="Compute.", code_executor=executors.UnsafeLocalCodeExecutor(timeout_seconds=60),
+      model=fw.model("coder", ["Let me compute.\n```python\nprint(6 * 7)\n```", "It is 42.", boom, boom, boom]))
+  return agent, ["6 x 7?", "Divide by zero."]
+
+
 SCENARIOS = {
     "single_text": single_text,
     "tool_round_trip": tool_round_trip,
@@ -334,6 +365,8 @@ SCENARIOS = {
     "model_error": model_error,
     "missing_state_var": missing_state_var,
     "output_schema_mismatch": output_schema_mismatch,
+    "plan_react": plan_react,
+    "code_execution": code_execution,
 }
 
 

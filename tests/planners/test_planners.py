@@ -82,10 +82,13 @@ async def test_plan_react_instruction_and_thought_parts_through_a_tool_call():
   assert final.text == "It is sunny in Paris."
   session = await runner.session_service.get_session(app_name="plans", user_id="user", session_id="session")
   assert session.state["answer"] == "It is sunny in Paris."
-  # The second request carries the call and its answer, without the plan (a thought).
+  # The second request carries the plan back as plain text (the model follows it), the call and its answer.
   sent = [(c.role, [p.text if p.text else (p.function_call or p.function_response).name for p in c.parts])
           for c in second.contents]
-  assert sent == [("user", ["Weather in Paris?"]), ("model", ["get_weather"]), ("user", ["get_weather"])]
+  assert sent == [("user", ["Weather in Paris?"]), ("model", ["1. Look up Paris with get_weather.", "get_weather"]),
+                  ("user", ["get_weather"])]
+  assert not any(p.thought for c in second.contents for p in c.parts)
+  assert calling.content.parts[0].thought  # the stored event keeps the mark
 
 
 def test_plan_react_rewrites_parts_as_adk_does():
