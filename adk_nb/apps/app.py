@@ -77,6 +77,15 @@ class App(BaseModel):
   events_compaction_config: Optional[EventsCompactionConfig] = None
   """Summarize older events in long sessions (what the model is sent stays bounded)."""
 
+  @model_validator(mode="after")
+  def _compaction_has_a_summarizer(self) -> "App":
+    config = self.events_compaction_config
+    if config is not None and config.summarizer is None and not hasattr(self.root_agent, "canonical_model"):
+      raise ValueError(f"events_compaction_config has no summarizer and the root agent {self.root_agent.name!r} has "
+                       "no model to write summaries with: pass EventsCompactionConfig(..., summarizer="
+                       "LlmEventSummarizer(llm=...)).")
+    return self
+
   @field_validator("name")
   @classmethod
   def _valid_name(cls, value: str) -> str:

@@ -192,3 +192,12 @@ def test_config_needs_complete_triggers():
     EventsCompactionConfig(compaction_interval=0, overlap_size=0)
   with pytest.raises(ValueError, match="conversation_history"):
     LlmEventSummarizer(llm=ScriptedModel([]), prompt_template="Summarize.")
+
+
+def test_an_app_without_a_model_for_summaries_names_the_fix():
+  from adk_nb.agents import SequentialAgent
+
+  root = SequentialAgent(name="steps", sub_agents=[Agent(name="a", model=ScriptedModel([]))])
+  with pytest.raises(ValueError, match="summarizer=LlmEventSummarizer"):
+    App(name="long", root_agent=root, events_compaction_config=EventsCompactionConfig(
+        compaction_interval=2, overlap_size=0))
