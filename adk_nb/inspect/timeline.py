@@ -10,7 +10,8 @@ import time
 from dataclasses import dataclass
 from typing import Optional
 
-from .steps import LABELS, StepBuilder
+from .builder import StepBuilder
+from .step import LABELS
 
 BAR_KINDS = ("agent", "sequential", "parallel", "loop", "model_call", "tool_call", "approval", "input_request")
 """The kinds of step drawn as bars (the rest are instants inside them)."""

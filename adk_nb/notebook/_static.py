@@ -5,7 +5,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Iterable
 
-from ..inspect.steps import LABELS, STATUS_TEXT, readable_hint, to_json_text
+from ..inspect import LABELS, STATUS_TEXT
+from ..inspect.text import readable_hint, to_json_text
 
 # JupyterLab's theme variables first (light, dark, high contrast), plain colours where they are missing
 # (GitHub, nbviewer); no colour carries meaning on its own: statuses are words with a symbol.

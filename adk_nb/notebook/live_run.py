@@ -18,7 +18,8 @@ from google.genai import types
 from ..agents.run_config import RunConfig
 from ..events.event import Event
 from ..events.event_actions import EventActions
-from ..inspect.steps import StepBuilder, jsonable, short_args
+from ..inspect import StepBuilder
+from ..inspect.text import jsonable, short_args
 from ..pending import PendingItem, answer_message, confirmation_response, pending_items, tool_response
 from ..runners import Runner
 from ..telemetry import progress
@@ -97,7 +98,7 @@ class LiveRun:
     self.events: list[Event] = []
     """The committed events of this run (partial streaming chunks are not kept)."""
     self.steps = StepBuilder(keep_ops=False)
-    """The run as typed steps (see `adk_nb.inspect.steps`): what every view draws."""
+    """The run as typed steps (see `adk_nb.inspect`): what every view draws."""
     self.final_text: str = ""
     """The text of the agents' last final answer."""
     self.state: dict[str, Any] = {}

@@ -14,7 +14,8 @@ import ipywidgets as widgets
 import traitlets
 
 from ..inspect.details import DETAIL_LIMIT, step_details
-from ..inspect.steps import LABELS, STATUS_TEXT, jsonable, readable_hint, to_json_text
+from ..inspect import LABELS, STATUS_TEXT
+from ..inspect.text import jsonable, readable_hint, to_json_text
 from . import _parent_guard
 from ._loop import call_in_loop, logger, running_loop
 from ._static import run_view_html, state_html, tree_html
@@ -74,7 +75,7 @@ class EventTree(anywidget.AnyWidget):
   _esm = _asset("event_tree.js")
   _css = _asset("event_tree.css")
   nodes = traitlets.List().tag(sync=True)
-  """Snapshot of every node (`Step.as_node()` of `adk_nb.inspect.steps`)."""
+  """Snapshot of every node (`Step.as_node()` of `adk_nb.inspect`)."""
   seq = traitlets.Int(0).tag(sync=True)
   """Number of update batches the snapshot includes."""
   status = traitlets.Unicode("").tag(sync=True)
