@@ -2,7 +2,7 @@
 // inserted with textContent, never as HTML. Updates arrive as append-only batches
 // ({type: "ops", seq, ops}); the `nodes` trait holds the full snapshot for reloads.
 
-// The labels and status words come from Python (adk_nb.inspect.steps.LABELS / STATUS_TEXT) in
+// The labels and status words come from Python (adk_nb.inspect.LABELS / STATUS_TEXT) in
 // the `labels` and `status_text` traits, so the live view, static HTML and trajectory agree.
 
 /**
@@ -10,7 +10,7 @@
  *            t?: number, ms?: number, meta?: string, result?: string, branch?: string}} Node
  */
 
-const CONTAINERS = new Set(["invocation", "agent", "sequential", "parallel", "loop", "iteration", "node"]);
+const CONTAINERS = new Set(["invocation", "agent", "sequential", "parallel", "loop", "iteration", "workflow", "node"]);
 
 function formatMs(ms) {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
@@ -129,8 +129,8 @@ function render({ model, el: root }) {
 
   // ---- timeline: the same nodes as bars, one lane per agent ------------------------------------
 
-  const BARS = new Set(["agent", "sequential", "parallel", "loop", "model_call", "tool_call", "approval", "input_request"]);
-  const LANES = new Set(["agent", "sequential", "parallel", "loop"]);
+  const BARS = new Set(["agent", "sequential", "parallel", "loop", "workflow", "node", "model_call", "tool_call", "approval", "input_request"]);
+  const LANES = new Set(["agent", "sequential", "parallel", "loop", "workflow"]);
   const RUNNING = new Set(["running", "streaming", "pending", "needs approval"]);
 
   function laneOf(entry) {

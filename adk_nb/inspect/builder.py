@@ -25,7 +25,8 @@ from typing import Any, Optional
 from google.genai import types
 
 from ..events.event import Event
-from ..events.protocol import REQUEST_CONFIRMATION, REQUEST_INPUT, confirmation_request, is_start_marker
+from ..events.protocol import (PROTOCOL_CALLS, REQUEST_CONFIRMATION, REQUEST_INPUT, confirmation_request,
+                               is_start_marker)
 from .changelog import StepLog
 from .step import Step
 from .text import jsonable, readable_hint, short_args, to_json_text
@@ -33,7 +34,8 @@ from .text import jsonable, readable_hint, short_args, to_json_text
 KEEP_REQUESTS = 500
 """Model requests kept (by reference) for the detail panel: those of the latest model calls."""
 
-_WORKFLOW_KINDS = {"SequentialAgent": "sequential", "ParallelAgent": "parallel", "LoopAgent": "loop"}
+_WORKFLOW_KINDS = {"SequentialAgent": "sequential", "ParallelAgent": "parallel", "LoopAgent": "loop",
+                   "Workflow": "workflow"}
 
 
 class StepBuilder(StepLog):
@@ -114,6 +116,10 @@ class StepBuilder(StepLog):
   def agent_started(self, invocation_id: str, agent: Any, branch: Optional[str], when: float) -> None:
     """An agent began (a progress point): a new step for this activation, inside its container."""
     inv = self._invocation(invocation_id, when)
+    resumed = self.steps.get(self._active.get((inv.invocation_id, agent.name), ""))
+    if resumed is not None and resumed.kind == "workflow" and resumed.status == "paused":
+      self._set(resumed, status="running", t1=None)  # a resumed workflow goes on under the same node paths
+      return
     parent_agent = getattr(agent, "parent_agent", None)
     parent_id = self._active.get((inv.invocation_id, parent_agent.name)) if parent_agent is not None else None
     parent = self.steps[parent_id] if parent_id is not None else inv
@@ -168,23 +174,56 @@ class StepBuilder(StepLog):
     self._active[key] = step.id
     return step
 
-  def _node(self, event: Event, workflow: Step) -> Step:
-    """The step of the workflow node run that produced `event`, keyed by its node path (`wf@1/child@2`)."""
-    path = event.node_info.path
-    key = f"node:{workflow.invocation_id}:{path}"
-    step = self._find(key)
-    if step is None:
-      parent_path = path.rsplit("/", 1)[0] if "/" in path else ""
-      parent = self._find(f"node:{workflow.invocation_id}:{parent_path}") if "/" in parent_path else None
-      step = self._add(Step(id=self._key_id(key), kind="node", parent=(parent or workflow).id,
-                            title=path.rsplit("/", 1)[-1], t0=event.timestamp, status="running",
-                            invocation_id=workflow.invocation_id, author=event.author, branch=event.branch or "",
-                            path=path))
+  # ---- workflows ------------------------------------------------------------------------------
+
+  def _workflow_node(self, event: Event) -> Step:
+    """The step of the workflow node run that produced `event`, found by its node path (`wf@1/child@2`).
+
+    Each path segment is one step: the root (`wf@1`) is the workflow, nested segments are
+    nodes inside it. An agent run as a node, announced by a progress point before its first
+    event, becomes that node's step, so its model calls stay inside it.
+    """
+    inv = self._invocation(event.invocation_id, event.timestamp)
+    info = event.node_info
+    step = self._node_at(inv, info.path, event)
+    if event.partial:
+      return step
     output = getattr(event, "output", None)
-    if output is not None and not event.partial:
+    if output is not None:
       self._set(step, status="ok", t1=event.timestamp, result=jsonable(output), text=to_json_text(output, indent=2))
-    elif event.error_code and not event.partial:
+    elif info.message_as_output and event.text and event.author != "user":
+      self._set(step, status="ok", t1=event.timestamp)
+    elif event.error_code:
       self._set(step, status="error", t1=event.timestamp)
+    for path in info.output_for or ():
+      done = self._find(f"node:{inv.invocation_id}:{path}")
+      if done is not None and done is not step and done.kind in ("node", "workflow") and done.status != "paused":
+        self._set(done, status="ok", t1=event.timestamp)
+    return step
+
+  def _node_at(self, inv: Step, path: str, event: Event) -> Step:
+    key = f"node:{inv.invocation_id}:{path}"
+    step = self._find(key)
+    if step is not None:
+      return step
+    parent_path, _, segment = path.rpartition("/")
+    name = segment.rsplit("@", 1)[0]
+    parent = self._node_at(inv, parent_path, event) if parent_path else None
+    active = self.steps.get(self._active.get((inv.invocation_id, name), ""))
+    if active is not None and not active.path and (parent is None or active.parent == parent.id):
+      self._keys[key] = active.id
+      if parent is None:
+        self._set(active, path=path, kind="workflow")
+      else:
+        self._set(active, path=path, title=segment, kind="node" if active.kind == "agent" else active.kind)
+      return active
+    root = parent is None
+    step = self._add(Step(id=self._key_id(key), kind="workflow" if root else "node", parent=(parent or inv).id,
+                          title=name if root else segment, t0=event.timestamp, status="" if root else "running",
+                          invocation_id=inv.invocation_id, author=name if root else event.author,
+                          branch="" if root else event.branch or "", path=path))
+    if root:
+      self._active[(inv.invocation_id, name)] = step.id
     return step
 
   # ---- model calls ---------------------------------------------------------------------------
@@ -217,13 +256,16 @@ class StepBuilder(StepLog):
     """Folds one event (partial chunks grow their model call's text in place)."""
     if is_start_marker(event):
       return  # the at-most-once marker is bookkeeping, not a step
+    in_workflow = event.node_info is not None and bool(event.node_info.path)
     if event.author == "user":
-      inv = self._invocation(event.invocation_id, event.timestamp)
-      self._user(inv, event.content, event.actions.state_delta, event.timestamp, event.id)
+      # Inside a workflow a user-authored event is a node's input: shown inside that node.
+      where = self._workflow_node(event) if in_workflow else self._invocation(event.invocation_id, event.timestamp)
+      self._user(where, event.content, event.actions.state_delta, event.timestamp, event.id)
       return
-    agent = self._agent(event.invocation_id, event.author, event.branch, event.timestamp)
-    if event.node_info is not None and event.node_info.path:
-      agent = self._node(event, agent)  # inside a Workflow, steps live under their node
+    if in_workflow:
+      agent = self._workflow_node(event)  # inside a Workflow, steps live under their node path
+    else:
+      agent = self._agent(event.invocation_id, event.author, event.branch, event.timestamp)
     lane = (agent.invocation_id, event.branch or "")
     previous = self._last_time.get(lane) or self._last_time.get((agent.invocation_id, "*")) or agent.t0
     if not event.partial:
@@ -316,6 +358,8 @@ class StepBuilder(StepLog):
         self._original_of[step.id] = original.id
       return
     if call.name == REQUEST_INPUT:
+      if parent.kind == "node":
+        self._set(parent, status="pending")  # the node waits for a person's answer
       self._add(Step(id=self._key_id(f"call:{call.id}"), kind="input_request", parent=parent.id,
                      title=f"input requested: {to_json_text(args.get('message') or args)}", status="pending",
                      tool=call.name, args=args, **common))
@@ -387,7 +431,8 @@ def _looks_like_model_output(event: Event) -> bool:
     return False
   if event.usage_metadata is not None or event.finish_reason is not None or event.model_version:
     return True
-  return any(p.text or (p.function_call is not None and p.function_call.name != REQUEST_CONFIRMATION)
+  # Protocol calls (confirmations, input requests) come from the framework, not from a model.
+  return any(p.text or (p.function_call is not None and p.function_call.name not in PROTOCOL_CALLS)
              for p in parts)
 
 def steps_of(events: list[Event]) -> StepBuilder:

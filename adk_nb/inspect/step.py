@@ -7,14 +7,14 @@ from typing import Any, Literal, Optional
 
 from .text import cut, to_json_text
 
-StepKind = Literal["invocation", "agent", "sequential", "parallel", "loop", "iteration", "node", "user",
+StepKind = Literal["invocation", "agent", "sequential", "parallel", "loop", "iteration", "workflow", "node", "user",
                    "model_call", "text", "tool_call", "approval", "input_request", "transfer", "escalate",
                    "error", "state", "decision"]
 
 LABELS: dict[str, str] = {
     "invocation": "run", "agent": "agent", "sequential": "sequence", "parallel": "parallel", "loop": "loop",
-    "iteration": "iteration", "node": "node", "user": "user", "model_call": "model", "text": "text",
-    "tool_call": "tool", "approval": "approval", "input_request": "input", "transfer": "transfer",
+    "iteration": "iteration", "workflow": "workflow", "node": "node", "user": "user", "model_call": "model",
+    "text": "text", "tool_call": "tool", "approval": "approval", "input_request": "input", "transfer": "transfer",
     "escalate": "escalate", "error": "error", "state": "state", "decision": "decision",
 }
 """The label every view shows for each kind of step."""
@@ -26,7 +26,7 @@ STATUS_TEXT: dict[str, str] = {
 }
 """How each status reads: a symbol and a word, so status never depends on colour alone."""
 
-CONTAINER_KINDS = {"invocation", "agent", "sequential", "parallel", "loop", "iteration", "node"}
+CONTAINER_KINDS = {"invocation", "agent", "sequential", "parallel", "loop", "iteration", "workflow", "node"}
 
 @dataclass
 class Step:

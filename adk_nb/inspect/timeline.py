@@ -13,8 +13,12 @@ from typing import Optional
 from .builder import StepBuilder
 from .step import LABELS
 
-BAR_KINDS = ("agent", "sequential", "parallel", "loop", "model_call", "tool_call", "approval", "input_request")
+BAR_KINDS = ("agent", "sequential", "parallel", "loop", "workflow", "node", "model_call", "tool_call", "approval",
+             "input_request")
 """The kinds of step drawn as bars (the rest are instants inside them)."""
+
+LANE_KINDS = ("agent", "sequential", "parallel", "loop", "workflow")
+"""The kinds of step that give a timeline its rows (a node's bars sit in its workflow's row)."""
 
 
 @dataclass(frozen=True)
@@ -58,7 +62,7 @@ def timeline_bars(steps: StepBuilder, now: Optional[float] = None) -> list[Bar]:
 def _lane(steps: StepBuilder, step) -> str:
   """The nearest agent (or workflow agent) at or above `step`, with its branch."""
   current = step
-  while current is not None and current.kind not in ("agent", "sequential", "parallel", "loop"):
+  while current is not None and current.kind not in LANE_KINDS:
     current = steps.steps.get(current.parent) if current.parent else None
   if current is None:
     return "run"

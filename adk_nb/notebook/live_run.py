@@ -18,8 +18,9 @@ from google.genai import types
 from ..agents.run_config import RunConfig
 from ..events.event import Event
 from ..events.event_actions import EventActions
+from ..events.protocol import REQUEST_INPUT
 from ..inspect import StepBuilder
-from ..inspect.text import jsonable, short_args
+from ..inspect.text import jsonable, short_args, to_json_text
 from ..pending import PendingItem, answer_message, confirmation_response, pending_items, tool_response
 from ..runners import Runner
 from ..telemetry import progress
@@ -491,7 +492,7 @@ class LiveRun:
         raise ValueError("Respond to one call at a time; pass a single pending item.")
       parts = [tool_response(items[0], value)]
     for one in items:
-      self._record(one, _DECISIONS[action], by, reason)
+      self._record(one, _DECISIONS[action], by, reason, answer=value if action == "respond" else None)
     answered = {i.call_id for i in items}
     self.pending = [p for p in self.pending if p.call_id not in answered]
     self._publish("decision")
@@ -574,13 +575,17 @@ class LiveRun:
       raise ValueError(f"{len(found)} pending calls match {which!r}; pass the call id instead.")
     return found
 
-  def _record(self, item: PendingItem, decision: str, by: str, reason: str = "") -> None:
+  def _record(self, item: PendingItem, decision: str, by: str, reason: str = "", answer: Any = None) -> None:
     now = time.time()
     entry = {"call_id": item.call_id, "tool": item.tool, "args": jsonable(item.args), "decision": decision,
              "by": by, "reason": reason, "invocation_id": item.invocation_id, "timestamp": now}
     self.decisions.append(entry)
-    title = f"{decision} by {by}: {item.tool}({short_args(item.args, 60)})"
-    self.steps.add_decision(item.call_id, item.invocation_id, title, reason, now, decision)
+    if item.tool == REQUEST_INPUT:  # a workflow's question: the tree shows the question and the answer given
+      title = f"{decision} by {by}: {item.args.get('message') or 'input'}"
+    else:
+      title = f"{decision} by {by}: {item.tool}({short_args(item.args, 60)})"
+    text = to_json_text(answer, indent=2) if answer is not None else reason
+    self.steps.add_decision(item.call_id, item.invocation_id, title, text, now, decision)
     if by.startswith("policy"):
       logger.warning("adk_nb: %s (approval policy %r, from --approve or $ADK_NB_APPROVE)", title, self.policy)
     else:

@@ -13,6 +13,7 @@ import anywidget
 import ipywidgets as widgets
 import traitlets
 
+from ..events.protocol import REQUEST_INPUT
 from ..inspect.details import DETAIL_LIMIT, step_details
 from ..inspect import LABELS, STATUS_TEXT
 from ..inspect.text import jsonable, readable_hint, to_json_text
@@ -215,11 +216,6 @@ class ConfirmationPanel(widgets.VBox):
       button.disabled = False
 
   def _row(self, item) -> widgets.Widget:
-    title = _text(f"{item.agent} wants to run {item.tool}" if item.kind == "confirmation"
-                  else f"{item.agent} waits for the result of {item.tool}")
-    hint = _text(readable_hint(item.hint))
-    shown = to_json_text(item.args, indent=2)
-    args = widgets.Textarea(value=shown, rows=min(12, shown.count("\n") + 2), layout=widgets.Layout(width="100%"))
     error = _text()
     buttons: list[widgets.Button] = []
 
@@ -241,6 +237,29 @@ class ConfirmationPanel(widgets.VBox):
         call_in_loop(self._run.loop, act)
       return handler
 
+    if item.tool == REQUEST_INPUT:
+      parts, args = self._input_form(item, clicked, buttons)
+    else:
+      parts, args = self._call_form(item, clicked, buttons)
+    if item.may_have_run:
+      warning = _text("⚠ may have run: an earlier run of this call was interrupted while the tool ran, so its "
+                      "effect may already exist. Check before approving; approving it again tells the model it "
+                      "may have run and does not run it a second time.")
+      warning.add_class("adknb-may-have-run")
+      parts.insert(1, warning)
+    self._rows[item.call_id] = {"buttons": buttons, "error": error, "args": args}
+    row = widgets.VBox([*parts, error])
+    row.add_class("adknb-pending")
+    return row
+
+  def _call_form(self, item, clicked, buttons: list) -> tuple[list, widgets.Textarea]:
+    """A tool call waiting for approval (Approve, Reject with a reason, Approve with edits) or for its result."""
+    title = _text(f"{item.agent} wants to run {item.tool}" if item.kind == "confirmation"
+                  else f"{item.agent} waits for the result of {item.tool}")
+    hint = _text(readable_hint(item.hint))
+    shown = to_json_text(item.args, indent=2)
+    args = widgets.Textarea(value=shown, rows=min(12, shown.count("\n") + 2), layout=widgets.Layout(width="100%"))
+
     def parsed_args() -> Any:
       try:
         return json.loads(args.value)
@@ -261,20 +280,43 @@ class ConfirmationPanel(widgets.VBox):
     else:
       result = widgets.Textarea(placeholder='result as JSON, e.g. {"status": "approved"}')
       send = widgets.Button(description="Send result", button_style="primary")
-
-      def parsed_result() -> Any:
-        try:
-          return json.loads(result.value)
-        except ValueError:
-          return result.value
-
-      send.on_click(clicked("respond", parsed_result))
+      send.on_click(clicked("respond", lambda: _json_or_text(result.value)))
       buttons.append(send)
       controls = widgets.HBox([result, send])
-    self._rows[item.call_id] = {"buttons": buttons, "error": error, "args": args}
-    row = widgets.VBox([title, hint, args, controls, error])
-    row.add_class("adknb-pending")
-    return row
+    return [title, hint, args, controls], args
+
+  def _input_form(self, item, clicked, buttons: list) -> tuple[list, widgets.Textarea]:
+    """A workflow's `RequestInput`: its question, what it shows for context, and a box for the answer."""
+    message = item.args.get("message") or "A workflow node asks for input."
+    where = item.agent + (f" ({item.branch})" if item.branch else "")
+    title = _text(f"{where} asks: {message}")
+    title.add_class("adknb-input-question")
+    parts: list = [title]
+    payload = item.args.get("payload")
+    if payload is not None:
+      parts.append(_text("It shows you:"))
+      shown = widgets.HTML(value=f"<pre class='adknb-input-payload'>{_escaped(to_json_text(payload, indent=2))}</pre>")
+      parts.append(shown)
+    schema = item.args.get("response_schema")
+    placeholder = "your answer: JSON (e.g. {\"approved\": true}) or plain text"
+    if schema:
+      parts.append(_text("The answer should follow this schema: " + to_json_text(schema)))
+    answer = widgets.Textarea(placeholder=placeholder, rows=3, layout=widgets.Layout(width="100%"))
+    answer.add_class("adknb-input-answer")
+    send = widgets.Button(description="Send answer", button_style="primary")
+    send.add_class("adknb-input-send")
+    send.on_click(clicked("respond", lambda: _json_or_text(answer.value)))
+    buttons.append(send)
+    parts += [answer, send]
+    return parts, answer
+
+
+def _json_or_text(text: str) -> Any:
+  """What a person typed as an answer: JSON when it parses, else the text itself."""
+  try:
+    return json.loads(text)
+  except ValueError:
+    return text
 
 
 class RunView(widgets.VBox):

@@ -300,3 +300,70 @@ def test_details_on_demand_show_the_request_as_sent_and_cut_large_payloads(make_
   assert "x" * 30_000 not in json.dumps(run.view.tree.get_state())  # never in the widget state
   run.view.tree._handle_custom_msg({"type": "detail", "id": "nope"}, [])
   assert sent[-1]["sections"][0]["text"] == "No details for this step."
+
+
+def test_a_workflow_question_gets_a_reply_form_that_resumes_the_workflow():
+  from adk_nb import Workflow
+  from adk_nb.events import RequestInput
+
+  async def ask(node_input: str):
+    yield RequestInput(message="Ship <img src=x onerror=alert(1)>?", payload={"draft": node_input})
+
+  def ship(node_input: dict):
+    return "shipped" if node_input.get("approved") else "kept"
+
+  run = nb.run(Workflow(name="release", edges=[("START", ask, ship)]), "v1", store="memory://")
+  assert run.status == "paused"
+  row = run.view.panel.children[0]
+  question, _, payload, answer, send = row.children[:5]
+  # Escaped: the question reads as written and no tag reaches the page.
+  assert question.value == "release asks: Ship &lt;img src=x onerror=alert(1)&gt;?"
+  assert '"draft": "v1"' in payload.value and "<img" not in payload.value
+  bundle = run.view._repr_mimebundle_()
+  saved = (bundle[0] if isinstance(bundle, tuple) else bundle)["text/html"]  # what a saved notebook shows
+  assert "release asks: Ship &lt;img src=x onerror=alert(1)&gt;?" in saved and "<img" not in saved
+  answer.value = '{"approved": true}'
+  send.click()
+  assert run.status == "done", run.error
+  assert [e.output for e in run.events if e.output is not None][-1] == "shipped"
+  assert run.decisions[0]["by"] == "button" and run.decisions[0]["decision"] == "responded"
+  [decision] = [s for s in run.steps.steps.values() if s.kind == "decision"]
+  assert decision.title == "responded by button: Ship <img src=x onerror=alert(1)>?"
+  assert json.loads(decision.text) == {"approved": True}
+
+
+async def test_a_repeated_request_after_an_interrupted_run_says_it_may_have_run():
+  from contextlib import suppress
+
+  from adk_nb import Agent, InMemoryRunner
+  from adk_nb.notebook.live_run import LiveRun
+  from adk_nb.pending import confirmation_response
+  from adk_nb.testing import ScriptedModel, answer, pending, run_turn
+  from adk_nb.tools import FunctionTool
+
+  started, starts = asyncio.Event(), []
+
+  async def refund(order_id: str) -> dict:
+    """Refunds an order."""
+    starts.append(order_id)
+    started.set()
+    await asyncio.Event().wait()  # held until cancelled
+    return {}
+
+  model = ScriptedModel([call("refund", order_id="A"), call("refund", order_id="A")])
+  runner = InMemoryRunner(Agent(name="desk", model=model, tools=[FunctionTool(refund, require_confirmation=True)]),
+                          app_name="app")
+  await run_turn(runner, "refund A")
+  [item] = await pending(runner)
+  task = asyncio.ensure_future(answer(runner, [confirmation_response(item, True)]))
+  await started.wait()
+  task.cancel()  # the process is interrupted while the approved tool runs
+  with suppress(asyncio.CancelledError):
+    await task
+  await answer(runner, [confirmation_response(item, True)])  # the retry: the model asks again
+  run = await LiveRun.attach(runner, session_id="session", user_id="user")
+  [repeat] = run.pending
+  assert repeat.may_have_run and starts == ["A"]
+  row = run.view.panel.children[0]
+  assert row.children[1].value.startswith("⚠ may have run:")
+  assert "adknb-may-have-run" in row.children[1]._dom_classes
