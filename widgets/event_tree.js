@@ -286,6 +286,8 @@ function render({ model, el: root }) {
     if ((model.get("seq") || 0) >= seq) rebuild(model.get("nodes"), model.get("seq"));
   }
 
+  // The graph sets `filter` when a node is clicked; typing in the box changes only this view.
+  function onFilterTrait() { filter.value = model.get("filter") || ""; applyFilter(); }
   filter.addEventListener("input", applyFilter);
   errorsBox.addEventListener("change", applyFilter);
   expand.addEventListener("click", () => { for (const e of byId.values()) e.root.open = true; });
@@ -295,6 +297,8 @@ function render({ model, el: root }) {
   model.on("change:status", setStatus);
   model.on("change:title", setStatus);
   model.on("change:nodes", onSnapshot);
+  model.on("change:filter", onFilterTrait);
+  if (model.get("filter")) onFilterTrait();
   model.send({ type: "hello" });
   return () => {
     if (ticker !== null) clearInterval(ticker);
@@ -302,6 +306,7 @@ function render({ model, el: root }) {
     model.off("change:status", setStatus);
     model.off("change:title", setStatus);
     model.off("change:nodes", onSnapshot);
+    model.off("change:filter", onFilterTrait);
   };
 }
 

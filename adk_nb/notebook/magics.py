@@ -13,6 +13,7 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments
 
+from ..agents.base_agent import BaseAgent
 from . import _parent_guard
 from ._loop import run_sync, running_loop
 from ._sessions import SessionBusyError, registry
@@ -305,12 +306,22 @@ def _sync(coro: Any) -> Any:
   raise UsageError("Put %agent at the start of a line so the cell can await it (its store is asynchronous).")
 
 
+def _display_graph(agent: Any) -> None:
+  from IPython.display import display
+
+  from .graph import graph_view
+
+  display(graph_view(agent))
+
+
 def load_ipython_extension(shell: Any) -> None:
   """`%load_ext adk_nb`: registers %%agent / %agent and the transformer that makes %%agent cells await."""
   from IPython.core.inputtransformer2 import leading_empty_lines
 
   shell.register_magics(AgentMagics)
   _parent_guard.install(shell)
+  # A cell ending in an agent or workflow shows its graph.
+  shell.display_formatter.ipython_display_formatter.for_type(BaseAgent, _display_graph)
   cleanup = shell.input_transformers_cleanup
   if transform_agent_cells not in cleanup:
     # Before IPython's prompt strippers, which would eat `>>> ` and `... ` in the user's message,
@@ -324,6 +335,7 @@ def unload_ipython_extension(shell: Any) -> None:
   cleanup = shell.input_transformers_cleanup
   while transform_agent_cells in cleanup:
     cleanup.remove(transform_agent_cells)
+  shell.display_formatter.ipython_display_formatter.type_printers.pop(BaseAgent, None)
   magics = shell.magics_manager.magics
   for kind in ("line", "cell"):
     magics[kind].pop("agent", None)

@@ -87,6 +87,8 @@ class EventTree(anywidget.AnyWidget):
   """How each kind of step is named (the one table every view uses)."""
   status_text = traitlets.Dict(dict(STATUS_TEXT)).tag(sync=True)
   """How each status reads (a symbol and a word: never colour alone)."""
+  filter = traitlets.Unicode("").tag(sync=True)
+  """Text the tree is filtered by (set by clicking a node of the graph; the filter box edits it too)."""
 
   def __init__(self, source: Optional[Callable[[], list]] = None,
                loop: Optional[Callable[[], Any]] = None,
@@ -333,7 +335,10 @@ class RunView(widgets.VBox):
     run.steps.take_ops()  # already in the snapshot
     self.state = StateView(on_edit=self._edit_state, loop=lambda: run.loop)
     self.panel = ConfirmationPanel(run)
-    super().__init__(children=[self.tree, self.state, self.panel], **kwargs)
+    self.graph = _graph_for(run, self._select)
+    """The run's agent tree or workflow graph with live node status (None for a single agent)."""
+    parts = [self.tree, self.state, self.panel] if self.graph is None else [self.graph, self.tree, self.state, self.panel]
+    super().__init__(children=parts, **kwargs)
     self.add_class("adknb-runview")
     self.display_handle = None
     """The display this view was shown with (`display(view, display_id=True)`), refreshed when a step ends."""
@@ -341,8 +346,14 @@ class RunView(widgets.VBox):
     self._last_flush = 0.0
     self._state_key: Any = None
     self._unsubscribe = run.subscribe(self._on_change)
+    if self.graph is not None:
+      self.graph.follow(run.steps.steps, list(run.steps.steps))
     self.flush()  # a view made later (a finished or re-opened run) starts complete, with its buttons
     self.panel.refresh()
+
+  def _select(self, label: str) -> None:
+    """A graph node was clicked: the tree shows that node's steps (and what is inside them)."""
+    self.tree.filter = label
 
   def close(self) -> None:
     """Closes the view and every widget in it, e.g. when the chat shows the next turn in its place."""
@@ -394,6 +405,8 @@ class RunView(widgets.VBox):
     with self.tree.hold_sync(), self.state.hold_sync():
       if ops:
         self.tree.send_ops(ops)
+        if self.graph is not None:
+          self.graph.follow(run.steps.steps, [op[1]["id"] if op[0] == "add" else op[1] for op in ops])
       if self.tree.status != run.status:
         self.tree.status = run.status
       if scopes is not None and scopes != self.state.scopes:
@@ -433,7 +446,25 @@ class RunView(widgets.VBox):
     run = self.run
     html = run_view_html(run.steps.nodes(), {**_split(run.state), "temp": run.temp_state}, run.pending, run.status,
                          run.label)
+    if self.graph is not None:
+      from .graph import graph_html
+
+      html = graph_html(self.graph.graph, self.graph.status, self.graph.title) + html
     return _with_html(super()._repr_mimebundle_(**kwargs), html)
+
+
+def _graph_for(run: "LiveRun", on_select: Callable[[str], None]):
+  """A GraphView of the run's agent when the picture says more than the tree (a workflow, several agents)."""
+  from ..inspect.graph import graph_of
+  from .graph import GraphView, worth_drawing
+
+  agent = getattr(run.runner, "agent", None)
+  if agent is None:
+    return None
+  structure = graph_of(agent)
+  if not worth_drawing(structure):
+    return None
+  return GraphView(structure.layout(), title=agent.name, on_select=on_select, loop=lambda: run.loop)
 
 
 def _split(state: dict[str, Any]) -> dict[str, dict[str, Any]]:

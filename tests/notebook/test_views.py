@@ -7,6 +7,7 @@ import json
 import threading
 import time
 
+from adk_nb import Context, Workflow
 from adk_nb.agents.run_config import RunConfig, StreamingMode
 from adk_nb.models import call
 import adk_nb.notebook as nb
@@ -303,7 +304,6 @@ def test_details_on_demand_show_the_request_as_sent_and_cut_large_payloads(make_
 
 
 def test_a_workflow_question_gets_a_reply_form_that_resumes_the_workflow():
-  from adk_nb import Workflow
   from adk_nb.events import RequestInput
 
   async def ask(node_input: str):
@@ -367,3 +367,37 @@ async def test_a_repeated_request_after_an_interrupted_run_says_it_may_have_run(
   row = run.view.panel.children[0]
   assert row.children[1].value.startswith("⚠ may have run:")
   assert "adknb-may-have-run" in row.children[1]._dom_classes
+
+
+def test_a_workflow_run_view_draws_its_graph_live_and_a_click_filters_the_tree():
+  def classify(ctx: Context, node_input: str):
+    ctx.route = "<img src=x onerror=alert(1)>"
+    return node_input
+
+  def handle(node_input: str):
+    return "handled"
+
+  flow = Workflow(name="triage", edges=[("START", classify, {"<img src=x onerror=alert(1)>": handle})])
+  run = nb.run(flow, "hi", store="memory://")
+  assert run.status == "done", run.error
+  view = run.view
+  assert view.children[0] is view.graph
+  labels = {n["id"]: n["label"] for n in view.graph.graph["nodes"]}
+  assert {labels[k]: v for k, v in view.graph.status.items()} == {
+      "classify": {"status": "done", "runs": 1}, "handle": {"status": "done", "runs": 1}}
+  view.graph._on_browser_msg(view.graph, {"type": "select", "id": "node:triage/handle"}, [])
+  assert view.tree.filter == "handle"
+  bundle = view._repr_mimebundle_()
+  saved = (bundle[0] if isinstance(bundle, tuple) else bundle)["text/html"]
+  assert "&lt;img src=x onerror=alert(1)&gt;" in saved and "<img" not in saved
+  assert "✓ done" in saved
+
+
+def test_a_single_agent_has_no_graph_and_an_agent_alone_shows_its_graph(make_refund_agent):
+  from adk_nb.notebook.graph import graph_view
+
+  agent, _ = make_refund_agent(["hello"])
+  run = nb.run(agent, "hi", store="memory://")
+  assert run.view.graph is None and run.view.children[0] is run.view.tree
+  view = graph_view(agent)
+  assert {n["kind"] for n in view.graph["nodes"]} == {"agent", "tool"} and view.status == {}
