@@ -135,6 +135,7 @@ function render({ model, el: root }) {
 
   function laneOf(entry) {
     for (let e = entry; e; e = byId.get(e.data.parent)) {
+      if (e.data.kind === "node") return String(e.data.title || "").replace(/@\d+$/, "");  // writer@1, writer@2 -> writer
       if (LANES.has(e.data.kind)) return e.data.branch && e.data.branch.includes(".") ? `${e.data.title} (${e.data.branch})` : e.data.title;
       if (e.data.parent === null || e.data.parent === undefined) break;
     }
@@ -286,9 +287,13 @@ function render({ model, el: root }) {
     if ((model.get("seq") || 0) >= seq) rebuild(model.get("nodes"), model.get("seq"));
   }
 
-  // The graph sets `filter` when a node is clicked; typing in the box changes only this view.
-  function onFilterTrait() { filter.value = model.get("filter") || ""; applyFilter(); }
-  filter.addEventListener("input", applyFilter);
+  // The graph sets `filter` when a node is clicked; typing in the box sets it too, so a view
+  // re-rendered later (the cell's display is refreshed when a run step ends) keeps the same filter.
+  function onFilterTrait() {
+    if (filter.value !== (model.get("filter") || "")) filter.value = model.get("filter") || "";
+    applyFilter();
+  }
+  filter.addEventListener("input", () => { applyFilter(); model.set("filter", filter.value); model.save_changes(); });
   errorsBox.addEventListener("change", applyFilter);
   expand.addEventListener("click", () => { for (const e of byId.values()) e.root.open = true; });
   rebuild(model.get("nodes"), model.get("seq"));

@@ -1,4 +1,4 @@
-// adk_nb graph: an agent tree or workflow graph, laid out in the kernel (networkx) and drawn
+// adk_nb graph: an agent tree or workflow graph, laid out in the kernel (networkx, top to bottom) and drawn
 // here as SVG. Labels and route names are inserted with textContent, never as HTML. Each
 // node shows its status as a word and a symbol (never colour alone) and its run count.
 
@@ -53,22 +53,21 @@ function render({ model, el: root }) {
     for (const e of data.edges || []) {
       const a = byId.get(e.source), b = byId.get(e.target);
       if (!a || !b) continue;
-      let d, lx, ly;
-      if (b.x > a.x) {  // forward: from the right side of a to the left side of b
-        const x1 = a.x + NODE_W / 2, x2 = b.x - NODE_W / 2;
-        d = `M ${x1} ${a.y} C ${x1 + 40} ${a.y}, ${x2 - 40} ${b.y}, ${x2} ${b.y}`;
-        lx = (x1 + x2) / 2; ly = (a.y + b.y) / 2 - 4;
-      } else {  // back (a loop) or same layer: an arc above both
-        const top = Math.min(a.y, b.y) - NODE_H / 2;
-        const lift = top - 28;
-        d = `M ${a.x} ${a.y - NODE_H / 2} C ${a.x} ${lift}, ${b.x} ${lift}, ${b.x} ${b.y - NODE_H / 2}`;
-        lx = (a.x + b.x) / 2; ly = lift + 4;
+      let d, lx, ly, anchor = "middle";
+      if (b.y > a.y) {  // down to a later layer: from the bottom of a to the top of b
+        const y1 = a.y + NODE_H / 2, y2 = b.y - NODE_H / 2;
+        d = `M ${a.x} ${y1} C ${a.x} ${y1 + 24}, ${b.x} ${y2 - 24}, ${b.x} ${y2}`;
+        lx = (a.x + b.x) / 2 + 4; ly = (y1 + y2) / 2 + 4; anchor = "start";
+      } else {  // back up (a loop) or within a layer: an arc on the right of both
+        const x1 = a.x + NODE_W / 2, x2 = b.x + NODE_W / 2, out = Math.max(x1, x2) + 36;
+        d = `M ${x1} ${a.y} C ${out} ${a.y}, ${out} ${b.y}, ${x2} ${b.y}`;
+        lx = out - 6; ly = (a.y + b.y) / 2 + 4; anchor = "start";
       }
       const path = svg("path", { d, class: "adknb-edge", "marker-end": `url(#adknb-arrow-${model.cid || "g"})` });
       path.dataset.source = e.source;
       path.dataset.target = e.target;
       edges.append(path);
-      if (e.label) edges.append(svg("text", { x: lx, y: ly, class: "adknb-edge-label", "text-anchor": "middle" }, e.label));
+      if (e.label) edges.append(svg("text", { x: lx, y: ly, class: "adknb-edge-label", "text-anchor": anchor }, e.label));
     }
     drawing.append(edges);
     for (const n of data.nodes || []) {

@@ -361,7 +361,7 @@ class StepBuilder(StepLog):
       if parent.kind == "node":
         self._set(parent, status="pending")  # the node waits for a person's answer
       self._add(Step(id=self._key_id(f"call:{call.id}"), kind="input_request", parent=parent.id,
-                     title=f"input requested: {to_json_text(args.get('message') or args)}", status="pending",
+                     title=to_json_text(args.get('message') or args), status="pending",
                      tool=call.name, args=args, **common))
       return
     long_running = call.id in (event.long_running_tool_ids or set())

@@ -17,12 +17,14 @@ from typing import Any, Iterable, Optional
 
 from .step import Step
 
-COLUMN = 170
-"""Pixels between layers (left to right)."""
-ROW = 64
-"""Pixels between nodes of one layer."""
+LAYER = 66
+"""Pixels between layers (top to bottom)."""
+SPREAD = 160
+"""Pixels between the centres of nodes in one layer."""
 MARGIN = 70
 """Pixels around the drawing (half a node, plus room for edge labels)."""
+LABEL_ROOM = 180
+"""Pixels right of the drawing for the labels of edges that loop back (drawn as arcs on the right)."""
 
 GRAPH_STATUS_TEXT = {"waiting": "○ waiting", "running": "… running", "paused": "⏸ paused", "done": "✓ done",
                      "rejected": "⊘ rejected", "error": "✗ error"}
@@ -76,7 +78,7 @@ class AgentGraph:
     self.edges.append(GraphEdge(source, target, label))
 
   def layout(self) -> "AgentGraph":
-    """Places the nodes in layers from the roots (networkx's `bfs_layout`), left to right; returns self.
+    """Places the nodes in layers from the roots (networkx's `bfs_layout`), top to bottom; returns self.
 
     The layout engine is networkx's; this only adds one hidden root above the graph's roots
     (so every part is reachable) and scales its coordinates to pixels.
@@ -94,22 +96,22 @@ class AgentGraph:
       first = next(n for n in self.nodes if n in unreached)
       g.add_edge(hub, first)
       unreached -= nx.descendants(g, hub)
-    pos = nx.bfs_layout(g, hub, align="vertical")
+    pos = nx.bfs_layout(g, hub, align="horizontal")  # layers are rows, from the roots down
     del pos[hub]
     if not pos:
       return self
-    layers: dict[float, int] = {}  # x of a layer -> how many nodes it holds
+    layers: dict[float, int] = {}  # the row of a layer -> how many nodes it holds
     for p in pos.values():
-      layers[round(float(p[0]), 6)] = layers.get(round(float(p[0]), 6), 0) + 1
-    xs, tallest = sorted(layers), max(layers.values())
-    ys = [float(p[1]) for p in pos.values()]
-    x0, x1, y0, y1 = xs[0], xs[-1], min(ys), max(ys)
+      layers[round(float(p[1]), 6)] = layers.get(round(float(p[1]), 6), 0) + 1
+    rows, widest = sorted(layers), max(layers.values())
+    xs = [float(p[0]) for p in pos.values()]
+    x0, x1, y0, y1 = min(xs), max(xs), rows[0], rows[-1]
     for node_id, (x, y) in pos.items():
       node = self.nodes[node_id]
-      node.x = round(MARGIN + (0 if x1 == x0 else (float(x) - x0) / (x1 - x0) * (len(xs) - 1) * COLUMN), 1)
-      node.y = round(MARGIN + (0 if y1 == y0 else (y1 - float(y)) / (y1 - y0) * (tallest - 1) * ROW), 1)
-    self.width = MARGIN * 2 + (len(xs) - 1) * COLUMN
-    self.height = MARGIN * 2 + (tallest - 1) * ROW
+      node.x = round(MARGIN + (0 if x1 == x0 else (float(x) - x0) / (x1 - x0) * (widest - 1) * SPREAD), 1)
+      node.y = round(MARGIN + (0 if y1 == y0 else (float(y) - y0) / (y1 - y0) * (len(rows) - 1) * LAYER), 1)
+    self.width = MARGIN * 2 + (widest - 1) * SPREAD + LABEL_ROOM
+    self.height = MARGIN * 2 + (len(rows) - 1) * LAYER
     return self
 
   def as_data(self) -> dict[str, Any]:

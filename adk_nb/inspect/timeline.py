@@ -17,8 +17,8 @@ BAR_KINDS = ("agent", "sequential", "parallel", "loop", "workflow", "node", "mod
              "input_request")
 """The kinds of step drawn as bars (the rest are instants inside them)."""
 
-LANE_KINDS = ("agent", "sequential", "parallel", "loop", "workflow")
-"""The kinds of step that give a timeline its rows (a node's bars sit in its workflow's row)."""
+LANE_KINDS = ("agent", "sequential", "parallel", "loop", "workflow", "node")
+"""The kinds of step that give a timeline its rows (all runs of one workflow node share a row)."""
 
 
 @dataclass(frozen=True)
@@ -66,4 +66,6 @@ def _lane(steps: StepBuilder, step) -> str:
     current = steps.steps.get(current.parent) if current.parent else None
   if current is None:
     return "run"
+  if current.kind == "node":  # every run of a workflow node in one row: writer@1, writer@2 -> writer
+    return current.title.rsplit("@", 1)[0]
   return f"{current.title} ({current.branch})" if "." in (current.branch or "") else current.title

@@ -21,10 +21,10 @@ def test_a_workflow_graph_has_its_nodes_routes_and_a_layered_layout():
   assert ("critic", "writer", "revise") in edges and ("critic", "spelling", "ok") in edges
   x = {n.label: n.x for n in graph.nodes.values()}
   y = {n.label: n.y for n in graph.nodes.values()}
-  # Layers follow the flow left to right; the two parallel checks share a layer, one above the other.
-  assert x["blurbs: START"] < x["writer"] < x["critic"] < x["spelling"] == x["tone"] < x["checks"] < x["ask"]
-  assert y["spelling"] != y["tone"]
-  assert graph.width > x["publish"] and graph.height > max(y.values())
+  # Layers follow the flow top to bottom; the two parallel checks share a layer, side by side.
+  assert y["blurbs: START"] < y["writer"] < y["critic"] < y["spelling"] == y["tone"] < y["checks"] < y["ask"]
+  assert x["spelling"] != x["tone"]
+  assert graph.width > max(x.values()) and graph.height > y["publish"]
 
 
 def test_an_agent_tree_shows_sub_agents_in_order_tools_and_agent_tools():

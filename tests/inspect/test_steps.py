@@ -217,14 +217,14 @@ def test_a_workflow_run_is_grouped_by_node_path_live_and_stored_alike():
       (2, "node", "writer@2", "done"), (3, "model_call", "scripted", "ok"),
       (2, "node", "critic@2", "ok"),
       (2, "node", "spelling@1", "ok"), (2, "node", "tone@1", "ok"), (2, "node", "checks@1", "ok"),
-      (2, "node", "ask@1", "pending"), (3, "input_request", 'input requested: "Publish <b>this</b>?"', "pending")]
+      (2, "node", "ask@1", "pending"), (3, "input_request", '"Publish <b>this</b>?"', "pending")]
   [item] = run.pending
   run.decide(item, "respond", {"approved": True})
   assert run.status == "done", run.error
   live = outline(run.steps, kinds)
   # The resume goes on inside the same workflow step: one workflow, the new node last, the wait answered.
   assert [(k, t) for _, k, t, _ in live].count(("workflow", "blurbs")) == 1
-  assert live[-3:] == [(2, "node", "ask@1", "ok"), (3, "input_request", 'input requested: "Publish <b>this</b>?"',
+  assert live[-3:] == [(2, "node", "ask@1", "ok"), (3, "input_request", '"Publish <b>this</b>?"',
                                                     "responded"), (2, "node", "publish@1", "ok")]
   stored = steps_of(run.events)
   assert [(d, k, t) for d, k, t, _ in outline(stored, kinds - {"model_call"})] == \

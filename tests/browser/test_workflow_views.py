@@ -1,0 +1,93 @@
+"""Workflows in a real JupyterLab and Chromium: the live graph, its click filter, and the reply form of a RequestInput."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+
+from tests.browser.test_runview import _open_and_run_all
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+
+WORKFLOW_NOTEBOOK = [
+    '''%load_ext adk_nb
+from adk_nb import Agent, Context, Workflow
+from adk_nb.events import RequestInput
+from adk_nb.models import ScriptedModel
+from adk_nb.workflow import JoinNode
+writer = Agent(name="writer", model=ScriptedModel(["Brew: coffee that knows you.", "Brew: coffee that knows you!"]),
+               instruction="Write a one-line blurb.")
+def critic(ctx: Context, node_input: str):
+    ctx.route = "ok" if node_input.endswith("!") else '<img src=x onerror="window.__pwned=7">'
+    return node_input
+async def spelling(node_input: str):
+    return "ok"
+async def tone(node_input: str):
+    return "upbeat"
+async def ask(node_input: dict):
+    yield RequestInput(message='Publish <img src=y onerror="window.__pwned=8">?', payload={"checks": node_input})
+def publish(node_input: dict):
+    return "published" if node_input.get("approved") else "kept"
+blurbs = Workflow(name="blurbs", edges=[
+    ("START", writer, critic, {'<img src=x onerror="window.__pwned=7">': writer, "ok": (spelling, tone)}),
+    ((spelling, tone), JoinNode(name="checks"), ask, publish)])''',
+    '''%%agent blurbs --store memory://
+A coffee machine that learns''',
+]
+
+
+def test_the_workflow_graph_follows_the_run_and_the_reply_form_resumes_it(page, lab, write_notebook, tmp_path):
+  name = write_notebook("workflow.ipynb", WORKFLOW_NOTEBOOK)
+  _open_and_run_all(page, lab, name)
+  page.wait_for_selector(".adknb-tree[data-status='paused']", timeout=60_000)
+  graph = page.locator(".adknb-graph").first
+  graph.wait_for(timeout=30_000)
+
+  def node(label):
+    return graph.locator(".adknb-gnode", has=page.locator(".adknb-gnode-label", has_text=label))
+
+  # Each node says its status in words (colour only repeats it); a loop's node counts its runs.
+  node("ask").locator(".adknb-gnode-status").filter(has_text="⏸ paused").wait_for(timeout=30_000)
+  assert node("writer").locator(".adknb-gnode-status").text_content() == "✓ done · 2 runs"
+  assert node("publish").locator(".adknb-gnode-status").text_content() == "○ waiting"
+  assert node("ask").get_attribute("data-status") == "paused"
+  # The route that loops back is labelled with its name, shown as text.
+  labels = graph.locator(".adknb-edge-label").all_text_contents()
+  assert '<img src=x onerror="window.__pwned=7">' in labels and "ok" in labels
+  # The tree groups the run by node path: workflow > node runs, the agent node holding its model call.
+  tree = page.locator(".adknb-tree").first
+  workflow = tree.locator("details[data-kind='workflow']")
+  titles = workflow.locator(":scope > .adknb-children > details > summary .adknb-node-title").all_inner_texts()
+  assert titles == ["writer@1", "critic@1", "writer@2", "critic@2", "spelling@1", "tone@1", "checks@1", "ask@1"]
+  assert workflow.locator("details[data-kind='node']:has-text('writer@2') details[data-kind='model_call']").count() == 1
+  # Clicking a node filters the tree to its runs.
+  node("critic").click()
+  page.wait_for_function("() => document.querySelector('.adknb-filter').value === 'critic'", timeout=30_000)
+  visible = tree.locator("details[data-kind='node']:visible > summary .adknb-node-title").all_inner_texts()
+  assert visible == ["critic@1", "critic@2"]
+  tree.locator(".adknb-filter").fill("")
+  tree.locator(".adknb-filter").dispatch_event("input")
+  # The reply form: the question as text, what it shows, an answer box.
+  panel = page.locator(".adknb-pending").first
+  assert 'blurbs asks: Publish <img src=y onerror="window.__pwned=8">?' in panel.inner_text()
+  assert '"tone": "upbeat"' in panel.inner_text()
+  panel.locator(".adknb-input-answer textarea").fill('{"approved": true}')
+  panel.get_by_role("button", name="Send answer").click()
+  page.wait_for_selector(".adknb-tree[data-status='done']", timeout=60_000)
+  node("publish").locator(".adknb-gnode-status").filter(has_text="✓ done").wait_for(timeout=30_000)
+  assert "published" in tree.inner_text()
+  assert page.locator(".adknb-graph img, .adknb-tree img, .adknb-pending img").count() == 0
+  assert page.evaluate("window.__pwned") is None
+  # The README's screenshot of the inspector (graph, tree, timeline): refreshed only when asked.
+  tree.locator(".adknb-timeline-toggle").click()
+  lanes = tree.locator(".adknb-timeline .adknb-lane-name").all_inner_texts()
+  assert lanes[:3] == ["blurbs", "writer", "critic"]  # one row per workflow node, its runs side by side
+  no_news = page.get_by_role("button", name="No", exact=True)  # JupyterLab's news question, over the output
+  if no_news.count():
+    no_news.first.click()
+  page.set_viewport_size({"width": 1100, "height": 2400})  # the whole view inside the notebook panel
+  page.locator(".adknb-runview").first.scroll_into_view_if_needed()
+  target = (REPO / "docs" if os.environ.get("ADK_NB_UPDATE_SCREENSHOT") else tmp_path) / "inspector.png"
+  target.parent.mkdir(exist_ok=True)
+  page.locator(".adknb-runview").first.screenshot(path=str(target))
+  assert target.stat().st_size > 10_000
