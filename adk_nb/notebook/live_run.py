@@ -119,6 +119,9 @@ class LiveRun:
     self.decisions: list[dict[str, Any]] = []
     """Every answer given: call, tool, decision, who decided (code, button, policy:auto, policy:deny)."""
     self.invocation_ids: list[str] = []
+    self.artifacts: list[dict[str, Any]] = []
+    """The session's artifacts when the latest step ended: [{'name', 'versions': [{'version', 'mime_type',
+    'create_time'}]}], by name (empty without an artifact service)."""
     self._subscribers: list[Callable[[RunChange], None]] = []
     self._view = None
     self._want_view = view
@@ -156,6 +159,7 @@ class LiveRun:
       if event.author != "user" and event.text and event.is_final_response():
         run.final_text = event.text
     run.status = "paused" if run.pending else "done"
+    await run._list_artifacts()
     run.steps.finish(time.time(), run.status)
     run._loop = running_loop()
     return run
@@ -432,6 +436,7 @@ class LiveRun:
       if stored_only:  # user messages and answers, committed but not yielded
         self.events = sorted(self.events + stored_only, key=lambda e: e.timestamp)
       self.pending = [p for p in pending_items(session.events) if p.invocation_id in mine]
+    await self._list_artifacts()
     last = self.events[-1] if self.events else None
     if failed is not None:
       self.status, self.error = "error", failed
@@ -441,6 +446,32 @@ class LiveRun:
       self.status = "paused"
     else:
       self.status = "done"
+
+  # ---- artifacts -----------------------------------------------------------------------------
+
+  async def _list_artifacts(self) -> None:
+    service = getattr(self.runner, "artifact_service", None)
+    if service is None:
+      return
+    where = {"app_name": self.runner.app_name, "user_id": self.user_id, "session_id": self.session_id}
+    try:
+      found = []
+      for name in await service.list_artifact_keys(**where):
+        versions = await service.list_artifact_versions(filename=name, **where)
+        found.append({"name": name, "versions": [{"version": v.version, "mime_type": v.mime_type or "",
+                                                  "create_time": v.create_time} for v in versions]})
+    except Exception as exc:  # noqa: BLE001 - a listing must never fail the run
+      logger.warning("adk_nb: could not list the artifacts of session %s: %s", self.session_id, exc)
+      return
+    self.artifacts = found
+
+  async def load_artifact(self, name: str, version: Optional[int] = None) -> Optional[types.Part]:
+    """One version of an artifact of this run's session (the newest when `version` is None)."""
+    service = getattr(self.runner, "artifact_service", None)
+    if service is None:
+      raise ValueError(f"{self.label}'s runner has no artifact service; pass artifact_service= to its Runner.")
+    return await service.load_artifact(app_name=self.runner.app_name, user_id=self.user_id,
+                                       session_id=self.session_id, filename=name, version=version)
 
   # ---- answering a pause ---------------------------------------------------------------------
 

@@ -337,8 +337,12 @@ class RunView(widgets.VBox):
     self.panel = ConfirmationPanel(run)
     self.graph = _graph_for(run, self._select)
     """The run's agent tree or workflow graph with live node status (None for a single agent)."""
-    parts = [self.tree, self.state, self.panel] if self.graph is None else [self.graph, self.tree, self.state, self.panel]
-    super().__init__(children=parts, **kwargs)
+    from .artifacts import ArtifactsView
+
+    self.artifacts = ArtifactsView(run, items=list(run.artifacts))
+    """The session's artifacts and their versions (hidden while there are none)."""
+    parts = [self.tree, self.state, self.panel, self.artifacts]
+    super().__init__(children=parts if self.graph is None else [self.graph, *parts], **kwargs)
     self.add_class("adknb-runview")
     self.display_handle = None
     """The display this view was shown with (`display(view, display_id=True)`), refreshed when a step ends."""
@@ -421,6 +425,8 @@ class RunView(widgets.VBox):
     self.flush()
     self.tree.snapshot()
     self.panel.refresh()
+    if self.artifacts.items != self.run.artifacts:
+      self.artifacts.items = list(self.run.artifacts)
     if self.display_handle is not None:
       # The saved notebook keeps the last bundle sent: refresh it so its static HTML is final.
       try:
@@ -450,6 +456,9 @@ class RunView(widgets.VBox):
       from .graph import graph_html
 
       html = graph_html(self.graph.graph, self.graph.status, self.graph.title) + html
+    from .artifacts import artifacts_html
+
+    html += artifacts_html(self.artifacts.items)
     return _with_html(super()._repr_mimebundle_(**kwargs), html)
 
 

@@ -401,3 +401,43 @@ def test_a_single_agent_has_no_graph_and_an_agent_alone_shows_its_graph(make_ref
   assert run.view.graph is None and run.view.children[0] is run.view.tree
   view = graph_view(agent)
   assert {n["kind"] for n in view.graph["nodes"]} == {"agent", "tool"} and view.status == {}
+
+
+async def test_the_artifacts_tab_lists_versions_and_previews_them_safely():
+  from google.genai import types
+
+  from adk_nb import Agent
+  from adk_nb.models import ScriptedModel
+  from adk_nb.tools import ToolContext
+
+  png = b"\x89PNG\r\n\x1a\n" + b"\0" * 64
+
+  async def make_files(tool_context: ToolContext) -> dict:
+    """Saves the report files."""
+    await tool_context.save_artifact("notes.txt", types.Part(text="draft"))
+    await tool_context.save_artifact("notes.txt", types.Part(text="<img src=x onerror=alert(1)> final"))
+    await tool_context.save_artifact("chart.png", types.Part.from_bytes(data=png, mime_type="image/png"))
+    await tool_context.save_artifact("logo.svg", types.Part.from_bytes(data=b"<svg onload='alert(1)'/>",
+                                                                        mime_type="image/svg+xml"))
+    await tool_context.save_artifact("report.pdf", types.Part.from_bytes(data=b"%PDF-1.4", mime_type="application/pdf"))
+    return {"saved": 4}
+
+  agent = Agent(name="reporter", model=ScriptedModel([call("make_files"), "Saved."]), tools=[make_files])
+  run = await nb.arun(agent, "report", store="memory://")
+  assert run.status == "done", run.error
+  view = run.view.artifacts
+  assert [(i["name"], [(v["version"], v["mime_type"]) for v in i["versions"]]) for i in view.items] == [
+      ("chart.png", [(0, "image/png")]), ("logo.svg", [(0, "image/svg+xml")]),
+      ("notes.txt", [(0, "text/plain"), (1, "text/plain")]), ("report.pdf", [(0, "application/pdf")])]
+  assert (await view.content("report.pdf", 0))["kind"] == "file"  # a download link
+  text = await view.content("notes.txt", 1)
+  assert (text["kind"], text["text"]) == ("text", "<img src=x onerror=alert(1)> final")  # drawn with textContent
+  assert (await view.content("notes.txt", 0))["text"] == "draft"
+  image = await view.content("chart.png", None)
+  assert image["kind"] == "image" and image["mime"] == "image/png" and image["size"] == len(png)
+  svg = await view.content("logo.svg", 0)  # SVG can carry scripts: its source as text, never drawn
+  assert (svg["kind"], svg["text"]) == ("text", "<svg onload='alert(1)'/>")
+  assert (await view.content("gone.txt", 0))["kind"] == "missing"
+  bundle = run.view._repr_mimebundle_()
+  saved = (bundle[0] if isinstance(bundle, tuple) else bundle)["text/html"]
+  assert "notes.txt: v0 (text/plain), v1 (text/plain)" in saved

@@ -1,4 +1,5 @@
-"""Workflows in a real JupyterLab and Chromium: the live graph, its click filter, and the reply form of a RequestInput."""
+"""The inspector's newer panels in a real JupyterLab and Chromium: the live workflow graph and its click filter, the
+reply form of a RequestInput, and the artifacts tab."""
 
 from __future__ import annotations
 
@@ -91,3 +92,51 @@ def test_the_workflow_graph_follows_the_run_and_the_reply_form_resumes_it(page, 
   target.parent.mkdir(exist_ok=True)
   page.locator(".adknb-runview").first.screenshot(path=str(target))
   assert target.stat().st_size > 10_000
+
+
+ARTIFACTS_NOTEBOOK = [
+    '''%load_ext adk_nb
+import base64
+from google.genai import types
+from adk_nb import Agent
+from adk_nb.models import ScriptedModel, call
+from adk_nb.tools import ToolContext
+DOT = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")
+async def make_files(tool_context: ToolContext) -> dict:
+    """Saves the report files."""
+    await tool_context.save_artifact("notes.txt", types.Part(text="draft"))
+    await tool_context.save_artifact("notes.txt", types.Part(text='<img src=x onerror="window.__pwned=9"> final'))
+    await tool_context.save_artifact("dot.png", types.Part.from_bytes(data=DOT, mime_type="image/png"))
+    await tool_context.save_artifact("report.pdf", types.Part.from_bytes(data=b"%PDF-1.4", mime_type="application/pdf"))
+    return {"saved": 3}
+reporter = Agent(name="reporter", model=ScriptedModel([call("make_files"), "Saved."]), tools=[make_files])''',
+    '''%%agent reporter --store memory://
+Write the report''',
+]
+
+
+def test_the_artifacts_tab_previews_text_images_and_offers_downloads(page, lab, write_notebook):
+  name = write_notebook("artifacts.ipynb", ARTIFACTS_NOTEBOOK)
+  _open_and_run_all(page, lab, name)
+  page.wait_for_selector(".adknb-tree[data-status='done']", timeout=60_000)
+  tab = page.locator(".adknb-artifacts").first
+  tab.locator(".adknb-artifact").first.wait_for(timeout=30_000)
+  assert tab.locator(".adknb-artifact-name").all_inner_texts() == ["dot.png", "notes.txt", "report.pdf"]
+  notes = tab.locator(".adknb-artifact", has_text="notes.txt")
+  assert notes.locator("button").all_inner_texts() == ["v0", "v1"]
+  notes.get_by_role("button", name="v1").click()
+  text = tab.locator(".adknb-artifact-text")
+  text.wait_for(timeout=30_000)
+  assert text.inner_text() == '<img src=x onerror="window.__pwned=9"> final'  # shown as written
+  tab.locator(".adknb-artifact", has_text="dot.png").get_by_role("button", name="v0").click()
+  image = tab.locator("img.adknb-artifact-image")
+  image.wait_for(timeout=30_000)
+  page.wait_for_function("img => img.complete && img.naturalWidth === 1", arg=image.element_handle(), timeout=30_000)
+  tab.locator(".adknb-artifact", has_text="report.pdf").get_by_role("button", name="v0").click()
+  link = tab.locator("a.adknb-artifact-download")
+  link.filter(has_text="report.pdf").wait_for(timeout=30_000)
+  assert link.get_attribute("download") == "report.pdf" and tab.locator("img").count() == 0
+  with page.expect_download() as download:
+    link.click()
+  assert download.value.suggested_filename == "report.pdf"
+  assert page.evaluate("window.__pwned") is None
