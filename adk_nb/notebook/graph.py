@@ -60,7 +60,10 @@ class GraphView(anywidget.AnyWidget):
 
 
 def worth_drawing(agent_graph: AgentGraph) -> bool:
-  """True when the picture says more than the tree: a workflow, sub-agents or agent tools (not one agent and its tools)."""
+  """True when the picture says more than the tree: a workflow, sub-agents or agent tools.
+
+  One agent with its tools is not drawn: the tree already shows all of it.
+  """
   return sum(1 for n in agent_graph.nodes.values() if n.kind not in ("tool", "toolset")) > 1
 
 

@@ -24,7 +24,7 @@ _CELL = re.compile(r"^%%agent(\s|$)")
 _LINE = re.compile(r"^%agent(\s|$)")
 # `{{...}}` first, so a doubled brace stays as written; then `{name}` or `{obj.attr}`.
 _NAME = re.compile(r"\{\{[^{}]*\}\}|\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\}")
-_SUBCOMMANDS = ("sessions", "state", "pending", "resume", "reset")
+_SUBCOMMANDS = ("sessions", "state", "pending", "resume", "reset", "tools")
 USAGE = ("usage: %%agent AGENT [--session NAME] [--new] [--user ID] [--state k=v ...] [--store URI] "
          "[--approve ask|auto|deny] [--background] [--out NAME] [--quiet] [-i]")
 
@@ -156,7 +156,7 @@ class AgentMagics(Magics):
 
     Cell: `%%agent AGENT [options]` then the user's message. The cell awaits the run and
     ends when it finishes or pauses for an approval; its value is the LiveRun.
-    Line: `%agent sessions|state|pending|resume|reset [AGENT] [--session NAME]`.
+    Line: `%agent sessions|state|pending|resume|reset [AGENT] [--session NAME]`, `%agent tools AGENT`.
     """
     if cell is None:
       return _sync(agent_line(line))
@@ -241,10 +241,11 @@ def _print_quiet(live: LiveRun) -> None:
 
 
 async def agent_line(line: str) -> Any:
-  """`%agent sessions|state|pending|resume|reset [AGENT]` (pending and resume take `--session NAME`)."""
+  """`%agent sessions|state|pending|resume|reset [AGENT]` (pending and resume take `--session NAME`);
+  `%agent tools AGENT`."""
   words = shlex.split(line)
   if not words or words[0] not in _SUBCOMMANDS:
-    raise UsageError("usage: %agent sessions|state|pending|resume|reset [AGENT] [--session NAME]")
+    raise UsageError("usage: %agent sessions|state|pending|resume|reset|tools [AGENT] [--session NAME]")
   command, names = words[0], words[1:]
   session_id = None
   if command in ("pending", "resume") and "--session" in names:  # %agent pending|resume AGENT --session S
@@ -255,6 +256,14 @@ async def agent_line(line: str) -> Any:
     del names[at:at + 2]
   if len(names) > 1:
     raise UsageError(f"usage: %agent {command} [AGENT]")
+  if command == "tools":  # the agent's structure only: it need not have run
+    from .tools_view import tools_view
+
+    if not names:
+      raise UsageError("usage: %agent tools AGENT")
+    target = _lookup(_shell(), names[0])
+    agent = getattr(target, "root_agent", None) or getattr(target, "agent", None) or target  # an App or a Runner
+    return await tools_view(agent)
   if names:
     target = _lookup(_shell(), names[0])
     # The store this agent last ran with (e.g. --store memory://), not the default one.
