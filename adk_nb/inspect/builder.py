@@ -26,7 +26,7 @@ from google.genai import types
 
 from ..events.event import Event
 from ..events.protocol import (PROTOCOL_CALLS, REQUEST_CONFIRMATION, REQUEST_INPUT, confirmation_request,
-                               is_start_marker)
+                               error_traceback, is_start_marker)
 from .changelog import StepLog
 from .step import Step
 from .text import jsonable, readable_hint, short_args, to_json_text
@@ -303,7 +303,7 @@ class StepBuilder(StepLog):
     if (event.error_code or event.error_message) and model is None:
       self._add(Step(id=self._key_id(f"error:{event.id}"), kind="error", parent=agent.id,
                      title=f"error {event.error_code or ''}".strip(), text=event.error_message or "",
-                     status="error", **common))
+                     status="error", traceback=error_traceback(event), **common))
 
   def _model_call(self, event: Event, agent: Step, previous: Optional[float]) -> Optional[Step]:
     """The model call `event` is the response of (None for other events: tool results, custom agents)."""

@@ -71,6 +71,8 @@ class Step:
   """For workflow nodes (and agents inside a workflow): the node path, e.g. `wf@1/child@2`."""
   state_delta: Optional[dict[str, Any]] = None
   """For state steps: the keys written."""
+  traceback: str = ""
+  """For error steps reporting an exception: its traceback (cut; shown folded in the details panel)."""
   request: Any = field(default=None, repr=False, compare=False)
   """For model calls of a live run: the LlmRequest as sent (kept by reference, never copied)."""
   _shown: dict = field(default_factory=dict, repr=False, compare=False)
@@ -106,6 +108,8 @@ class Step:
       parts.append(f"{_n(tin)} in · {_n(tout)} out tokens")
     if self.finish and self.finish not in ("STOP", "FinishReason.STOP"):
       parts.append(self.finish.lower())
+    if self.traceback:
+      parts.append("traceback in details")
     return " · ".join(parts)
 
   def as_node(self) -> dict[str, Any]:
