@@ -92,6 +92,35 @@ def test_the_workflow_graph_follows_the_run_and_the_reply_form_resumes_it(page, 
   target.parent.mkdir(exist_ok=True)
   page.locator(".adknb-runview").first.screenshot(path=str(target))
   assert target.stat().st_size > 10_000
+  # Dark theme: every node's words stay readable on its box (computed colours, not a screenshot).
+  page.click("li.lm-MenuBar-item:has-text('Settings')")
+  page.click("li.lm-Menu-item:has-text('Theme')")
+  page.click("li.lm-Menu-item:has-text('JupyterLab Dark')")
+  page.wait_for_function("""() => { const c = getComputedStyle(document.querySelector('.adknb-graph')).color
+                                     .match(/[\\d.]+/g).map(Number); return c[0] + c[1] + c[2] > 450; }""",
+                         timeout=30_000)
+  ratios = graph.evaluate(GRAPH_CONTRAST_JS)
+  assert {"start[waiting]", "agent[done]", "node[done]", "join[done]"} <= set(ratios), ratios
+  assert min(ratios.values()) >= 4.5, ratios
+
+
+GRAPH_CONTRAST_JS = """root => {
+  const rgb = s => (s.match(/[\\d.]+/g) || []).map(Number).slice(0, 3);
+  const lum = ([r, g, b]) => { const f = c => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+                              return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  const out = {};
+  for (const node of root.querySelectorAll(".adknb-gnode")) {
+    const box = lum(rgb(getComputedStyle(node.querySelector("rect")).fill));
+    for (const text of node.querySelectorAll("text")) {
+      if (!text.textContent.trim()) continue;
+      const ink = lum(rgb(getComputedStyle(text).fill));
+      const ratio = (Math.max(ink, box) + 0.05) / (Math.min(ink, box) + 0.05);
+      const key = `${node.dataset.kind}[${node.dataset.status}]`;
+      out[key] = Math.min(out[key] || 99, Math.round(ratio * 10) / 10);
+    }
+  }
+  return out;
+}"""
 
 
 ARTIFACTS_NOTEBOOK = [
