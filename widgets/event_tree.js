@@ -7,7 +7,7 @@
 
 /**
  * @typedef {{id: string, parent: ?string, kind: string, title: string, text: string, status: string,
- *            t?: number, ms?: number, meta?: string, result?: string, branch?: string}} Node
+ *            t?: number, ms?: number, meta?: string, result?: string, branch?: string, traceback?: string}} Node
  */
 
 const CONTAINERS = new Set(["invocation", "agent", "sequential", "parallel", "loop", "iteration", "workflow", "node"]);
@@ -79,6 +79,8 @@ function render({ model, el: root }) {
     entry.text.hidden = !n.text;
     entry.result.textContent = n.result ? `→ ${n.result}` : "";
     entry.result.hidden = !n.result;
+    entry.tracebackText.textContent = n.traceback || "";  // an exception's traceback, folded
+    entry.traceback.hidden = !n.traceback;
     entry.root.dataset.kind = n.kind;
     entry.root.dataset.status = n.status || "";
     entry.root.dataset.author = n.title || "";
@@ -230,6 +232,7 @@ function render({ model, el: root }) {
       kind: el("span", "adknb-kind"), title: el("span", "adknb-node-title"),
       status: el("span", "adknb-node-status"), ms: el("span", "adknb-ms"), meta: el("span", "adknb-meta"),
       text: el("pre", "adknb-text"), result: el("pre", "adknb-result"),
+      traceback: el("details", "adknb-traceback"), tracebackText: el("pre", "adknb-text"),
       detail: el("div", "adknb-detail"), info: el("button", "adknb-info", "details"),
       children: el("div", "adknb-children"),
     };
@@ -241,7 +244,8 @@ function render({ model, el: root }) {
       model.send({ type: "detail", id: entry.data.id, full: false });
     });
     summary.append(entry.kind, entry.title, entry.status, entry.ms, entry.meta, entry.info);
-    nodeRoot.append(summary, entry.text, entry.result, entry.detail, entry.children);
+    entry.traceback.append(el("summary", "", "traceback"), entry.tracebackText);
+    nodeRoot.append(summary, entry.text, entry.result, entry.traceback, entry.detail, entry.children);
     paint(entry);
     const parent = n.parent !== null && n.parent !== undefined ? byId.get(n.parent) : undefined;
     (parent ? parent.children : body).appendChild(nodeRoot);

@@ -72,7 +72,7 @@ class Step:
   state_delta: Optional[dict[str, Any]] = None
   """For state steps: the keys written."""
   traceback: str = ""
-  """For error steps reporting an exception: its traceback (cut; shown folded in the details panel)."""
+  """For error steps reporting an exception: its traceback (cut; drawn folded under the error)."""
   request: Any = field(default=None, repr=False, compare=False)
   """For model calls of a live run: the LlmRequest as sent (kept by reference, never copied)."""
   _shown: dict = field(default_factory=dict, repr=False, compare=False)
@@ -108,8 +108,6 @@ class Step:
       parts.append(f"{_n(tin)} in · {_n(tout)} out tokens")
     if self.finish and self.finish not in ("STOP", "FinishReason.STOP"):
       parts.append(self.finish.lower())
-    if self.traceback:
-      parts.append("traceback in details")
     return " · ".join(parts)
 
   def as_node(self) -> dict[str, Any]:
@@ -132,6 +130,8 @@ class Step:
       node["result"] = self._json_of("result")
     if self.branch:
       node["branch"] = self.branch
+    if self.traceback:
+      node["traceback"] = self.traceback  # drawn folded under the error
     return node
 
 

@@ -50,6 +50,8 @@ def tree_html(nodes: list[dict[str, Any]], status: str = "", title: str = "") ->
       parts.append(f"<pre>{escape(str(node['text']))}</pre>")
     if node.get("result"):
       parts.append(f"<pre>→ {escape(str(node['result']))}</pre>")
+    if node.get("traceback"):
+      parts.append(f"<details><summary>traceback</summary><pre>{escape(str(node['traceback']))}</pre></details>")
     for child in kids.get(node["id"], []):
       walk(child)
     parts.append("</details>")
