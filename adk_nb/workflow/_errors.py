@@ -23,6 +23,13 @@ class WorkflowStalledError(RuntimeError):
   """A JoinNode was left waiting for a predecessor that can no longer run."""
 
 
+class NodeInterruptedError(BaseException):
+  """Unwinds a node whose `ctx.run_node` child asked for input; the workflow then pauses.
+
+  A BaseException so that a node's own `except Exception` does not swallow the pause.
+  """
+
+
 class NodeTimeoutError(Exception):
   """A node run took longer than its `timeout` (retryable through `retry_config`)."""
 
