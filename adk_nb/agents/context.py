@@ -58,6 +58,8 @@ class Context(CallbackContext):
     self.interrupt_ids: list[str] = []
     """Ids of the RequestInput / long-running calls this run is waiting on."""
     self.error: Optional[BaseException] = None
+    self.tool_confirmation: Any = None
+    """The person's answer (a ToolConfirmation) when a node with require_confirmation runs after approval."""
     self._output: Any = _UNSET
     self._route: Any = None
     self._run_node = run_node
