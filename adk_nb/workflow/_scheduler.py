@@ -90,8 +90,10 @@ class Scheduler:
   """Runs the graph of `workflow` once (or resumes it), yielding every event of its nodes."""
 
   def __init__(self, workflow: "Workflow", ic: "InvocationContext", path: str, node_input: Any,
-               result: GraphResult, parent_ctx: Optional[Context] = None):
+               result: GraphResult, parent_ctx: Optional[Context] = None, also_output_for: tuple[str, ...] = ()):
     self.wf = workflow
+    self.also_output_for = also_output_for
+    """Paths of the enclosing workflows whose output this workflow's output also is (it ends them)."""
     self.graph = workflow._graph
     self.ic = ic
     self.path = path
@@ -433,7 +435,8 @@ class Scheduler:
       node_input = _validate(node.input_schema, node_input)
     if _is_workflow(node):
       result = GraphResult()
-      async for event in node._graph_events(ctx._invocation_context, run.path, node_input, result, ctx):
+      async for event in node._graph_events(ctx._invocation_context, run.path, node_input, result, ctx,
+                                            tuple(self._output_for(run)[1:])):
         await self._emit(run, event)
       if result.interrupts:
         run.interrupts = list(result.interrupts)
@@ -572,6 +575,7 @@ class Scheduler:
     paths = [run.path]
     if run.terminal and not run.dynamic:
       paths.append(self.path)
+      paths.extend(self.also_output_for)
     return paths
 
   def _new_event(self, run: _Run, **kwargs: Any) -> Event:

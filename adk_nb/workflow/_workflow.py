@@ -118,9 +118,10 @@ class Workflow(BaseAgent):
       ctx.pause()
 
   async def _graph_events(self, ic: InvocationContext, path: str, node_input: Any, result: GraphResult,
-                          parent_ctx: Optional[Context]) -> AsyncGenerator[Event, None]:
+                          parent_ctx: Optional[Context], also_output_for: tuple[str, ...] = ()
+                          ) -> AsyncGenerator[Event, None]:
     if self._graph is None:
       return
-    scheduler = Scheduler(self, ic, path, node_input, result, parent_ctx)
+    scheduler = Scheduler(self, ic, path, node_input, result, parent_ctx, also_output_for)
     async for event in scheduler.run():
       yield event
