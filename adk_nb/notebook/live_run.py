@@ -18,6 +18,7 @@ from google.genai import types
 from ..agents.run_config import RunConfig
 from ..events.event import Event
 from ..events.event_actions import EventActions
+from ..events.protocol import reply_text
 from ..inspect.steps import StepBuilder, jsonable, short_args
 from ..pending import PendingItem, answer_message, confirmation_response, pending_items, tool_response
 from ..runners import Runner
@@ -99,7 +100,7 @@ class LiveRun:
     self.steps = StepBuilder(keep_ops=False)
     """The run as typed steps (see `adk_nb.inspect.steps`): what every view draws."""
     self.final_text: str = ""
-    """The text of the agents' last final answer."""
+    """The text of the agents' last final answer, or of a graph Workflow's output (see `reply_text`)."""
     self.state: dict[str, Any] = {}
     """The session's state after the run (merged: app:, user: and session keys)."""
     self.temp_state: dict[str, Any] = {}
@@ -151,8 +152,7 @@ class LiveRun:
       if event.invocation_id and event.invocation_id not in run.invocation_ids:
         run.invocation_ids.append(event.invocation_id)
       run.steps.add_event(event)
-      if event.author != "user" and event.text and event.is_final_response():
-        run.final_text = event.text
+      run.final_text = reply_text(event) or run.final_text
     run.status = "paused" if run.pending else "done"
     run.steps.finish(time.time(), run.status)
     run._loop = running_loop()
@@ -412,8 +412,7 @@ class LiveRun:
           else:
             self.state[key] = value
         self.changed_keys = sorted(delta)
-      if event.author != "user" and event.text and event.is_final_response():
-        self.final_text = event.text
+      self.final_text = reply_text(event) or self.final_text
     self._publish("event", event)
 
   async def _settle(self, failed: Optional[str]) -> None:
