@@ -169,6 +169,7 @@ async def _run_sub_agent(ctx: "InvocationContext", tool: DelegationTool, call: t
              for fr in event.get_function_responses()):
         outcome.finished = True
         outcome.response = _finish_tool(sub).result(finish_args or {})
+        event.output = outcome.response  # the task's output, on its finish_task answer (as google-adk)
       elif event.text and event.is_final_response() and not event.get_function_responses():
         text = event.text
     yield event
