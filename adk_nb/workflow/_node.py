@@ -25,6 +25,12 @@ def build_node(node_like: Any, **overrides: Any) -> BaseNode:
     from ..agents.llm_agent import LlmAgent
 
     if isinstance(node_like, LlmAgent):
+      if node_like.mode == "task":
+        raise WorkflowConfigurationError(
+            f"Agent {node_like.name!r} has mode='task', which adk_nb does not run as a graph node yet (google-adk "
+            "2.13 marks it experimental). Make it a sub-agent of a coordinator LlmAgent and put the coordinator in "
+            "the graph, or use mode='single_turn'."
+        )
       update = dict(overrides)
       update["rerun_on_resume"] = overrides.get("rerun_on_resume", True)
       if "include_contents" not in node_like.model_fields_set:

@@ -184,6 +184,11 @@ async def test_after_a_task_finished_the_next_message_starts_a_new_invocation_at
   assert later[0].invocation_id != first[0].invocation_id and later[0].isolation_scope is None
 
 
-def test_mode_is_checked():
+def test_mode_is_checked_and_a_task_agent_is_not_a_graph_node_yet():
+  from adk_nb import Workflow
+
   with pytest.raises(ValueError):
     LlmAgent(name="x", mode="sometimes")
+  task = LlmAgent(name="booker", mode="task", model=ScriptedModel([]))
+  with pytest.raises(ValueError, match="mode='task', which adk_nb does not run as a graph node yet"):
+    Workflow(name="wf", edges=[("START", task)])
