@@ -53,21 +53,25 @@ def active_task(events: list[Event]) -> Optional[ActiveTask]:
   so the cost is that of the latest turn, not of the session. A delegation is open until the
   coordinator's call is answered.
   """
-  answered: set[str] = set()
-  scope: Optional[str] = None
-  for event in reversed(events):
-    for response in event.get_function_responses():
-      answered.add(response.id)
-    if scope is None and event.isolation_scope:
-      if event.isolation_scope in answered:
-        return None  # the latest delegation already answered its coordinator
-      scope = event.isolation_scope
-      continue
-    if scope is not None:
-      for call in event.get_function_calls():
-        if call.id == scope:
-          return ActiveTask(scope=scope, invocation_id=event.invocation_id, coordinator=event.author,
-                            branch=event.branch)
+  latest = None
+  for index in range(len(events) - 1, -1, -1):
+    event = events[index]
+    if event.isolation_scope:
+      latest = index
+      break
+    if event.author == "user" and not event.get_function_responses():
+      return None  # the user spoke outside any task since: nothing waits
+  if latest is None:
+    return None
+  scope = events[latest].isolation_scope
+  if any(r.id == scope for event in events[latest + 1:] for r in event.get_function_responses()):
+    return None  # the delegation already answered its coordinator
+  for index in range(latest - 1, -1, -1):
+    event = events[index]
+    for call in event.get_function_calls():
+      if call.id == scope:
+        return ActiveTask(scope=scope, invocation_id=event.invocation_id, coordinator=event.author,
+                          branch=event.branch)
     if event.author == "user" and not event.isolation_scope and not event.get_function_responses():
       return None
   return None

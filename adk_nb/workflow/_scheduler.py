@@ -79,7 +79,7 @@ class _Run:
     """The task the run executes in (its `ctx.run_node` children started elsewhere are awaited)."""
     self.children: set[asyncio.Task] = set()
     """Tasks running `ctx.run_node` children concurrently (asyncio.gather, create_task)."""
-    self.child_counts: dict[str, int] = {}
+    self.child_counts: Optional[dict[str, int]] = None
     """Run ids handed to `ctx.run_node` children, per child name (reset on each attempt, so a retry
     or a rerun after a pause finds the children of the earlier pass under the same paths)."""
     self.paused_by_child = False
@@ -379,6 +379,7 @@ class Scheduler:
   # ---- one node run ------------------------------------------------------------------------------
 
   async def _execute(self, run: _Run) -> None:
+    run.task = asyncio.current_task()
     try:
       await self._attempts(run)
     except asyncio.CancelledError:
@@ -392,7 +393,6 @@ class Scheduler:
     node = run.node
     policy = node.retry_config
     attempt = 1
-    run.task = asyncio.current_task()
     while True:
       ic = self.ic if run.branch == self.ic.branch else self.ic.model_copy(update={"branch": run.branch})
       author = None if isinstance(node, BaseAgent) and not _is_workflow(node) else self.wf.name
@@ -405,7 +405,8 @@ class Scheduler:
       run.output, run.has_output, run.route, run.interrupts = None, False, None, []
       run.output_emitted = False
       run.route_emitted = None
-      run.child_counts, run.paused_by_child = {}, False
+      run.child_counts = None
+      run.paused_by_child = False
       try:
         if node.timeout:
           try:
@@ -629,6 +630,8 @@ class Scheduler:
     node = build_node(target, name=name) if name else build_node(target)
     caller: Optional[_Run] = getattr(parent, "_wf_run", None)
     if run_id is None:
+      if caller is not None and caller.child_counts is None:
+        caller.child_counts = {}
       counts = caller.child_counts if caller is not None else self.dynamic_runs
       count = counts.get(node.name, 0) + 1
       counts[node.name] = count
@@ -647,6 +650,7 @@ class Scheduler:
       return self.dynamic_done[path]  # it finished in an earlier pass: replayed, not run again
     run = _Run(node, run_id, path, node_input, parent.branch)
     run.dynamic = True
+    run.task = asyncio.current_task()
     waiting = self.dynamic_waiting.get(path)
     if waiting is not None:
       answered = {i: self.answers[i] for i in waiting["interrupts"] if i in self.answers}
