@@ -2,7 +2,7 @@
 // inserted with textContent, never as HTML. Updates arrive as append-only batches
 // ({type: "ops", seq, ops}); the `nodes` trait holds the full snapshot for reloads.
 
-// The labels and status words come from Python (adk_nb.inspect.steps.LABELS / STATUS_TEXT) in
+// The labels and status words come from Python (adk_nb.inspect.LABELS / STATUS_TEXT) in
 // the `labels` and `status_text` traits, so the live view, static HTML and trajectory agree.
 
 /**
@@ -10,7 +10,7 @@
  *            t?: number, ms?: number, meta?: string, result?: string, branch?: string}} Node
  */
 
-const CONTAINERS = new Set(["invocation", "agent", "sequential", "parallel", "loop", "iteration", "node"]);
+const CONTAINERS = new Set(["invocation", "agent", "sequential", "parallel", "loop", "iteration", "workflow", "node"]);
 
 function formatMs(ms) {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
@@ -129,12 +129,13 @@ function render({ model, el: root }) {
 
   // ---- timeline: the same nodes as bars, one lane per agent ------------------------------------
 
-  const BARS = new Set(["agent", "sequential", "parallel", "loop", "model_call", "tool_call", "approval", "input_request"]);
-  const LANES = new Set(["agent", "sequential", "parallel", "loop"]);
+  const BARS = new Set(["agent", "sequential", "parallel", "loop", "workflow", "node", "model_call", "tool_call", "approval", "input_request"]);
+  const LANES = new Set(["agent", "sequential", "parallel", "loop", "workflow"]);
   const RUNNING = new Set(["running", "streaming", "pending", "needs approval"]);
 
   function laneOf(entry) {
     for (let e = entry; e; e = byId.get(e.data.parent)) {
+      if (e.data.kind === "node") return String(e.data.title || "").replace(/@\d+$/, "");  // writer@1, writer@2 -> writer
       if (LANES.has(e.data.kind)) return e.data.branch && e.data.branch.includes(".") ? `${e.data.title} (${e.data.branch})` : e.data.title;
       if (e.data.parent === null || e.data.parent === undefined) break;
     }
@@ -286,7 +287,13 @@ function render({ model, el: root }) {
     if ((model.get("seq") || 0) >= seq) rebuild(model.get("nodes"), model.get("seq"));
   }
 
-  filter.addEventListener("input", applyFilter);
+  // The graph sets `filter` when a node is clicked; typing in the box sets it too, so a view
+  // re-rendered later (the cell's display is refreshed when a run step ends) keeps the same filter.
+  function onFilterTrait() {
+    if (filter.value !== (model.get("filter") || "")) filter.value = model.get("filter") || "";
+    applyFilter();
+  }
+  filter.addEventListener("input", () => { applyFilter(); model.set("filter", filter.value); model.save_changes(); });
   errorsBox.addEventListener("change", applyFilter);
   expand.addEventListener("click", () => { for (const e of byId.values()) e.root.open = true; });
   rebuild(model.get("nodes"), model.get("seq"));
@@ -295,6 +302,8 @@ function render({ model, el: root }) {
   model.on("change:status", setStatus);
   model.on("change:title", setStatus);
   model.on("change:nodes", onSnapshot);
+  model.on("change:filter", onFilterTrait);
+  if (model.get("filter")) onFilterTrait();
   model.send({ type: "hello" });
   return () => {
     if (ticker !== null) clearInterval(ticker);
@@ -302,6 +311,7 @@ function render({ model, el: root }) {
     model.off("change:status", setStatus);
     model.off("change:title", setStatus);
     model.off("change:nodes", onSnapshot);
+    model.off("change:filter", onFilterTrait);
   };
 }
 

@@ -10,7 +10,7 @@ from adk_nb import Agent, InMemoryRunner
 from adk_nb.errors import traceback_text
 from adk_nb.events.protocol import error_traceback
 from adk_nb.inspect.details import step_details
-from adk_nb.inspect.steps import StepBuilder
+from adk_nb.inspect import StepBuilder
 from adk_nb.testing import ScriptedModel, call, run_turn, session_of
 
 
