@@ -39,6 +39,7 @@ from starlette.routing import Route
 
 from ..cli.agent_loader import iter_agents, load_agent_folder
 from ..events import Event, EventActions
+from ..errors import SessionNotFoundError
 from .errors import HttpError, UnknownAppError, error_body, status_of
 
 
@@ -300,13 +301,16 @@ class AdkApiServer:
 
   # ---- runs ------------------------------------------------------------------------------------
 
-  async def _start(self, request: Request) -> tuple[Any, RunAgentRequest, asyncio.Queue]:
-    """Validates a run request and starts the run as a task that outlives the HTTP request."""
+  async def _start(self, request: Request) -> tuple[RunAgentRequest, asyncio.Queue]:
+    """Validates a run request and starts the run as a task that outlives the HTTP request.
+
+    The session is not read here: the Runner reads it anyway and raises SessionNotFoundError
+    (answered 404 before any byte of the response), which saves one read per request.
+    """
     from ..agents.run_config import RunConfig, StreamingMode
 
     req = await self.body(request, RunAgentRequest)
     runner = self.runner(req.app_name)
-    await self.session_or_404(req.app_name, req.user_id, req.session_id)
     config = RunConfig(streaming_mode=StreamingMode.SSE if req.streaming else StreamingMode.NONE)
     queue: asyncio.Queue = asyncio.Queue()
 
@@ -326,27 +330,40 @@ class AdkApiServer:
     task = asyncio.create_task(produce())
     self.background.add(task)
     task.add_done_callback(self.background.discard)
-    return runner, req, queue
+    return req, queue
+
+  def _failure(self, req: RunAgentRequest, exc: BaseException) -> Response:
+    """The error response for a run that failed before anything was sent."""
+    if isinstance(exc, SessionNotFoundError):
+      exc = HttpError(404, f"Session not found: {req.session_id!r} (app {req.app_name!r}, user {req.user_id!r}); "
+                           f"create it with POST /apps/{req.app_name}/users/{req.user_id}/sessions.",
+                      "SESSION_NOT_FOUND")
+    return JSONResponse(error_body(exc), status_code=status_of(exc) or 500)
 
   async def run(self, request: Request) -> Response:
-    _, _, queue = await self._start(request)
+    req, queue = await self._start(request)
     events = []
     while (item := await queue.get()) is not None:
       if isinstance(item, BaseException):
-        return JSONResponse(error_body(item), status_code=status_of(item) or 500)
+        return self._failure(req, item)
       events.append(_dump(item))
     return JSONResponse(events)
 
   async def run_sse(self, request: Request) -> Response:
-    _, _, queue = await self._start(request)
+    req, queue = await self._start(request)
+    first = await queue.get()  # a run that fails before its first event gets a real status, not a 200 stream
+    if isinstance(first, BaseException):
+      return self._failure(req, first)
 
     async def stream():
-      while (item := await queue.get()) is not None:
+      item = first
+      while item is not None:
         if isinstance(item, BaseException):
           body = error_body(item)
           yield f"data: {json.dumps({'error': f'{type(item).__name__}: {item}', **body})}\n\n"
-          continue
-        yield f"data: {item.model_dump_json(by_alias=True, exclude_none=True)}\n\n"
+        else:
+          yield f"data: {item.model_dump_json(by_alias=True, exclude_none=True)}\n\n"
+        item = await queue.get()
 
     return StreamingResponse(stream(), media_type="text/event-stream")
 

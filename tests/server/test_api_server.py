@@ -117,7 +117,10 @@ def test_bad_input_gets_the_right_status_and_a_message(tmp_path, start_server):
   assert big.status_code == 413 and "--max_body_bytes" in big.json()["detail"]
   no_session = c.post("/run_sse", json={"appName": "weather_app", "userId": "u", "sessionId": "nope",
                                         "newMessage": message("hi")})
-  assert no_session.status_code == 404
+  assert no_session.status_code == 404 and "POST /apps/weather_app/users/u/sessions" in no_session.json()["detail"]
+  no_session_run = c.post("/run", json={"appName": "weather_app", "userId": "u", "sessionId": "nope",
+                                        "newMessage": message("hi")})
+  assert no_session_run.status_code == 404 and no_session_run.json()["error_code"] == "SESSION_NOT_FOUND"
   no_app = c.post("/run", json={"appName": "nope", "userId": "u", "sessionId": "s", "newMessage": message("hi")})
   assert no_app.status_code == 404 and no_app.json()["error_code"] == "APP_NOT_FOUND"
   assert c.get("/apps/weather_app/users/u/sessions/s").json()["events"] == []  # nothing half-written
