@@ -10,6 +10,7 @@ work unchanged:
     /artifacts/{name}/versions [GET], /artifacts/{name}/versions/{n|latest} [GET]
     POST /run       {appName, userId, sessionId, newMessage, stateDelta?, invocationId?} -> [Event, ...]
     POST /run_sse   same body plus `streaming`; answers `text/event-stream`, one `data: {Event}` per event
+    WS   /run_live  not supported (no live models): closed with code 1011 and the reason; plain HTTP gets 501
 
 A confirmation (or a `RequestInput`) is answered as ADK clients do: a `/run` whose `newMessage` holds the
 FunctionResponse. Errors answer `{"detail": ..., "error_code": ...}` with the status from `server.errors`.
@@ -35,7 +36,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError, alias_generators
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
-from starlette.routing import Route
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket
 
 from ..cli.agent_loader import iter_agents, load_agent_folder
 from ..events import Event, EventActions
@@ -367,6 +369,35 @@ class AdkApiServer:
 
     return StreamingResponse(stream(), media_type="text/event-stream")
 
+  # ---- live (not supported) -------------------------------------------------------------------
+
+  async def run_live(self, websocket: WebSocket) -> None:
+    """ADK's /run_live WebSocket, answered with a close that says live models are not supported.
+
+    Answers as google-adk's route does the same request problems (the handshake refused without
+    app_name; 1002 "Session not found"), and closes a valid request with 1011 and the reason, as
+    google-adk reports a live run that fails.
+    """
+    q = websocket.query_params
+    app, user, session_id = q.get("app_name"), q.get("user_id"), q.get("session_id")
+    if not app:  # refused before the handshake completes, as google-adk does
+      await websocket.close(code=1008, reason="app_name query parameter is required")
+      return
+    await websocket.accept()
+    if app not in self.runners:
+      await websocket.close(code=1008, reason=f"App {app!r} not found"[:WS_REASON_BYTES])
+      return
+    session = None
+    if user and session_id:
+      session = await self.session_service.get_session(app_name=app, user_id=user, session_id=session_id)
+    if session is None:
+      await websocket.close(code=1002, reason="Session not found")
+      return
+    await websocket.close(code=1011, reason=LIVE_NOT_SUPPORTED[:WS_REASON_BYTES])
+
+  async def run_live_http(self, request: Request) -> Response:
+    raise HttpError(501, f"{LIVE_NOT_SUPPORTED} /run_live is a WebSocket endpoint in google-adk.", "LIVE_NOT_SUPPORTED")
+
   # ---- the app ---------------------------------------------------------------------------------
 
   async def close(self) -> None:
@@ -378,6 +409,11 @@ class AdkApiServer:
     close = getattr(self.session_service, "close", None)
     if close is not None:
       await close()
+
+
+LIVE_NOT_SUPPORTED = "adk_nb does not support live (bidi-streaming) models; use /run_sse for streamed text."
+WS_REASON_BYTES = 123
+"""A WebSocket close reason holds at most 123 bytes."""
 
 
 def _guarded(handler):
@@ -415,8 +451,10 @@ def build_app(config: ServerConfig) -> Starlette:
       (a + "/{artifact_name:path}", server.delete_artifact, ["DELETE"]),
       ("/run", server.run, ["POST"]),
       ("/run_sse", server.run_sse, ["POST"]),
+      ("/run_live", server.run_live_http, ["GET", "POST"]),
   ]
   routes = [Route(path, _guarded(handler), methods=methods) for path, handler, methods in table]
+  routes.insert(0, WebSocketRoute("/run_live", server.run_live))
 
   @contextlib.asynccontextmanager
   async def lifespan(app):

@@ -220,3 +220,34 @@ def test_a_client_that_disconnects_mid_stream_does_not_cancel_the_run(tmp_path, 
     return [(e.author, e.content.parts[0].text) for e in session.events if e.content and e.content.parts[0].text]
 
   assert asyncio.run(stored())[-1] == ("writer", "Report written.")
+
+
+def test_run_live_is_refused_with_a_reason_not_a_404(tmp_path, start_server):
+  from websockets.exceptions import ConnectionClosed, InvalidStatus
+  from websockets.sync.client import connect
+
+  write_agent(tmp_path / "apps", "weather_app", WEATHER)
+  server = start_server(str(tmp_path / "apps"), "--session_service_uri", "memory://")
+  server.client.post("/apps/weather_app/users/u/sessions", json={"sessionId": "s"})
+  ws = server.url.replace("http://", "ws://") + "/run_live"
+
+  def close_of(query: str) -> tuple[int, str]:
+    with connect(f"{ws}?{query}") as socket:
+      try:
+        socket.recv(timeout=30)
+      except ConnectionClosed as closed:
+        return closed.rcvd.code, closed.rcvd.reason
+    raise AssertionError("the server sent a message instead of closing")
+
+  code, reason = close_of("app_name=weather_app&user_id=u&session_id=s&modalities=TEXT")
+  assert code == 1011 and "does not support live (bidi-streaming) models; use /run_sse" in reason
+  assert close_of("app_name=weather_app&user_id=u&session_id=nope") == (1002, "Session not found")
+  assert close_of("app_name=nope&user_id=u&session_id=s")[0] == 1008
+  try:
+    close_of("user_id=u&session_id=s")
+    raise AssertionError("a request without app_name was accepted")
+  except InvalidStatus as refused:  # refused during the handshake, as google-adk does
+    assert refused.response.status_code == 403
+  plain = server.client.get("/run_live")
+  assert plain.status_code == 501 and plain.json()["error_code"] == "LIVE_NOT_SUPPORTED"
+  assert server.client.get("/apps/weather_app/users/u/sessions/s").json()["events"] == []
