@@ -7,9 +7,11 @@ work unchanged:
     GET|POST /apps/{app}/users/{user}/sessions                    list / create ({sessionId?, state?, events?})
     GET|POST|PATCH|DELETE /apps/{app}/users/{user}/sessions/{id}  get / create with id / {stateDelta} / delete
     .../sessions/{id}/artifacts [GET list, POST {filename, artifact}], /artifacts/{name}[?version=N] [GET, DELETE],
-    /artifacts/{name}/versions [GET], /artifacts/{name}/versions/{n|latest} [GET]
+    /artifacts/{name}/versions [GET], /artifacts/{name}/versions/{n|latest} [GET],
+    /artifacts/{name}/versions/metadata, /artifacts/{name}/versions/{n|latest}/metadata [GET]
     POST /run       {appName, userId, sessionId, newMessage, stateDelta?, invocationId?} -> [Event, ...]
     POST /run_sse   same body plus `streaming`; answers `text/event-stream`, one `data: {Event}` per event
+    dev UI: the agent graph (DOT) and eval sets, at /dev/apps/{app}/... and /apps/{app}/... (server/dev.py)
     WS   /run_live  not supported (no live models): closed with code 1011 and the reason; plain HTTP gets 501
 
 A confirmation (or a `RequestInput`) is answered as ADK clients do: a `/run` whose `newMessage` holds the
@@ -42,6 +44,7 @@ from starlette.websockets import WebSocket
 from ..cli.agent_loader import iter_agents, load_agent_folder
 from ..events import Event, EventActions
 from ..errors import SessionNotFoundError
+from .dev import DevEndpoints
 from .errors import HttpError, UnknownAppError, error_body, status_of
 
 
@@ -295,6 +298,20 @@ class AdkApiServer:
     name = _check_artifact_name(request.path_params["artifact_name"])
     return JSONResponse(await self.artifact_service.list_versions(filename=name, **where))
 
+  async def list_artifact_versions_metadata(self, request: Request) -> Response:
+    where = self._where(request)
+    name = _check_artifact_name(request.path_params["artifact_name"])
+    return JSONResponse([_dump(v) for v in await self.artifact_service.list_artifact_versions(filename=name, **where)])
+
+  async def artifact_version_metadata(self, request: Request) -> Response:
+    where = self._where(request)
+    name = _check_artifact_name(request.path_params["artifact_name"])
+    version = self._version(request.path_params["version_id"])
+    meta = await self.artifact_service.get_artifact_version(filename=name, version=version, **where)
+    if meta is None:
+      raise HttpError(404, f"Artifact {name!r} has no version {request.path_params['version_id']}.", "NOT_FOUND")
+    return JSONResponse(_dump(meta))
+
   async def delete_artifact(self, request: Request) -> Response:
     where = self._where(request)
     name = _check_artifact_name(request.path_params["artifact_name"])
@@ -445,6 +462,8 @@ def build_app(config: ServerConfig) -> Starlette:
       (s + "/{session_id}", server.update_session, ["PATCH"]),
       (a, server.list_artifacts, ["GET"]),
       (a, server.save_artifact, ["POST"]),
+      (a + "/{artifact_name:path}/versions/metadata", server.list_artifact_versions_metadata, ["GET"]),
+      (a + "/{artifact_name:path}/versions/{version_id}/metadata", server.artifact_version_metadata, ["GET"]),
       (a + "/{artifact_name:path}/versions/{version_id}", server.load_artifact, ["GET"]),
       (a + "/{artifact_name:path}/versions", server.list_artifact_versions, ["GET"]),
       (a + "/{artifact_name:path}", server.load_artifact, ["GET"]),
@@ -452,6 +471,7 @@ def build_app(config: ServerConfig) -> Starlette:
       ("/run", server.run, ["POST"]),
       ("/run_sse", server.run_sse, ["POST"]),
       ("/run_live", server.run_live_http, ["GET", "POST"]),
+      *DevEndpoints(server).routes(),
   ]
   routes = [Route(path, _guarded(handler), methods=methods) for path, handler, methods in table]
   routes.insert(0, WebSocketRoute("/run_live", server.run_live))

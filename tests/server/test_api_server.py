@@ -141,6 +141,11 @@ def test_artifacts_save_load_list_and_refuse_traversal(tmp_path, start_server):
   assert c.get(f"{a}/notes.txt/versions").json() == [0, 1]
   assert c.get(f"{a}/notes.txt/versions/0").json() == {"text": "one"}
   assert c.get(f"{a}/notes.txt/versions/latest").json() == {"text": "two"}
+  metadata = c.get(f"{a}/notes.txt/versions/metadata").json()
+  assert [m["version"] for m in metadata] == [0, 1] and metadata[0]["mimeType"] == "text/plain"
+  assert c.get(f"{a}/notes.txt/versions/1/metadata").json()["version"] == 1
+  assert c.get(f"{a}/notes.txt/versions/latest/metadata").json()["version"] == 1
+  assert c.get(f"{a}/notes.txt/versions/7/metadata").status_code == 404
   assert c.get(f"{a}/missing.txt").status_code == 404
   bad = c.post(a, json={"filename": "../../escape.txt", "artifact": {"text": "x"}})
   assert bad.status_code == 400 and bad.json()["error_code"] == "UNSAFE_ARTIFACT_PATH"
