@@ -120,6 +120,33 @@ def _cpu_seconds(pid: int) -> float:
   return sum(int(fields[i]) for i in (11, 12, 13, 14)) / ticks
 
 
+def _postgres_pids(url: str) -> list[int]:
+  """The PostgreSQL server listening on `url`'s port and its backends (found through /proc)."""
+  port = url.rsplit(":", 1)[1].split("/")[0]
+  main = None
+  for entry in os.listdir("/proc"):
+    if entry.isdigit():
+      try:
+        with open(f"/proc/{entry}/cmdline", "rb") as f:
+          args = f.read().split(b"\0")
+      except OSError:
+        continue
+      if args and args[0].endswith(b"postgres") and b"-p" in args and args[args.index(b"-p") + 1] == port.encode():
+        main = int(entry)
+  if main is None:
+    return []
+  pids = [main]
+  for entry in os.listdir("/proc"):
+    if entry.isdigit():
+      try:
+        with open(f"/proc/{entry}/stat") as f:
+          if int(f.read().rsplit(")", 1)[1].split()[1]) == main:
+            pids.append(int(entry))
+      except OSError:
+        continue
+  return pids
+
+
 def _wait_ready(port: int, process: subprocess.Popen, deadline_s: float = 180.0) -> None:
   end = time.monotonic() + deadline_s
   while time.monotonic() < end:
@@ -262,6 +289,8 @@ class Result:
   cpu_ms_per_request: float = 0.0
   """Servers' CPU time (all replicas) per timed request, warm-up and session creation excluded."""
   balancer_cpu_ms_per_request: float = 0.0
+  database_cpu_ms_per_request: float = 0.0
+  """PostgreSQL's CPU time (server and backends) per timed request; 0 for SQLite (it runs inside the server)."""
   requests: int = 0
   seconds: float = 0.0
   failures: int = 0
@@ -314,8 +343,18 @@ def _measure(framework: str, python: str, store: str, replicas: int, pg_admin: O
       port = int(balancer.stdout.readline())
     cpu: dict[str, tuple[float, float]] = {}
 
-    def mark(when: str) -> None:  # CPU time of the servers and of the balancer, read at the timer's ends
-      cpu[when] = (sum(_cpu_seconds(p.pid) for p in processes), _cpu_seconds(balancer.pid) if balancer else 0.0)
+    def database_cpu() -> float:
+      total = 0.0
+      for pid in _postgres_pids(pg_admin) if store != "sqlite" else []:
+        try:
+          total += _cpu_seconds(pid)
+        except OSError:  # a backend that just exited: its time moved to the server's children total
+          pass
+      return total
+
+    def mark(when: str) -> None:  # CPU time of the servers, the balancer and the database, at the timer's ends
+      cpu[when] = (sum(_cpu_seconds(p.pid) for p in processes), _cpu_seconds(balancer.pid) if balancer else 0.0,
+                   database_cpu())
 
     figures = asyncio.run(_load(port, args.requests, args.concurrency, args.turns,
                                 f"{framework}-{store}-{replicas}", mark))
@@ -323,6 +362,7 @@ def _measure(framework: str, python: str, store: str, replicas: int, pg_admin: O
       setattr(result, key, figures[key])
     result.cpu_ms_per_request = 1000 * (cpu["end"][0] - cpu["start"][0]) / figures["requests"]
     result.balancer_cpu_ms_per_request = 1000 * (cpu["end"][1] - cpu["start"][1]) / figures["requests"]
+    result.database_cpu_ms_per_request = 1000 * (cpu["end"][2] - cpu["start"][2]) / figures["requests"]
     if figures["first_failure"]:
       result.note = f"first failure: {figures['first_failure']}"
   finally:
@@ -349,14 +389,14 @@ def _can_import(python: str, modules: str) -> bool:
 
 
 def _table(results: list[Result]) -> str:
-  rows = ["| framework | store | replicas | req/s | p50 ms | p95 ms | server CPU ms/req | load avg (1 min) |",
-          "|---|---|---:|---:|---:|---:|---:|---:|"]
+  rows = ["| framework | store | replicas | req/s | p50 ms | p95 ms | server CPU ms/req | PostgreSQL CPU ms/req | "
+          "load avg (1 min) |", "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
   for r in results:
     if r.note.startswith("skipped"):
-      rows.append(f"| {r.framework} | {r.store} | {r.replicas} | {r.note} | | | | |")
+      rows.append(f"| {r.framework} | {r.store} | {r.replicas} | {r.note} | | | | | |")
       continue
     rows.append(f"| {r.framework} | {r.store} | {r.replicas} | {r.rps:.0f} | {r.p50_ms:.1f} | {r.p95_ms:.1f} | "
-                f"{r.cpu_ms_per_request:.2f} | {r.load_before[0]:.1f} |")
+                f"{r.cpu_ms_per_request:.2f} | {r.database_cpu_ms_per_request:.2f} | {r.load_before[0]:.1f} |")
   by = {(r.framework, r.store, r.replicas): r for r in results if r.rps}
   lines = ["", "| store | replicas | req/s ratio (adk_nb / google-adk) | CPU per request ratio (google-adk / adk_nb) |",
            "|---|---:|---:|---:|"]
