@@ -23,6 +23,7 @@ skipped with a note.
 
   python bench/bench_server.py                         # both frameworks, 400 requests per configuration
   python bench/bench_server.py --only adk_nb --replicas 1,2 --requests 200
+  python bench/bench_server.py --only adk_nb --replicas '' --requests 16   # SQLite only, no PostgreSQL
 """
 
 from __future__ import annotations
@@ -434,8 +435,10 @@ def main() -> int:
     frameworks["google-adk"] = _adk_python(args.adk_python)
   replica_counts = [int(n) for n in args.replicas.split(",") if n]
   results: list[Result] = []
+  import contextlib
+
   try:
-    with throwaway_postgres(max_connections=300) as pg:
+    with throwaway_postgres(max_connections=300) if replica_counts else contextlib.nullcontext() as pg:
       for framework, python in frameworks.items():
         if not args.no_sqlite:
           results.append(_measure(framework, python, "sqlite", 1, None, args))
