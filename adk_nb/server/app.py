@@ -402,7 +402,7 @@ class AdkApiServer:
       return
     await websocket.accept()
     if app not in self.runners:
-      await websocket.close(code=1008, reason=f"App {app!r} not found"[:WS_REASON_BYTES])
+      await websocket.close(code=1008, reason=_ws_reason(f"App {app!r} not found"))
       return
     session = None
     if user and session_id:
@@ -410,7 +410,7 @@ class AdkApiServer:
     if session is None:
       await websocket.close(code=1002, reason="Session not found")
       return
-    await websocket.close(code=1011, reason=LIVE_NOT_SUPPORTED[:WS_REASON_BYTES])
+    await websocket.close(code=1011, reason=_ws_reason(LIVE_NOT_SUPPORTED))
 
   async def run_live_http(self, request: Request) -> Response:
     raise HttpError(501, f"{LIVE_NOT_SUPPORTED} /run_live is a WebSocket endpoint in google-adk.", "LIVE_NOT_SUPPORTED")
@@ -431,6 +431,11 @@ class AdkApiServer:
 LIVE_NOT_SUPPORTED = "adk_nb does not support live (bidi-streaming) models; use /run_sse for streamed text."
 WS_REASON_BYTES = 123
 """A WebSocket close reason holds at most 123 bytes."""
+
+
+def _ws_reason(text: str) -> str:
+  """`text` cut to fit a WebSocket close reason (123 bytes of UTF-8)."""
+  return text.encode()[:WS_REASON_BYTES].decode(errors="ignore")
 
 
 def _guarded(handler):
