@@ -14,6 +14,7 @@ from ..errors import (AdkNbError, AlreadyExistsError, AnswerError, CallAlreadyAn
 from ..evaluation import EvalFileError
 from ..models import ModelCallError, ModelRateLimitError, ModelTimeoutError
 from ..sessions.database_session_service import SessionStorageError
+from ..tools.mcp_tool.mcp_session_manager import McpConnectionError
 
 
 class HttpError(AdkNbError):
@@ -49,6 +50,7 @@ STATUS_BY_TYPE: list[tuple[type[BaseException], int]] = [
     (ModelRateLimitError, 503),  # the model provider's quota: retry later
     (ModelTimeoutError, 504),
     (ModelCallError, 502),  # the model provider failed or refused our credentials
+    (McpConnectionError, 502),  # a tool's MCP server could not be started or reached
 ]
 
 

@@ -9,6 +9,7 @@ from adk_nb.evaluation import EvalFileError
 from adk_nb.models import ModelAuthError, ModelRateLimitError, ModelServerError, ModelTimeoutError
 from adk_nb.server.errors import STATUS_BY_TYPE, HttpError, UnknownAppError, error_body, status_of
 from adk_nb.sessions.database_session_service import SessionStorageError
+from adk_nb.tools.mcp_tool.mcp_session_manager import McpConnectionError
 
 
 @pytest.mark.parametrize("error, status", [
@@ -26,6 +27,7 @@ from adk_nb.sessions.database_session_service import SessionStorageError
     (ModelTimeoutError("no answer", model="m"), 504),
     (ModelServerError("500s", model="m"), 502),
     (ModelAuthError("401", model="m"), 502),
+    (McpConnectionError("server 'npx files' did not start"), 502),
     (UnknownAppError("nope", ["a"]), 404),
     (HttpError(413, "too big", "BODY_TOO_LARGE"), 413),
 ])
