@@ -1,4 +1,4 @@
-"""The parts of google-adk's dev-UI HTTP API that adk_nb has the features for: the agent graph and eval sets.
+"""The parts of google-adk's dev-UI HTTP API that adk_nb has the features for: the agent graph and evals.
 
 Served at google-adk 2.13's paths (`/dev/apps/{app}/...`) and at the 1.x paths older clients call
 (`/apps/{app}/...`), with the same JSON:
@@ -10,6 +10,9 @@ Served at google-adk 2.13's paths (`/dev/apps/{app}/...`) and at the 1.x paths o
     POST .../eval-sets/{id}/add-session, .../eval_sets/{id}/add_session   {"evalId", "sessionId", "userId"}
     GET  .../eval_sets/{id}/evals -> [case ids]
     GET|PUT|DELETE .../eval-sets/{id}/eval-cases/{case}, .../eval_sets/{id}/evals/{case}
+    POST .../eval-sets/{id}/run -> {"runEvalResults": [...]};  POST .../eval_sets/{id}/run_eval -> [...]
+         ({"evalCaseIds"?, "evalMetrics"?: [{"metricName", "threshold"}]}; results saved as `adk-nb eval` does)
+    GET  .../eval-results -> {"evalResultIds": [...]}, .../eval_results -> [...], .../eval-results/{id}
 
 Eval sets are the `*.evalset.json` files beside each agent folder's code (`adk-nb eval` reads the same
 files). What google-adk's dev UI calls beyond these is listed in the README with the reason it is absent.
@@ -17,6 +20,7 @@ files). What google-adk's dev UI calls beyond these is listed in the README with
 
 from __future__ import annotations
 
+import os
 from typing import Any, Iterable, Optional
 
 from pydantic import BaseModel, ConfigDict, alias_generators
@@ -103,6 +107,17 @@ class CreateEvalSetRequest(_Body):
   eval_set: _EvalSetId
 
 
+class RunEvalRequest(_Body):
+  """The body of POST .../eval-sets/{id}/run (google-adk's; live and user-simulator options are not supported)."""
+
+  eval_case_ids: list[str] = []
+  eval_ids: list[str] = []
+  """google-adk's older spelling of eval_case_ids."""
+  eval_metrics: list[dict[str, Any]] = []
+  """EvalMetric objects: {"metricName", "threshold"} or {"metricName", "criterion": {...}}; none: the eval
+  set's test_config.json, else the defaults of `adk-nb eval`."""
+
+
 class AddSessionRequest(_Body):
   """The body of POST .../add-session."""
 
@@ -146,17 +161,21 @@ class DevEndpoints:
 
   # ---- eval sets ----------------------------------------------------------------------------------
 
+  def _agents_dir(self, app: str) -> str:
+    """The folder holding `app`'s agent folder (eval sets live in the agent folder, results below it)."""
+    self.server.runner(app)
+    folder = self.server.loaded[app].path
+    if folder is None or not folder.is_dir():
+      raise HttpError(404, f"App {app!r} was not loaded from a folder, so it has no eval sets.", "NOT_FOUND")
+    return str(folder.parent)
+
   def _evals(self, app: str) -> Any:
     """The eval sets manager of `app`: files beside its agent folder's code."""
     from ..evaluation.local_eval_sets_manager import LocalEvalSetsManager
 
-    self.server.runner(app)
     manager = self._managers.get(app)
     if manager is None:
-      folder = self.server.loaded[app].path
-      if folder is None or not folder.is_dir():
-        raise HttpError(404, f"App {app!r} was not loaded from a folder, so it has no eval sets.", "NOT_FOUND")
-      manager = self._managers[app] = LocalEvalSetsManager(str(folder.parent))
+      manager = self._managers[app] = LocalEvalSetsManager(self._agents_dir(app))
     return manager
 
   def _call(self, fn, *args, **kwargs) -> Any:
@@ -252,6 +271,56 @@ class DevEndpoints:
     self._call(manager.delete_eval_case, p["app_name"], p["eval_set_id"], p["eval_case_id"])
     return JSONResponse(None)
 
+  # ---- eval runs and their results ----------------------------------------------------------------
+
+  def _results(self, app: str) -> Any:
+    from ..evaluation.local_eval_set_results_manager import LocalEvalSetResultsManager
+
+    return LocalEvalSetResultsManager(self._agents_dir(app))
+
+  async def _run_eval(self, request: Request) -> list[dict]:
+    from ..evaluation import EvalConfig, EvalMetric, evaluate
+
+    p = request.path_params
+    app, eval_set_id = p["app_name"], p["eval_set_id"]
+    self._eval_set(app, eval_set_id)  # 404 for an unknown eval set
+    req = await self.server.body(request, RunEvalRequest, required=False) or RunEvalRequest()
+    config = None
+    if req.eval_metrics:
+      metrics = [self._call(EvalMetric.model_validate, m) for m in req.eval_metrics]
+      config = EvalConfig(criteria={m.metric_name: m.criterion if m.criterion is not None else m.threshold
+                                    for m in metrics})
+    path = os.path.join(self._agents_dir(app), app, eval_set_id + ".evalset.json")  # _eval_set checked the id
+    try:
+      results = await evaluate(self.server.loaded[app].target, path, config, cases=req.eval_case_ids or req.eval_ids
+                               or None, progress=False, app_name=app)
+    except ValueError as exc:  # an unknown case or metric, an empty eval set: the request's fault
+      from ..errors import AdkNbError
+
+      if isinstance(exc, AdkNbError):
+        raise
+      raise HttpError(400, str(exc), "BAD_REQUEST") from exc
+    self._results(app).save_eval_set_result(app, eval_set_id, results.case_results)
+    return [{**_dump(case), "evalSetId": eval_set_id} for case in results.case_results]
+
+  async def run_eval(self, request: Request) -> Response:
+    return JSONResponse({"runEvalResults": await self._run_eval(request)})
+
+  async def run_eval_legacy(self, request: Request) -> Response:
+    return JSONResponse(await self._run_eval(request))
+
+  async def list_results(self, request: Request) -> Response:
+    app = request.path_params["app_name"]
+    return JSONResponse({"evalResultIds": sorted(self._results(app).list_eval_set_results(app))})
+
+  async def list_results_legacy(self, request: Request) -> Response:
+    app = request.path_params["app_name"]
+    return JSONResponse(sorted(self._results(app).list_eval_set_results(app)))
+
+  async def get_result(self, request: Request) -> Response:
+    p = request.path_params
+    return JSONResponse(_dump(self._results(p["app_name"]).get_eval_set_result(p["app_name"], p["eval_result_id"])))
+
   def routes(self) -> list[tuple[str, Any, list[str]]]:
     """(path, handler, methods) for each dev route, at google-adk 2.13's paths and the 1.x ones."""
     table = []
@@ -273,5 +342,11 @@ class DevEndpoints:
           (legacy + "/{eval_set_id}/evals/{eval_case_id}", self.get_case, ["GET"]),
           (legacy + "/{eval_set_id}/evals/{eval_case_id}", self.update_case, ["PUT"]),
           (legacy + "/{eval_set_id}/evals/{eval_case_id}", self.delete_case, ["DELETE"]),
+          (sets + "/{eval_set_id}/run", self.run_eval, ["POST"]),
+          (legacy + "/{eval_set_id}/run_eval", self.run_eval_legacy, ["POST"]),
+          (base + "/eval-results", self.list_results, ["GET"]),
+          (base + "/eval_results", self.list_results_legacy, ["GET"]),
+          (base + "/eval-results/{eval_result_id}", self.get_result, ["GET"]),
+          (base + "/eval_results/{eval_result_id}", self.get_result, ["GET"]),
       ]
     return table

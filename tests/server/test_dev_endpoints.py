@@ -2,9 +2,11 @@
 
 import json
 
-from adk_nb.evaluation import load_eval_set
+from adk_nb.evaluation import EvalStatus, load_eval_set
 from tests.cli.conftest import write_agent
 from tests.server.test_api_server import message
+
+PASSED = EvalStatus.PASSED.value
 
 TEAM = '''
 from adk_nb import Agent
@@ -80,6 +82,24 @@ def test_eval_sets_from_a_served_session_to_a_file_adk_nb_eval_reads(tmp_path, s
   assert c.get(f"{dev}/eval_sets/nope/evals").status_code == 404
   missing_session = c.post(f"{dev}/eval-sets/smoke/add-session", json={"evalId": "x", "sessionId": "no", "userId": "u"})
   assert missing_session.status_code == 404
+  metrics = [{"metricName": "tool_trajectory_avg_score", "threshold": 1.0},
+             {"metricName": "response_match_score", "threshold": 0.8}]
+  ran = c.post(f"{dev}/eval-sets/smoke/run", json={"evalCaseIds": ["paris"], "evalMetrics": metrics})
+  assert ran.status_code == 200, ran.text
+  (result,) = ran.json()["runEvalResults"]
+  assert (result["evalSetId"], result["evalId"], result["finalEvalStatus"]) == ("smoke", "paris", PASSED)
+  assert sorted(m["metricName"] for m in result["overallEvalMetricResults"]) == [
+      "response_match_score", "tool_trajectory_avg_score"]
+  assert c.post("/apps/team_app/eval_sets/smoke/run_eval", json={}).json()[0]["evalId"] == "paris"  # 1.x path
+  (first_id, second_id) = c.get(f"{dev}/eval-results").json()["evalResultIds"]
+  assert c.get("/apps/team_app/eval_results").json() == [first_id, second_id]
+  stored = c.get(f"{dev}/eval-results/{first_id}").json()
+  assert stored["evalSetId"] == "smoke" and [r["evalId"] for r in stored["evalCaseResults"]] == ["paris"]
+  assert c.get(f"{dev}/eval-results/nope").status_code == 404
+  unknown_case = c.post(f"{dev}/eval-sets/smoke/run", json={"evalCaseIds": ["nope"]})
+  assert unknown_case.status_code == 400 and "nope" in unknown_case.json()["detail"]
+  assert c.post(f"{dev}/eval-sets/missing/run", json={}).status_code == 404
+
   assert c.delete(f"{dev}/eval-sets/smoke/eval-cases/paris").status_code == 200
   assert c.get(f"{dev}/eval_sets/smoke/evals").json() == []
   assert c.delete(f"{dev}/eval-sets/smoke/eval-cases/paris").status_code == 404
