@@ -79,6 +79,26 @@ def confirmation_request(call: types.FunctionCall) -> Optional[ConfirmationReque
                              hint=confirmation.get("hint") or "", payload=confirmation.get("payload"), raw=args)
 
 
+NODE_CONFIRMATION_PREFIX = "wf_tool_confirmation:"
+"""Interrupt-id prefix of a workflow FunctionNode asking approval to run (google-adk 2.x's id)."""
+
+
+def node_confirmation(call_id: Optional[str], args: Optional[dict[str, Any]]) -> Optional[tuple[str, dict[str, Any]]]:
+  """(tool name, arguments) when an `adk_request_input` call asks a person to approve a workflow node's run.
+
+  Such a request is answered like a RequestInput, with a ToolConfirmation (`{"confirmed": true}`); views
+  offer Approve / Reject for it instead of an answer box. None for any other call.
+  """
+  if not (call_id or "").startswith(NODE_CONFIRMATION_PREFIX):
+    return None
+  payload = (args or {}).get("payload")
+  if not isinstance(payload, dict):
+    payload = {}
+  node_args = payload.get("args")
+  return str(payload.get("tool_name") or call_id[len(NODE_CONFIRMATION_PREFIX):]), (
+      dict(node_args) if isinstance(node_args, dict) else {})
+
+
 def confirmation_request_call(request_id: str, original: types.FunctionCall, confirmation: Any) -> types.FunctionCall:
   """The `adk_request_confirmation` call asking a person to approve `original` (ADK's argument names)."""
   return types.FunctionCall(

@@ -18,7 +18,7 @@ from google.genai import types
 from ..agents.run_config import RunConfig
 from ..events.event import Event
 from ..events.event_actions import EventActions
-from ..events.protocol import REQUEST_INPUT, reply_text
+from ..events.protocol import REQUEST_INPUT, node_confirmation, reply_text
 from ..inspect import StepBuilder
 from ..inspect.text import jsonable, short_args, to_json_text
 from ..pending import PendingItem, answer_message, confirmation_response, pending_items, tool_response
@@ -527,7 +527,10 @@ class LiveRun:
         raise ValueError("Respond to one call at a time; pass a single pending item.")
       parts = [tool_response(items[0], value)]
     for one in items:
-      self._record(one, _DECISIONS[action], by, reason, answer=value if action == "respond" else None)
+      decision = _DECISIONS[action]
+      if action == "respond" and isinstance(value, dict) and node_confirmation(one.call_id, one.args):
+        decision = "approved" if value.get("confirmed") else "rejected"  # a workflow node's approval
+      self._record(one, decision, by, reason, answer=value if action == "respond" else None)
     answered = {i.call_id for i in items}
     self.pending = [p for p in self.pending if p.call_id not in answered]
     self._publish("decision")
