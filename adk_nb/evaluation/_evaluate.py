@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+import logging
 import time
 from pathlib import Path
 from typing import Any, Optional, Union
@@ -9,10 +12,12 @@ from typing import Any, Optional, Union
 from ._progress import make_progress
 from ._run import CaseRunner, resolve_metrics, run_cases
 from .eval_config import EvalConfig
-from .eval_result import EvalSetResult
 from .eval_set import EvalSet
 from .formats import config_for, load_eval_config, load_eval_set
+from .result_store import STORE_FILE, ResultStore, default_root, list_runs, new_run_id
 from .results import EvalResults, new_result_id
+
+logger = logging.getLogger("adk_nb.evaluation")
 
 
 def _runner_for(agent: Any, app_name: Optional[str]):
@@ -44,6 +49,9 @@ async def evaluate(
     progress: Union[bool, str] = True,
     keep_sessions: bool = False,
     app_name: Optional[str] = None,
+    resume: bool = False,
+    run_id: Optional[str] = None,
+    results_dir: Union[str, Path, None] = None,
 ) -> EvalResults:
   """Runs every case of an eval set against an agent and scores it.
 
@@ -66,6 +74,14 @@ async def evaluate(
     progress: True (widget in notebooks, bar in terminals, lines in logs), False, 'widget', 'bar', 'text'.
     keep_sessions: keep each case's full session in the results (`session_details`).
     app_name: the app name sessions are created under (default: the agent's name).
+    resume: continue a run that was stopped (killed, interrupted): the case runs it finished are kept and
+      not run again. Continues `run_id` if given, else the latest unfinished run of the same eval set,
+      cases, runs and metrics under `results_dir`; starts a new run when there is none.
+    run_id: the run's id (its folder under `results_dir`); default `<eval set id>_<time>_<n>`.
+    results_dir: where runs are stored (default $ADK_NB_EVAL_DIR, else `.adk_nb/eval` in the working folder).
+
+  Results stream to `results_dir/<run id>/results.sqlite` as each case run finishes, so memory does not
+  grow with the number of cases and `EvalResults.open(run_id)` reads a run back (also mid-run).
   """
   path = None
   if not isinstance(eval_set, EvalSet):
@@ -89,18 +105,63 @@ async def evaluate(
   if not selected:
     raise ValueError(f"Eval set {eval_set.eval_set_id!r} has no cases to run; add cases to 'eval_cases'.")
   resolved = resolve_metrics(config, metrics)
+  store = _open_store(eval_set.eval_set_id, selected, num_runs, resolved, resume=resume, run_id=run_id,
+                      root=results_dir)
+  done = store.done()
   runner = _runner_for(agent, app_name)
   case_runner = CaseRunner(runner, resolved, eval_set_id=eval_set.eval_set_id, timeout=timeout,
                            judge_model=judge_model, keep_sessions=keep_sessions)
   bar = make_progress(len(selected) * num_runs, progress, label=eval_set.eval_set_id)
+  bar.preload(store.counts())
+  sessions: dict = {}
+
+  async def sink(result, index: int) -> None:
+    await store.put(result, index)
+    if keep_sessions:
+      sessions[(result.run, result.eval_id)] = result.session_details
+
   t0 = time.perf_counter()
   try:
-    case_results = await run_cases(case_runner, selected, num_runs=num_runs, concurrency=concurrency, progress=bar)
+    await run_cases(case_runner, selected, num_runs=num_runs, concurrency=concurrency, progress=bar, sink=sink,
+                    skip=done)
   finally:
+    store.flush()
     bar.close()
-  wall = time.perf_counter() - t0
-  rid, name = new_result_id(eval_set.eval_set_id)
-  result = EvalSetResult(eval_set_result_id=rid, eval_set_result_name=name, eval_set_id=eval_set.eval_set_id,
-                         eval_case_results=case_results, creation_timestamp=time.time())
-  thresholds = {m.metric_name: (m.criterion.threshold if m.criterion else m.threshold) for m, _ in resolved}
-  return EvalResults(result, thresholds=thresholds, wall_time=wall)
+  wall = time.perf_counter() - t0 + (store.meta.get("wall_time") or 0.0)
+  store.set_meta(wall_time=wall, finished=time.time())
+  return EvalResults(store=store, wall_time=wall, sessions=sessions)
+
+
+def _fingerprint(eval_set_id: str, cases: list, num_runs: int, metrics: list) -> str:
+  """What a resumed run must share with the stopped one: eval set, cases, runs, metrics and criteria."""
+  spec = [eval_set_id, num_runs, [c.eval_id for c in cases],
+          [(m.metric_name, m.criterion.model_dump(mode="json") if m.criterion else m.threshold) for m, _ in metrics]]
+  return hashlib.sha256(json.dumps(spec, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def _open_store(eval_set_id: str, cases: list, num_runs: int, metrics: list, *, resume: bool, run_id: Optional[str],
+                root: Union[str, Path, None]) -> ResultStore:
+  fingerprint = _fingerprint(eval_set_id, cases, num_runs, metrics)
+  if resume:
+    found = run_id
+    if found is None:
+      stopped = [r for r in list_runs(root) if r["eval_set_id"] == eval_set_id and r["finished"] is None]
+      for r in reversed(stopped):
+        store = ResultStore.open(r["path"])
+        if store.meta.get("fingerprint") == fingerprint:
+          logger.info("Resuming eval run %s (%d of %d case runs done).", store.run_id, len(store), r["planned"])
+          return store
+        store.close()
+    elif (Path(root) if root is not None else default_root()).joinpath(found, STORE_FILE).exists():
+      store = ResultStore.open(found, root)
+      if store.meta.get("fingerprint") != fingerprint:
+        store.close()
+        raise ValueError(f"Eval run {found!r} ran other cases, runs or metrics than this call; resume it with the "
+                         "same eval set, cases, num_runs and criteria, or start a new run (another run_id).")
+      return store
+  criteria = {m.metric_name: m.criterion.model_dump(mode="json") for m, _ in metrics if m.criterion is not None}
+  thresholds = {m.metric_name: (m.criterion.threshold if m.criterion else m.threshold) for m, _ in metrics}
+  rid, _ = new_result_id(eval_set_id)
+  return ResultStore.create(run_id or new_run_id(eval_set_id), root=root, meta={
+      "eval_set_id": eval_set_id, "result_id": rid, "fingerprint": fingerprint, "planned": len(cases) * num_runs,
+      "num_runs": num_runs, "thresholds": thresholds, "criteria": criteria, "wall_time": None})

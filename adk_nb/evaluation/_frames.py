@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, Optional
 
-from ._run import case_status
+from .result_store import case_status
 from .eval_case import (
   Invocation,
   content_text,

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import inspect
 import logging
 import time
 import uuid
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Container, Iterator, Optional
 
 from google.genai import types
 
@@ -17,6 +18,7 @@ from .eval_metrics import EvalMetric, EvalMetricResult, EvalMetricResultDetails,
 from .eval_result import EvalCaseResult
 from .evaluator import EvaluationResult
 from .metrics import BUILTIN_METRICS, UserMetric, import_function, run_metric
+from .result_store import case_status
 
 logger = logging.getLogger("adk_nb.evaluation")
 
@@ -218,32 +220,46 @@ class CaseRunner:
       return None
 
 
-def case_status(result: EvalCaseResult) -> str:
-  """'passed', 'failed', 'error', 'timeout' or 'not_evaluated' for a case result."""
-  if result.error_type == "timeout":
-    return "timeout"
-  if result.error_type:
-    return "error"
-  return {EvalStatus.PASSED: "passed", EvalStatus.FAILED: "failed"}.get(result.final_eval_status, "not_evaluated")
+def plan_jobs(cases: list[EvalCase], num_runs: int, skip: Container[tuple[int, str]] = ()) -> Iterator[Job]:
+  """(run, index in the eval set, case) of every case run still to do, ordered by run then case, made lazily."""
+  for run in range(num_runs):
+    for i, case in enumerate(cases):
+      if (run, case.eval_id) not in skip:
+        yield run, i, case
+
+
+Job = tuple[int, int, EvalCase]
+ResultSink = Callable[[EvalCaseResult, int], Any]
+"""Takes each finished case run and its index in the eval set; may be async (awaited before the next job)."""
 
 
 async def run_cases(case_runner: CaseRunner, cases: list[EvalCase], *, num_runs: int = 1, concurrency: int = 8,
-                    progress: Any = None) -> list[EvalCaseResult]:
-  """Runs every case `num_runs` times with at most `concurrency` at once; results ordered by run, then case."""
+                    progress: Any = None, sink: Optional[ResultSink] = None,
+                    skip: Container[tuple[int, str]] = ()) -> list[EvalCaseResult]:
+  """Runs every case `num_runs` times with at most `concurrency` at once.
+
+  With a `sink`, each result goes to `sink(result, index)` as it finishes and nothing is kept (memory
+  stays flat; the return value is empty); without, the results come back ordered by run, then case.
+  Case runs whose (run, eval_id) is in `skip` are not run.
+  """
   if num_runs < 1:
     raise ValueError(f"num_runs must be at least 1, got {num_runs}.")
   if concurrency < 1:
     raise ValueError(f"concurrency must be at least 1, got {concurrency}.")
-  jobs = [(run, i, case) for run in range(num_runs) for i, case in enumerate(cases)]
-  results: list[Optional[EvalCaseResult]] = [None] * len(jobs)
-  next_job = iter(range(len(jobs)))
+  kept: list[tuple[int, int, EvalCaseResult]] = []
+  jobs = plan_jobs(cases, num_runs, skip)  # one shared iterator: each job is taken by exactly one worker
 
   async def worker() -> None:
-    for k in next_job:  # a shared iterator: each job is taken by exactly one worker
-      run, _, case = jobs[k]
-      results[k] = await case_runner.run(case, run)
+    for run, i, case in jobs:
+      result = await case_runner.run(case, run)
+      if sink is not None:
+        written = sink(result, i)
+        if inspect.isawaitable(written):
+          await written
+      else:
+        kept.append((run, i, result))
       if progress is not None:
-        progress.advance(case_status(results[k]))
+        progress.advance(case_status(result))
 
-  await asyncio.gather(*[worker() for _ in range(min(concurrency, len(jobs)) or 1)])
-  return [r for r in results if r is not None]
+  await asyncio.gather(*[worker() for _ in range(concurrency)])
+  return [r for _, _, r in sorted(kept, key=lambda k: k[:2])]
