@@ -23,7 +23,7 @@ from .formats import EvalFileError, load_eval_config, load_eval_set, save_eval_s
 from .result_store import ResultStore, list_runs
 
 __all__ = [
-    "AgentEvaluator", "BaseCriterion", "EvalCase", "EvalCaseResult", "EvalConfig", "EvalFileError", "EvalMetric",
+    "AgentEvaluator", "BaseCriterion", "LocalExecutor", "RayExecutor", "EvalCase", "EvalCaseResult", "EvalConfig", "EvalFileError", "EvalMetric",
     "EvalMetricResult", "EvalResults", "EvalSet", "EvalSetResult", "EvalStatus", "EvaluationResult",
     "IntermediateData", "Invocation", "InvocationEvent", "InvocationEvents", "JudgeModelOptions",
     "LlmAsAJudgeCriterion", "PerInvocationResult", "PrebuiltMetrics", "ResultStore", "SessionInput",
@@ -46,6 +46,10 @@ def __getattr__(name: str):
     from .agent_evaluator import AgentEvaluator
 
     return AgentEvaluator
+  if name in ("RayExecutor", "LocalExecutor"):
+    from . import executors
+
+    return getattr(executors, name)
   if name == "eval_case_from_session":
     from .from_session import eval_case_from_session
 

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any, Optional, Union
 
 from ._progress import make_progress
-from ._run import CaseRunner, resolve_metrics, run_cases
+from ._run import plan_jobs, resolve_metrics
+from .executors import LocalExecutor, RunSpec, make_executor
 from .eval_config import EvalConfig
 from .eval_set import EvalSet
 from .formats import config_for, load_eval_config, load_eval_set
@@ -18,21 +19,6 @@ from .result_store import STORE_FILE, ResultStore, default_root, list_runs, new_
 from .results import EvalResults, new_result_id
 
 logger = logging.getLogger("adk_nb.evaluation")
-
-
-def _runner_for(agent: Any, app_name: Optional[str]):
-  from ..apps.app import App
-  from ..runners import Runner
-  from ..sessions.in_memory_session_service import InMemorySessionService
-
-  if isinstance(agent, Runner):
-    return agent
-  if isinstance(agent, App):
-    return Runner(app=agent, session_service=InMemorySessionService())
-  if not hasattr(agent, "run_async"):
-    raise TypeError(f"evaluate() needs an agent, an App or a Runner, got {type(agent).__name__}.")
-  return Runner(agent=agent, app_name=app_name or getattr(agent, "name", "eval_app"),
-                session_service=InMemorySessionService())
 
 
 async def evaluate(
@@ -52,6 +38,7 @@ async def evaluate(
     resume: bool = False,
     run_id: Optional[str] = None,
     results_dir: Union[str, Path, None] = None,
+    executor: Any = None,
 ) -> EvalResults:
   """Runs every case of an eval set against an agent and scores it.
 
@@ -59,7 +46,8 @@ async def evaluate(
   turn by turn; a case that fails, raises or times out is recorded and the others go on.
 
   Args:
-    agent: an agent, an App, or a Runner (its session service is used).
+    agent: an agent, an App, a Runner (its session service is used), or the agent's folder or module
+      name (ADK's agent-folder convention; needed by executor='ray', whose workers import it).
     eval_set: an EvalSet or the path of an `*.evalset.json` / legacy `*.test.json` file.
     config: an EvalConfig, a `{"criteria": ...}` dict, or a `test_config.json` path; by default
       the `test_config.json` next to the eval set file, else ADK's defaults
@@ -79,6 +67,8 @@ async def evaluate(
       cases, runs and metrics under `results_dir`; starts a new run when there is none.
     run_id: the run's id (its folder under `results_dir`); default `<eval set id>_<time>_<n>`.
     results_dir: where runs are stored (default $ADK_NB_EVAL_DIR, else `.adk_nb/eval` in the working folder).
+    executor: 'local' (default: this process), 'ray' (a Ray cluster at $RAY_ADDRESS, else a local one), or
+      `RayExecutor(address=...)`; with Ray, `concurrency` is per worker.
 
   Results stream to `results_dir/<run id>/results.sqlite` as each case run finishes, so memory does not
   grow with the number of cases and `EvalResults.open(run_id)` reads a run back (also mid-run).
@@ -104,13 +94,26 @@ async def evaluate(
     selected = [c for c in selected if c.eval_id in set(cases)]
   if not selected:
     raise ValueError(f"Eval set {eval_set.eval_set_id!r} has no cases to run; add cases to 'eval_cases'.")
+  if num_runs < 1:
+    raise ValueError(f"num_runs must be at least 1, got {num_runs}.")
+  if concurrency < 1:
+    raise ValueError(f"concurrency must be at least 1, got {concurrency}.")
   resolved = resolve_metrics(config, metrics)
+  target = None
+  if isinstance(agent, (str, Path)):
+    target = str(Path(agent).resolve()) if Path(agent).exists() else str(agent)
+    if executor in (None, "local") or isinstance(executor, LocalExecutor):
+      from .agent_loader import load_agent_async
+
+      loaded, app = await load_agent_async(target)
+      agent = app if app is not None else loaded
+  chosen = make_executor(executor)
+  spec = RunSpec(agent=agent, agent_target=target, app_name=app_name, metrics=resolved,
+                 eval_set_id=eval_set.eval_set_id, timeout=timeout, judge_model=judge_model,
+                 keep_sessions=keep_sessions, concurrency=concurrency)
+  chosen.check(spec)
   store = _open_store(eval_set.eval_set_id, selected, num_runs, resolved, resume=resume, run_id=run_id,
                       root=results_dir)
-  done = store.done()
-  runner = _runner_for(agent, app_name)
-  case_runner = CaseRunner(runner, resolved, eval_set_id=eval_set.eval_set_id, timeout=timeout,
-                           judge_model=judge_model, keep_sessions=keep_sessions)
   bar = make_progress(len(selected) * num_runs, progress, label=eval_set.eval_set_id)
   bar.preload(store.counts())
   sessions: dict = {}
@@ -122,11 +125,12 @@ async def evaluate(
 
   t0 = time.perf_counter()
   try:
-    await run_cases(case_runner, selected, num_runs=num_runs, concurrency=concurrency, progress=bar, sink=sink,
-                    skip=done)
+    await chosen.run(spec, plan_jobs(selected, num_runs, store.done()), sink, bar)
   finally:
     store.flush()
     bar.close()
+    if spec.retried:
+      store.set_meta(retried=(store.meta.get("retried") or []) + [list(k) for k in spec.retried])
   wall = time.perf_counter() - t0 + (store.meta.get("wall_time") or 0.0)
   store.set_meta(wall_time=wall, finished=time.time())
   return EvalResults(store=store, wall_time=wall, sessions=sessions)

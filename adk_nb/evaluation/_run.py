@@ -244,22 +244,46 @@ async def run_cases(case_runner: CaseRunner, cases: list[EvalCase], *, num_runs:
   """
   if num_runs < 1:
     raise ValueError(f"num_runs must be at least 1, got {num_runs}.")
+  kept: list[tuple[int, int, EvalCaseResult]] = []
+
+  def keep(result: EvalCaseResult, index: int) -> None:
+    kept.append((result.run, index, result))
+
+  await run_jobs(case_runner, plan_jobs(cases, num_runs, skip), concurrency=concurrency, progress=progress,
+                 sink=sink or keep)
+  return [r for _, _, r in sorted(kept, key=lambda k: k[:2])]
+
+
+async def run_jobs(case_runner: CaseRunner, jobs: Iterator[Job], *, concurrency: int, progress: Any = None,
+                   sink: ResultSink) -> None:
+  """Runs the jobs with at most `concurrency` at once, handing each result to `sink` (awaited if async)."""
   if concurrency < 1:
     raise ValueError(f"concurrency must be at least 1, got {concurrency}.")
-  kept: list[tuple[int, int, EvalCaseResult]] = []
-  jobs = plan_jobs(cases, num_runs, skip)  # one shared iterator: each job is taken by exactly one worker
 
   async def worker() -> None:
-    for run, i, case in jobs:
+    for run, i, case in jobs:  # one shared iterator: each job is taken by exactly one worker
       result = await case_runner.run(case, run)
-      if sink is not None:
-        written = sink(result, i)
-        if inspect.isawaitable(written):
-          await written
-      else:
-        kept.append((run, i, result))
+      written = sink(result, i)
+      if inspect.isawaitable(written):
+        await written
       if progress is not None:
         progress.advance(case_status(result))
 
   await asyncio.gather(*[worker() for _ in range(concurrency)])
-  return [r for _, _, r in sorted(kept, key=lambda k: k[:2])]
+
+
+def runner_for(agent: Any, app_name: Optional[str]) -> Any:
+  """A Runner with fresh in-memory sessions for an agent or App (a Runner is used as it is)."""
+  from ..apps.app import App
+  from ..runners import Runner
+  from ..sessions.in_memory_session_service import InMemorySessionService
+
+  if isinstance(agent, Runner):
+    return agent
+  if isinstance(agent, App):
+    return Runner(app=agent, session_service=InMemorySessionService())
+  if not hasattr(agent, "run_async"):
+    raise TypeError(f"evaluate() needs an agent, an App, a Runner or an agent folder / module name, "
+                    f"got {type(agent).__name__}.")
+  return Runner(agent=agent, app_name=app_name or getattr(agent, "name", "eval_app"),
+                session_service=InMemorySessionService())

@@ -136,6 +136,11 @@ class EvalResults:
                          creation_timestamp=self._meta.get("finished") or self._meta.get("created") or 0.0)
 
   @property
+  def retried(self) -> list[tuple[int, str]]:
+    """(run, eval_id) of the case runs run a second time because their Ray worker died."""
+    return [tuple(k) for k in self._meta.get("retried") or []]
+
+  @property
   def metric_names(self) -> list[str]:
     """The metrics computed, in config order."""
     return list(self.thresholds)
@@ -193,6 +198,8 @@ class EvalResults:
              + (f" ({c['failed']} failed, {c['error']} error, {c['timeout']} timeout)" if n - c["passed"] else "")
              + (f" in {self.wall_time:.2f}s" if self.wall_time is not None else "")
              + (f"; {planned - n} of {planned} not run yet" if planned and planned > n else "")]
+    if self.retried:
+      lines.append(f"  {len(self.retried)} case runs were run again after their Ray worker died")
     means = self._means()
     for name, threshold in self.thresholds.items():
       lines.append(f"  {name}: mean {_fmt(means.get(name))}" + (f" (threshold {threshold})" if threshold is not None else ""))
