@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any, Optional
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
 class StreamingMode(Enum):
@@ -14,6 +14,19 @@ class StreamingMode(Enum):
   NONE = None
   SSE = "sse"
   BIDI = "bidi"
+
+
+class ToolThreadPoolConfig(BaseModel):
+  """The worker threads that run synchronous tool functions (per event loop).
+
+  adk_nb always runs a sync tool function on these threads (google-adk only when
+  `RunConfig.tool_thread_pool_config` is set): see `adk_nb.tools._threads`.
+  """
+
+  model_config = ConfigDict(extra="forbid")
+
+  max_workers: int = Field(default=4, ge=1)
+  """Sync tool calls that run at once; more wait for a free thread."""
 
 
 class RunConfig(BaseModel):
@@ -34,6 +47,8 @@ class RunConfig(BaseModel):
   response_modalities: Optional[list[str]] = None
   custom_metadata: Optional[dict[str, Any]] = None
   """Free-form JSON attached to the run."""
+  tool_thread_pool_config: Optional[ToolThreadPoolConfig] = None
+  """Threads for sync tool functions; None uses 4 (they run on threads either way, unlike google-adk)."""
 
   @field_validator("max_llm_calls")
   @classmethod
