@@ -39,6 +39,7 @@ async def evaluate(
     run_id: Optional[str] = None,
     results_dir: Union[str, Path, None] = None,
     executor: Any = None,
+    user_simulator_model: Any = None,
 ) -> EvalResults:
   """Runs every case of an eval set against an agent and scores it.
 
@@ -67,6 +68,10 @@ async def evaluate(
       cases, runs and metrics under `results_dir`; starts a new run when there is none.
     run_id: the run's id (its folder under `results_dir`); default `<eval set id>_<time>_<n>`.
     results_dir: where runs are stored (default $ADK_NB_EVAL_DIR, else `.adk_nb/eval` in the working folder).
+    user_simulator_model: the model that plays the user of `conversation_scenario` cases (a BaseLlm such as
+      ScriptedModel, or a name; default: `user_simulator_config.model` of the config, else gemini-2.5-flash).
+      It gets the scenario's plan and the dialogue so far, and ends the conversation by saying `</finished>`
+      or at `max_allowed_invocations` (default 20) user messages.
     executor: 'local' (default: this process), 'ray' (a Ray cluster at $RAY_ADDRESS, else a local one), or
       `RayExecutor(address=...)`; with Ray, `concurrency` is per worker.
 
@@ -110,7 +115,8 @@ async def evaluate(
   chosen = make_executor(executor)
   spec = RunSpec(agent=agent, agent_target=target, app_name=app_name, metrics=resolved,
                  eval_set_id=eval_set.eval_set_id, timeout=timeout, judge_model=judge_model,
-                 keep_sessions=keep_sessions, concurrency=concurrency)
+                 keep_sessions=keep_sessions, concurrency=concurrency,
+                 user_simulator_config=_simulator_config(config), user_simulator_model=user_simulator_model)
   chosen.check(spec)
   store = _open_store(eval_set.eval_set_id, selected, num_runs, resolved, resume=resume, run_id=run_id,
                       root=results_dir)
@@ -134,6 +140,13 @@ async def evaluate(
   wall = time.perf_counter() - t0 + (store.meta.get("wall_time") or 0.0)
   store.set_meta(wall_time=wall, finished=time.time())
   return EvalResults(store=store, wall_time=wall, sessions=sessions)
+
+
+def _simulator_config(config: EvalConfig) -> Any:
+  from .simulation import LlmBackedUserSimulatorConfig
+
+  raw = config.user_simulator_config
+  return LlmBackedUserSimulatorConfig.model_validate(raw) if raw else None
 
 
 def _fingerprint(eval_set_id: str, cases: list, num_runs: int, metrics: list) -> str:

@@ -18,11 +18,13 @@ class CaseWorker:
   """One worker process: its own Runner and in-memory services, several case runs at once (async actor)."""
 
   def __init__(self, agent_target: str, app_name: Optional[str], metrics: list, eval_set_id: str,
-               timeout: Optional[float], judge_model: Any, paths: list[str]):
+               timeout: Optional[float], judge_model: Any, paths: list[str], user_simulator_config: Any = None,
+               user_simulator_model: Any = None):
     for path in reversed(paths):  # the driver's working folder, so module names import as they did there
       if path not in sys.path:
         sys.path.insert(0, path)
-    self._spec = (agent_target, app_name, metrics, eval_set_id, timeout, judge_model)
+    self._spec = (agent_target, app_name, metrics, eval_set_id, timeout, judge_model, user_simulator_config,
+                  user_simulator_model)
     self._case_runner: Optional[CaseRunner] = None
     self._lock: Optional[asyncio.Lock] = None
 
@@ -33,11 +35,12 @@ class CaseWorker:
         if self._case_runner is None:
           from .agent_loader import load_agent_async
 
-          target, app_name, metrics, eval_set_id, timeout, judge_model = self._spec
+          target, app_name, metrics, eval_set_id, timeout, judge_model, sim_config, sim_model = self._spec
           agent, app = await load_agent_async(target)
           runner = runner_for(app if app is not None else agent, app_name)
           self._case_runner = CaseRunner(runner, metrics, eval_set_id=eval_set_id, timeout=timeout,
-                                         judge_model=judge_model)
+                                         judge_model=judge_model, user_simulator_config=sim_config,
+                                         user_simulator_model=sim_model)
     return self._case_runner
 
   async def ready(self) -> bool:

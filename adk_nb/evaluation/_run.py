@@ -25,6 +25,15 @@ logger = logging.getLogger("adk_nb.evaluation")
 DEFAULT_USER_ID = "test_user_id"
 
 
+class _UserEvent:
+  """The simulated user's message as the simulator sees it in the conversation (the runner does not yield it)."""
+
+  author = "user"
+
+  def __init__(self, content: types.Content):
+    self.content = content
+
+
 class _CaseFailed(Exception):
   """The agent reported an error event; the case stops there."""
 
@@ -136,35 +145,62 @@ class CaseRunner:
   """Runs one case in a fresh session and scores it; never raises for a failing or erroring case."""
 
   def __init__(self, runner: Any, metrics: list, *, eval_set_id: str, timeout: Optional[float] = None,
-               judge_model: Any = None, keep_sessions: bool = False):
+               judge_model: Any = None, keep_sessions: bool = False, user_simulator_config: Any = None,
+               user_simulator_model: Any = None):
     self.runner, self.metrics, self.eval_set_id = runner, metrics, eval_set_id
     self.timeout, self.judge_model, self.keep_sessions = timeout, judge_model, keep_sessions
+    self.user_simulator_config, self.user_simulator_model = user_simulator_config, user_simulator_model
 
   async def _converse(self, case: EvalCase, user_id: str, session_id: str, turns: list[Invocation]) -> None:
     service, app = self.runner.session_service, self.runner.app_name
     state = copy.deepcopy(case.session_input.state) if case.session_input else {}
     if await service.get_session(app_name=app, user_id=user_id, session_id=session_id) is None:
       await service.create_session(app_name=app, user_id=user_id, state=state, session_id=session_id)
+    if case.conversation_scenario is not None:
+      await self._simulate(case, user_id, session_id, turns)
+      return
     for expected in case.conversation or []:
-      started, t0 = time.time(), time.perf_counter()
-      events, invocation_id, error = [], "", None
-      try:
-        async for event in self.runner.run_async(user_id=user_id, session_id=session_id,
-                                                 new_message=expected.user_content):
-          if event.author == "user":
-            invocation_id = event.invocation_id
-            continue
-          if event.partial:
-            continue
-          invocation_id = invocation_id or event.invocation_id  # the user's event is not yielded (as in ADK)
-          events.append(event)
-          if event.error_code and not (event.content and event.content.parts):
-            error = f"{event.error_code}: {event.error_message}"
-      except Exception as exc:  # the run failed (its error event is already in `events`): an agent error
-        error = error or f"{type(exc).__name__}: {exc}"
-      turns.append(_to_invocation(invocation_id, expected.user_content, events, started, time.perf_counter() - t0))
-      if error:
-        raise _CaseFailed(error)
+      await self._turn(expected.user_content, user_id, session_id, turns)
+
+  async def _simulate(self, case: EvalCase, user_id: str, session_id: str, turns: list[Invocation]) -> None:
+    """Plays a conversation scenario: the simulated user speaks until it stops or reaches its turn cap."""
+    from .simulation import LlmBackedUserSimulator, Status
+
+    simulator = LlmBackedUserSimulator(config=self.user_simulator_config,
+                                       conversation_scenario=case.conversation_scenario,
+                                       model=self.user_simulator_model)
+    history: list = []
+    while True:
+      nxt = await simulator.get_next_user_message(history)
+      if nxt.status != Status.SUCCESS:
+        return
+      events = await self._turn(nxt.user_message, user_id, session_id, turns)
+      history.append(_UserEvent(nxt.user_message))
+      history.extend(events)
+
+  async def _turn(self, user_content: types.Content, user_id: str, session_id: str,
+                  turns: list[Invocation]) -> list:
+    """Runs one user turn, records it as an Invocation, returns the agent's events."""
+    started, t0 = time.time(), time.perf_counter()
+    events, invocation_id, error = [], "", None
+    try:
+      async for event in self.runner.run_async(user_id=user_id, session_id=session_id,
+                                               new_message=user_content):
+        if event.author == "user":
+          invocation_id = event.invocation_id
+          continue
+        if event.partial:
+          continue
+        invocation_id = invocation_id or event.invocation_id  # the user's event is not yielded (as in ADK)
+        events.append(event)
+        if event.error_code and not (event.content and event.content.parts):
+          error = f"{event.error_code}: {event.error_message}"
+    except Exception as exc:  # the run failed (its error event is already in `events`): an agent error
+      error = error or f"{type(exc).__name__}: {exc}"
+    turns.append(_to_invocation(invocation_id, user_content, events, started, time.perf_counter() - t0))
+    if error:
+      raise _CaseFailed(error)
+    return events
 
   async def run(self, case: EvalCase, run: int = 0) -> EvalCaseResult:
     """One run of one case: replay its turns, then score them."""
@@ -177,10 +213,6 @@ class CaseRunner:
     turns: list[Invocation] = []
     error_type = error_message = None
     try:
-      if case.conversation is None:
-        raise NotImplementedError(
-            "conversation_scenario cases need a user simulator, which adk_nb does not have yet; give the turns "
-            "as 'conversation'.")
       coro = self._converse(case, user_id, session_id, turns)
       await (asyncio.wait_for(coro, self.timeout) if self.timeout else coro)
     except asyncio.TimeoutError:

@@ -50,6 +50,9 @@ class EvalConfig(BaseModel):
   """Metric name -> threshold or criterion object."""
   custom_metrics: Optional[dict[str, CustomMetricConfig]] = None
   """Metric name -> where its function lives."""
+  user_simulator_config: Optional[dict[str, Any]] = None
+  """Options of the simulated user that plays `conversation_scenario` cases (LlmBackedUserSimulatorConfig's
+  fields: model, max_allowed_invocations, custom_instructions, include_function_calls, model_configuration)."""
 
   @field_validator("criteria", mode="before")
   @classmethod

@@ -43,6 +43,10 @@ class RunSpec:
   judge_model: Any = None
   keep_sessions: bool = False
   concurrency: int = 8
+  user_simulator_config: Any = None
+  """Options of the simulated user of conversation_scenario cases."""
+  user_simulator_model: Any = None
+  """The simulated user's model (a model object or name; default: the config's model name)."""
   retried: list = field(default_factory=list)
   """(run, eval_id) of the case runs run again after their worker died (filled by the executor)."""
 
@@ -59,7 +63,9 @@ class LocalExecutor:
 
     runner = runner_for(spec.agent, spec.app_name)
     case_runner = CaseRunner(runner, spec.metrics, eval_set_id=spec.eval_set_id, timeout=spec.timeout,
-                             judge_model=spec.judge_model, keep_sessions=spec.keep_sessions)
+                             judge_model=spec.judge_model, keep_sessions=spec.keep_sessions,
+                             user_simulator_config=spec.user_simulator_config,
+                             user_simulator_model=spec.user_simulator_model)
     await run_jobs(case_runner, jobs, concurrency=spec.concurrency, progress=progress, sink=sink)
 
 
@@ -116,7 +122,7 @@ class RayExecutor:
     count = self.workers or max(1, int(ray.cluster_resources().get("CPU", 1) // max(self.num_cpus, 1e-9)))
     per_worker = self.concurrency_per_worker or spec.concurrency
     args = (spec.agent_target, spec.app_name, spec.metrics, spec.eval_set_id, spec.timeout, spec.judge_model,
-            [os.getcwd()])
+            [os.getcwd()], spec.user_simulator_config, spec.user_simulator_model)
 
     def start_worker():
       return remote_worker.options(num_cpus=self.num_cpus, max_concurrency=per_worker, max_restarts=0,
