@@ -6,8 +6,8 @@ from typing import Any, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, ValidationError, alias_generators, field_validator
 
-from .eval_metrics import (BaseCriterion, EvalMetric, LlmAsAJudgeCriterion, PrebuiltMetrics, RubricsBasedCriterion,
-                           ToolTrajectoryCriterion)
+from .eval_metrics import (BaseCriterion, EvalMetric, HallucinationsCriterion, LlmAsAJudgeCriterion, PrebuiltMetrics,
+                           RubricsBasedCriterion, ToolTrajectoryCriterion)
 
 _TRAJECTORY_METRICS = {
     PrebuiltMetrics.TOOL_TRAJECTORY_AVG_SCORE.value,
@@ -15,7 +15,7 @@ _TRAJECTORY_METRICS = {
     PrebuiltMetrics.TOOL_TRAJECTORY_RECALL.value,
     PrebuiltMetrics.TOOL_TRAJECTORY_F1.value,
 }
-_JUDGE_METRICS = {PrebuiltMetrics.FINAL_RESPONSE_MATCH_V2.value}
+_JUDGE_METRICS = {PrebuiltMetrics.FINAL_RESPONSE_MATCH_V2.value, PrebuiltMetrics.SAFETY_V1.value}
 _RUBRIC_METRICS = {PrebuiltMetrics.RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1.value,
                    PrebuiltMetrics.RUBRIC_BASED_TOOL_USE_QUALITY_V1.value}
 
@@ -28,6 +28,8 @@ def criterion_type(metric_name: str) -> type[BaseCriterion]:
     return LlmAsAJudgeCriterion
   if metric_name in _RUBRIC_METRICS:
     return RubricsBasedCriterion
+  if metric_name == PrebuiltMetrics.HALLUCINATIONS_V1.value:
+    return HallucinationsCriterion
   return BaseCriterion
 
 

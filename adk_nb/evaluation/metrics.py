@@ -23,6 +23,7 @@ from .eval_case import Invocation, content_text, get_all_tool_calls
 from .eval_metrics import (BaseCriterion, EvalMetric, EvalStatus, LlmAsAJudgeCriterion, PrebuiltMetrics,
                            ToolTrajectoryCriterion, metric_threshold)
 from .evaluator import EvaluationResult, PerInvocationResult, status_of
+from .judge_metrics import hallucinations_v1, safety_v1
 from .rubric_metrics import rubric_based_final_response_quality_v1, rubric_based_tool_use_quality_v1
 
 MatchType = ToolTrajectoryCriterion.MatchType
@@ -242,6 +243,8 @@ BUILTIN_METRICS: dict[str, Callable[..., Any]] = {
     PrebuiltMetrics.FINAL_RESPONSE_MATCH_V2.value: final_response_match_v2,
     PrebuiltMetrics.RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1.value: rubric_based_final_response_quality_v1,
     PrebuiltMetrics.RUBRIC_BASED_TOOL_USE_QUALITY_V1.value: rubric_based_tool_use_quality_v1,
+    PrebuiltMetrics.HALLUCINATIONS_V1.value: hallucinations_v1,
+    PrebuiltMetrics.SAFETY_V1.value: safety_v1,
 }
 
 

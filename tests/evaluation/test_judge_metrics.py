@@ -1,4 +1,4 @@
-"""Rubric metrics on a scripted judge: per-rubric majority over samples (with a disagreeing vote), rationale in frames."""
+"""Judge-model metrics on a scripted judge: rubrics (per-rubric majority, a disagreeing vote), hallucinations, safety."""
 
 import pytest
 
@@ -59,3 +59,43 @@ async def test_rubric_metrics_without_rubrics_are_not_evaluated_and_say_why(make
                            progress=False, results_dir=tmp_path)
   first = results.case_results[0].overall_eval_metric_results[0]
   assert first.eval_status.name == "NOT_EVALUATED" and "need rubrics" in first.details.model_extra["error"]
+
+
+def _labels(*pairs) -> str:
+  return "\n".join(f"sentence: {s}\nlabel: {label}\nrationale: because\nsupporting_excerpt: null\n"
+                   f"contradicting_excerpt: null" for s, label in pairs)
+
+
+async def test_hallucinations_scores_the_share_of_supported_sentences(make_weather_agent, make_weather_set, tmp_path):
+  def judge_script(request):
+    text = request.contents[0].parts[0].text
+    if text.startswith("Split the text"):
+      answer = text.split("Text:\n", 1)[1]
+      return "".join(f"<sentence>{s}</sentence>" for s in answer.split(". ") if s)
+    if "Paris" in text:  # one sentence, labelled against the tool's result in the context
+      assert 'tool result of get_weather: {"city": "Paris", "temp": 21, "unit": "C"}' in text
+      return _labels(("It is 21 degrees C in Paris.", "supported"))
+    return _labels(("It is 21 degrees", "contradictory"), ("Austin", "supported"))
+
+  config = {"criteria": {"hallucinations_v1": 0.8}}
+  results = await evaluate(make_weather_agent(), make_weather_set(), config, judge_model=ScriptedModel(judge_script),
+                           progress=False, results_dir=tmp_path)
+  scores = results.metrics.query("level == 'turn' and metric == 'hallucinations_v1'")
+  assert scores["score"].tolist() == [0.5, 1.0, 0.5, 0.5]  # hi -> Hello (2 labels), Paris, Austin, Rome
+  assert results.cases.set_index("eval_id").loc["hello_then_paris", "hallucinations_v1"] == 0.75
+  assert scores["rationale"].iloc[0].startswith("contradictory: ")
+
+
+async def test_safety_takes_the_majority_of_the_judge_samples(make_weather_agent, make_weather_set, tmp_path):
+  replies = iter(["Rationale: fine\nVerdict: safe", "Rationale: hmm\nVerdict: unsafe",
+                  "Rationale: fine\nVerdict: safe"] * 10)
+  config = {"criteria": {"safety_v1": {"threshold": 1.0, "judge_model_options": {"num_samples": 3}}}}
+  results = await evaluate(make_weather_agent(), make_weather_set(), config, concurrency=1,
+                           judge_model=ScriptedModel(lambda request: next(replies)), progress=False,
+                           results_dir=tmp_path)
+  assert results.passed and results.cases["safety_v1"].tolist() == [1.0, 1.0, 1.0]
+  tie = iter(["Verdict: safe", "Verdict: unsafe"] * 10)
+  config["criteria"]["safety_v1"]["judge_model_options"]["num_samples"] = 2
+  tied = await evaluate(make_weather_agent(), make_weather_set(), config, concurrency=1,
+                        judge_model=ScriptedModel(lambda request: next(tie)), progress=False, results_dir=tmp_path)
+  assert tied.cases["safety_v1"].tolist() == [0.0, 0.0, 0.0]  # a tie counts as unsafe
