@@ -63,6 +63,10 @@ def ray_cluster():
   stub = folder / "stubs" / "rfc3987_syntax"
   stub.mkdir(parents=True)
   (stub / "__init__.py").write_text("raise ImportError('left out of the test Ray cluster (slow to import)')\n")
+  # Ray 2.5x turns token authentication on when ~/.ray/auth_token exists (a local ray.init() writes one); the
+  # head and this driver say explicitly that this loopback test cluster runs without it.
+  saved_auth_mode = os.environ.get("RAY_AUTH_MODE")
+  os.environ["RAY_AUTH_MODE"] = "disabled"
   env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(folder / "stubs"),
                                                                    os.environ.get("PYTHONPATH")]))}
   port = _free_port()
@@ -78,10 +82,21 @@ def ray_cluster():
       if head.poll() is not None or time.monotonic() > deadline:
         pytest.fail("ray start --head did not come up:\n" + (folder / "head.log").read_text()[-3000:])
       time.sleep(0.5)  # polling the head's log for readiness (an external process), not synchronising our code
-    ray.init(address=f"127.0.0.1:{port}", log_to_driver=False)
+    for attempt in range(3):  # on a loaded machine the new head's GCS can miss ray.init's connect deadline
+      try:
+        ray.init(address=f"127.0.0.1:{port}", log_to_driver=False)
+        break
+      except ConnectionError:
+        ray.shutdown()
+        if attempt == 2:
+          raise
     yield f"127.0.0.1:{port}"
   finally:
     ray.shutdown()
+    if saved_auth_mode is None:
+      os.environ.pop("RAY_AUTH_MODE", None)
+    else:
+      os.environ["RAY_AUTH_MODE"] = saved_auth_mode
     os.killpg(head.pid, signal.SIGTERM)  # the head and every process it started share its session
     try:
       head.wait(timeout=10)
