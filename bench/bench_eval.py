@@ -76,6 +76,17 @@ def adk_nb_worker(cases: int, concurrency: int, mode: str) -> dict:
     sys.path.insert(0, mod_dir)
     results = asyncio.run(AgentEvaluator.evaluate_eval_set("bench_agent_nb", eval_set, eval_config=config, num_runs=1,
                                                            print_detailed_results=False))
+  elif mode.startswith("ray="):
+    from adk_nb.evaluation import RayExecutor
+
+    folder = os.path.join(tempfile.mkdtemp(), "bench_agent_ray")
+    os.makedirs(folder)
+    open(os.path.join(folder, "__init__.py"), "w").write("from . import agent\n")
+    open(os.path.join(folder, "agent.py"), "w").write(
+        "from adk_nb import Agent\nfrom adk_nb.models import ScriptedModel\n"
+        f"root_agent = Agent(name='bench', model=ScriptedModel(lambda r: {ANSWER!r}, latency={LATENCY}, record=False))\n")
+    executor = RayExecutor(address=mode[4:], workers=2, concurrency_per_worker=concurrency // 2)
+    results = asyncio.run(evaluate(folder, eval_set, config, executor=executor, progress=False))
   else:
     results = asyncio.run(evaluate(agent, eval_set, config, concurrency=concurrency, progress=False))
   wall = time.perf_counter() - t0
@@ -198,6 +209,9 @@ def main() -> None:
   parser.add_argument("--cases", type=int, default=500)
   parser.add_argument("--concurrency", type=int, default=32)
   parser.add_argument("--skip-adk", action="store_true")
+  parser.add_argument("--ray-address", default=None,
+                      help="also run (c): 2,000 cases on this Ray cluster with 2 workers (start one with "
+                           "`ray start --head --num-cpus=2`) against one process at the same total concurrency")
   parser.add_argument("--memory-sizes", type=int, nargs="*", default=[500, 2000, 10000],
                       help="case counts of the memory runs (default 500 2000 10000)")
   parser.add_argument("--worker", nargs=3, help=argparse.SUPPRESS)
@@ -222,6 +236,14 @@ def main() -> None:
   if len(rows) > 1:
     print(f"  heap peak at {rows[-1][0]} cases / at {rows[0][0]} cases: {rows[-1][1] / rows[0][1]:.2f}x")
   report = {"cases": n, "concurrency": c, "ideal_s": ideal, "adk_nb": main_run, "memory": rows}
+  if args.ray_address:
+    single = run_nb(2000, c)
+    on_ray = run_nb(2000, c, f"ray={args.ray_address}")
+    report["ray"] = {"single_process": single, "ray_2_workers": on_ray}
+    speedup = single["wall_s"] / on_ray["wall_s"]
+    print(f"(c) 2,000 cases: one process {single['wall_s']:.2f} s, Ray 2 workers {on_ray['wall_s']:.2f} s "
+          f"(total concurrency {c}) -> {speedup:.2f}x ({speedup / 2:.0%} of 2x; the Ray figure includes connecting "
+          "and starting the workers)")
   if not args.skip_adk:
     python = adk_python()
     if python is None:
