@@ -11,6 +11,7 @@ them, and a session written by adk_nb stays readable there.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Optional
 
@@ -143,3 +144,24 @@ def long_running_calls(event: Event) -> Iterator[types.FunctionCall]:
   for call in event.get_function_calls():
     if call.id in ids:
       yield call
+
+
+def reply_text(event: Event) -> Optional[str]:
+  """The text a person reads as the run's answer in `event`, or None when it holds none.
+
+  That is an agent's final reply, or the output of a top-level graph Workflow (the event of its
+  terminal node: `node_info.output_for` names the workflow's own path, e.g. 'wf@1'), shown as
+  the string itself or as JSON. A workflow of function nodes has no reply text otherwise.
+  """
+  if event.author == "user" or event.partial:
+    return None
+  if event.text and event.is_final_response():
+    return event.text
+  info = event.node_info
+  if event.output is None or info is None or not info.output_for:
+    return None
+  if not any("/" not in path for path in info.output_for):
+    return None  # the output of an inner node or nested workflow, not of the run
+  if isinstance(event.output, str):
+    return event.output
+  return json.dumps(event.output, ensure_ascii=False, default=str)
