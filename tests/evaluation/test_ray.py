@@ -99,7 +99,7 @@ def ray_cluster():
       os.environ["RAY_AUTH_MODE"] = saved_auth_mode
     os.killpg(head.pid, signal.SIGTERM)  # the head and every process it started share its session
     try:
-      head.wait(timeout=10)
+      head.wait(timeout=3)
     except subprocess.TimeoutExpired:
       pass
     try:
