@@ -125,8 +125,8 @@ def sliding_window(events: list[Event], config: EventsCompactionConfig) -> list[
   old = 0
   for i in range(len(events) - 1, -1, -1):
     event = events[i]
-    if not event.invocation_id or event.actions.compaction is not None:
-      continue
+    if not event.invocation_id or event.actions.compaction is not None or event.isolation_scope:
+      continue  # a delegated task's own turns are not the conversation's (as google-adk)
     invocation = event.invocation_id
     if invocation not in last_seen:
       if event.timestamp <= done_until:
@@ -143,7 +143,7 @@ def sliding_window(events: list[Event], config: EventsCompactionConfig) -> list[
     return []
   first = order[max(0, order.index(new[0]) - config.overlap_size)]
   end = max(i for i in range(first_at[new[-1]], len(events)) if events[i].invocation_id == new[-1])
-  window = [e for e in events[first_at[first]:end + 1] if e.actions.compaction is None]
+  window = [e for e in events[first_at[first]:end + 1] if e.actions.compaction is None and not e.isolation_scope]
   return self_contained_prefix(window, events)
 
 
@@ -163,7 +163,8 @@ def token_threshold_window(events: list[Event], config: EventsCompactionConfig) 
     return []
   previous = _newest_compaction(events)
   done_until = previous.actions.compaction.end_timestamp if previous is not None else float("-inf")
-  candidates = [e for e in events if e.actions.compaction is None and e.timestamp > done_until]
+  candidates = [e for e in events
+                if e.actions.compaction is None and not e.isolation_scope and e.timestamp > done_until]
   keep = config.event_retention_size
   if len(candidates) <= keep:
     return []

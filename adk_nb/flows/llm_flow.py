@@ -18,7 +18,8 @@ from ..telemetry import progress, tracing
 from ..models.llm_response import LlmResponse
 from ..tools.set_model_response_tool import SET_MODEL_RESPONSE
 from ..tools.tool_context import ToolContext
-from . import _code_execution, _compaction, _contents, _context_cache, _functions, _planning, _resume, _transfer
+from . import (_code_execution, _compaction, _contents, _context_cache, _delegation, _functions, _planning, _resume,
+               _transfer)
 from ._instructions import inject_session_state
 
 if TYPE_CHECKING:
@@ -52,6 +53,12 @@ async def run_flow(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGenerato
       # Other calls of this turn are still unanswered: the model continues once all are in.
       ctx.pause()
       return
+  if ctx.task_scope and not ctx.resumed:
+    # The user's message answers this agent's task sub-agent: it goes there first.
+    async for event in _delegation.continue_task(agent, ctx):
+      yield event
+    if ctx.task_scope or ctx.paused or ctx.end_invocation:
+      return  # the task still waits for the user
   while True:
     last: Optional[Event] = None
     transferred = False
@@ -97,7 +104,9 @@ async def build_request(agent: "LlmAgent", ctx: "InvocationContext") -> LlmReque
   # A planner that rewrites answers (PlanReActPlanner) marks its plan as thoughts: the model reads
   # them again as plain text, as in google-adk.
   plans = _planning.rewrites_responses(agent.planner)
-  if agent.include_contents == "none":
+  if ctx.isolation_scope:
+    request.contents = _contents.build_scoped(agent.name, ctx.isolation_scope, events, strip)
+  elif agent.include_contents == "none":
     request.contents = _contents.build_current_turn(agent.name, ctx.branch, events, strip, plans)
   else:
     session = ctx.session
@@ -270,6 +279,10 @@ async def _run_one_step(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGen
     return
   calls = final.get_function_calls()
   if not calls:
+    return
+  if _delegation.delegation_calls(calls, request.tools_dict):
+    async for event in _delegation.run_calls(agent, ctx, calls, request.tools_dict):
+      yield event
     return
   results = await _functions.handle_function_calls(agent, ctx, calls, request.tools_dict)
   response_event, paused = results.event, results.paused

@@ -18,7 +18,7 @@ from google.genai import types
 from ..agents.run_config import RunConfig
 from ..events.event import Event
 from ..events.event_actions import EventActions
-from ..events.protocol import REQUEST_INPUT
+from ..events.protocol import REQUEST_INPUT, node_confirmation, reply_text
 from ..inspect import StepBuilder
 from ..inspect.text import jsonable, short_args, to_json_text
 from ..pending import PendingItem, answer_message, confirmation_response, pending_items, tool_response
@@ -104,7 +104,7 @@ class LiveRun:
     self.steps = StepBuilder(keep_ops=False)
     """The run as typed steps (see `adk_nb.inspect`): what every view draws."""
     self.final_text: str = ""
-    """The text of the agents' last final answer."""
+    """The text of the agents' last final answer, or of a graph Workflow's output (see `reply_text`)."""
     self.state: dict[str, Any] = {}
     """The session's state after the run (merged: app:, user: and session keys)."""
     self.temp_state: dict[str, Any] = {}
@@ -160,8 +160,7 @@ class LiveRun:
       if event.invocation_id and event.invocation_id not in run.invocation_ids:
         run.invocation_ids.append(event.invocation_id)
       run.steps.add_event(event)
-      if event.author != "user" and event.text and event.is_final_response():
-        run.final_text = event.text
+      run.final_text = reply_text(event) or run.final_text
     run.status = "paused" if run.pending else "done"
     await run._list_artifacts()
     run.steps.finish(time.time(), run.status)
@@ -423,8 +422,7 @@ class LiveRun:
           else:
             self.state[key] = value
         self.changed_keys = sorted(delta)
-      if event.author != "user" and event.text and event.is_final_response():
-        self.final_text = event.text
+      self.final_text = reply_text(event) or self.final_text
     self._publish("event", event)
 
   async def _settle(self, failed: Optional[str]) -> None:
@@ -529,7 +527,10 @@ class LiveRun:
         raise ValueError("Respond to one call at a time; pass a single pending item.")
       parts = [tool_response(items[0], value)]
     for one in items:
-      self._record(one, _DECISIONS[action], by, reason, answer=value if action == "respond" else None)
+      decision = _DECISIONS[action]
+      if action == "respond" and isinstance(value, dict) and node_confirmation(one.call_id, one.args):
+        decision = "approved" if value.get("confirmed") else "rejected"  # a workflow node's approval
+      self._record(one, decision, by, reason, answer=value if action == "respond" else None)
     answered = {i.call_id for i in items}
     self.pending = [p for p in self.pending if p.call_id not in answered]
     self._publish("decision")

@@ -13,7 +13,7 @@ import anywidget
 import ipywidgets as widgets
 import traitlets
 
-from ..events.protocol import REQUEST_INPUT
+from ..events.protocol import REQUEST_INPUT, node_confirmation
 from ..inspect.details import DETAIL_LIMIT, step_details
 from ..inspect import LABELS, STATUS_TEXT
 from ..inspect.text import jsonable, readable_hint, to_json_text
@@ -289,6 +289,9 @@ class ConfirmationPanel(widgets.VBox):
 
   def _input_form(self, item, clicked, buttons: list) -> tuple[list, widgets.Textarea]:
     """A workflow's `RequestInput`: its question, what it shows for context, and a box for the answer."""
+    gated = node_confirmation(item.call_id, item.args)
+    if gated is not None:
+      return self._node_confirmation_form(item, gated, clicked, buttons)
     message = item.args.get("message") or "A workflow node asks for input."
     where = item.agent + (f" ({item.branch})" if item.branch else "")
     title = _text(f"{where} asks: {message}")
@@ -311,6 +314,23 @@ class ConfirmationPanel(widgets.VBox):
     buttons.append(send)
     parts += [answer, send]
     return parts, answer
+
+
+  def _node_confirmation_form(self, item, gated: tuple[str, dict], clicked, buttons: list
+                              ) -> tuple[list, widgets.Textarea]:
+    """A workflow node that needs approval to run: its arguments, Approve and Reject (a ToolConfirmation)."""
+    tool, node_args = gated
+    where = item.agent + (f" ({item.branch})" if item.branch else "")
+    title = _text(f"{where} wants to run the node {tool}")
+    shown = to_json_text(node_args, indent=2)
+    args = widgets.Textarea(value=shown, rows=min(12, shown.count("\n") + 2), disabled=True,
+                            layout=widgets.Layout(width="100%"))
+    approve = widgets.Button(description="Approve", button_style="success")
+    reject = widgets.Button(description="Reject", button_style="danger")
+    approve.on_click(clicked("respond", lambda: {"confirmed": True}))
+    reject.on_click(clicked("respond", lambda: {"confirmed": False}))
+    buttons += [approve, reject]
+    return [title, _text(item.args.get("message") or ""), args, widgets.HBox([approve, reject])], args
 
 
 def _json_or_text(text: str) -> Any:

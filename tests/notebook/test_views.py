@@ -441,3 +441,28 @@ async def test_the_artifacts_tab_lists_versions_and_previews_them_safely():
   bundle = run.view._repr_mimebundle_()
   saved = (bundle[0] if isinstance(bundle, tuple) else bundle)["text/html"]
   assert "notes.txt: v0 (text/plain), v1 (text/plain)" in saved
+
+
+def test_a_workflow_node_waiting_for_approval_gets_approve_and_reject_buttons():
+  from adk_nb.workflow import FunctionNode
+
+  for click, expected in (("Approve", [250.0]), ("Reject", [])):
+    refunds = []
+
+    def refund(amount: float = 250.0) -> dict:
+      refunds.append(amount)
+      return {"refunded": amount}
+
+    wf = Workflow(name="wf", edges=[("START", FunctionNode(func=refund, require_confirmation=True))])
+    run = nb.run(wf, "go", store="memory://")
+    assert run.status == "paused" and refunds == []
+    row = run.view.panel.children[0]
+    assert row.children[0].value == "wf wants to run the node refund"
+    assert json.loads(row.children[2].value) == {"amount": 250.0}
+    buttons = {w.description: w for w in row.children[3].children}
+    assert set(buttons) == {"Approve", "Reject"}  # not the answer box of a plain RequestInput
+    buttons[click].click()
+    assert run.status == "done", run.exception
+    assert refunds == expected
+    assert run.decisions[0]["decision"] == ("approved" if click == "Approve" else "rejected")
+    assert run.decisions[0]["by"] == "button"
