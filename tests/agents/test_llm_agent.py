@@ -261,6 +261,21 @@ async def test_output_key_and_output_schema():
   assert session.events[-1].error_code == "ValidationError" and session.events[-1].content is None
 
 
+async def test_a_blank_last_answer_with_output_schema_keeps_the_state_and_does_not_fail():
+  class Verdict(BaseModel):
+    ok: bool
+
+  # A stream can end with a whitespace-only chunk; there is nothing to validate, so nothing is saved.
+  model = ScriptedModel(['{"ok": true}', LlmResponse(content=types.ModelContent("  \n"))])
+  runner = InMemoryRunner(Agent(name="judge", model=model, output_schema=Verdict, output_key="verdict"),
+                          app_name="app")
+  await run_turn(runner, "judge")
+  events = await run_turn(runner, "again")
+  assert events[-1].text.strip() == "" and not events[-1].error_code
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  assert session.state["verdict"] == {"ok": True}
+
+
 async def test_include_contents_none_sends_only_the_current_turn():
   model = ScriptedModel(["one", "two"])
   runner = InMemoryRunner(Agent(name="a", model=model, include_contents="none"), app_name="app")
