@@ -101,3 +101,23 @@ async def test_should_pause_invocation_on_long_running_calls_and_input_requests(
   assert ctx.should_pause_invocation(calls(("lookup", "c1"), ("ticket", "c2"), long_running={"c2"})) is True
   assert ctx.should_pause_invocation(calls(("adk_request_input", "c3"))) is True
   assert ctx.should_pause_invocation(Event(invocation_id="inv-1", author="stepper")) is False
+
+
+def test_a_context_built_with_the_apps_resumability_config_is_resumable_and_filters_its_events():
+  from adk_nb.apps import ResumabilityConfig
+  from adk_nb.sessions import Session
+
+  def event(inv, branch, author="a"):
+    return Event(invocation_id=inv, author=author, branch=branch)
+
+  mine, sibling, older = event("inv-1", "root.a"), event("inv-1", "root.b"), event("inv-0", "root.a")
+  session = Session(id="s", app_name="app", user_id="u", events=[mine, sibling, older])
+  ctx = InvocationContext(session_service=InMemorySessionService(), invocation_id="inv-1", agent=Stepper(name="a"),
+                          session=session, branch="root.a",
+                          resumability_config=ResumabilityConfig(is_resumable=True))
+  assert ctx.is_resumable
+  assert ctx._get_events(current_invocation=True, current_branch=True) == [mine]
+  assert ctx._get_events(current_branch=True) == [mine, older]
+  plain = ctx.model_copy(update={"resumability_config": ResumabilityConfig(is_resumable=False)})
+  assert InvocationContext(session_service=InMemorySessionService(), invocation_id="i", agent=Stepper(name="a"),
+                           session=session, resumability_config=plain.resumability_config).is_resumable is False
