@@ -54,7 +54,9 @@ class Runner:
       memory_service: Optional[Any] = None,
       credential_service: Optional[Any] = None,
       auto_create_session: bool = False,
+      plugin_close_timeout: float = 5.0,
   ):
+    """`plugin_close_timeout` bounds each plugin's `close()` (seconds) when the runner closes."""
     if app is not None:
       if agent is not None:
         raise ValueError("Pass either app=... or agent=..., not both (the App already holds root_agent).")
@@ -79,8 +81,10 @@ class Runner:
     self.artifact_service = artifact_service
     self.memory_service = memory_service
     self.credential_service = credential_service
-    self.plugin_manager = PluginManager(plugins)
+    self.plugin_manager = PluginManager(plugins, close_timeout=plugin_close_timeout)
     self.auto_create_session = auto_create_session
+    self.context_cache_config = self.app.context_cache_config if self.app is not None else None
+    """The App's context cache settings (None without an App or when it sets none)."""
 
   # ---- the async API ------------------------------------------------------------------------
 
@@ -252,6 +256,15 @@ class Runner:
     """
     return [interrupted_answer(event, calls)
             for event, calls in unanswered_calls(session.events, resume.paused if resume else ())]
+
+  @staticmethod
+  def _should_append_event(event: Event, is_live_call: bool) -> bool:
+    """Whether the session keeps `event` (google-adk's rule): everything but the audio, video or
+    image bytes a model streams in a live run. adk_nb has no live runs, so it keeps every event."""
+    if not is_live_call or event.author == "user" or not event.content:
+      return True
+    return not any(p.inline_data is not None and (p.inline_data.mime_type or "").startswith(("audio/", "video/", "image/"))
+                   for p in event.content.parts or [])
 
   def _match_answers(self, session: Session, message: types.Content) -> Optional[Resume]:
     """The paused invocation `message` resumes, or None (see `adk_nb.resume.match_answers`)."""
@@ -429,6 +442,7 @@ class InMemoryRunner(Runner):
       plugins: Optional[list[BasePlugin]] = None,
       app: Optional[App] = None,
       auto_create_session: bool = False,
+      plugin_close_timeout: float = 5.0,
   ):
     artifact_service = memory_service = None
     try:
@@ -452,4 +466,5 @@ class InMemoryRunner(Runner):
         artifact_service=artifact_service,
         memory_service=memory_service,
         auto_create_session=auto_create_session,
+        plugin_close_timeout=plugin_close_timeout,
     )
