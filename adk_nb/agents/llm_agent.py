@@ -205,6 +205,15 @@ class LlmAgent(BaseAgent):
       _set(self, "_identity", text)
     return self._identity
 
+  def _get_available_agent_names(self) -> list[str]:
+    """The names of every agent in this agent's tree (from its root), in tree order."""
+    names, stack = [], [self.root_agent]
+    while stack:
+      agent = stack.pop()
+      names.append(agent.name)
+      stack.extend(reversed(agent.sub_agents))
+    return names
+
   # ---- running -------------------------------------------------------------------------------
 
   async def _run_async_impl(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
