@@ -16,10 +16,10 @@ from .agents.invocation_context import InvocationContext, new_invocation_context
 from .agents.llm_agent import LlmAgent
 from .agents.run_config import RunConfig
 from .apps.app import App
-from .errors import SessionNotFoundError
+from .errors import SessionNotFoundError, event_error_code, traceback_text
 from .events.event import Event
 from .events.event_actions import EventActions
-from .events.protocol import NESTED_ANSWER_KEY
+from .events.protocol import NESTED_ANSWER_KEY, TRACEBACK_KEY
 from .plugins.base_plugin import BasePlugin
 from .plugins.plugin_manager import PluginManager
 from .sessions.base_session_service import BaseSessionService
@@ -203,7 +203,8 @@ class Runner:
     origin = _callbacks.take_origin(exc)
     author, branch = origin if origin else ((ctx.agent or self.agent).name, ctx.branch)
     event = Event(invocation_id=ctx.invocation_id, author=author, branch=branch,
-                  error_code=error_code(exc), error_message=str(exc))
+                  error_code=event_error_code(exc), error_message=str(exc),
+                  custom_metadata={TRACEBACK_KEY: traceback_text(exc)})
     try:
       await self.session_service.append_event(session, event)
     except Exception:  # e.g. a stale session: the caller still gets the event and the exception
@@ -422,13 +423,6 @@ def _fill_answer_ids(session: Session, message: types.Content) -> types.Content:
         part = part.model_copy(update={"function_response": fr.model_copy(update={"id": next(iter(ids))})})
     filled.append(part)
   return message.model_copy(update={"parts": filled})
-
-
-def error_code(exc: BaseException) -> str:
-  """The error_code of the event that reports `exc`: the exception's class name, or the
-  provider's status string when the exception carries one (e.g. 'PERMISSION_DENIED'), as in ADK."""
-  status = getattr(exc, "status", None)
-  return status if isinstance(status, str) else type(exc).__name__
 
 
 class InMemoryRunner(Runner):

@@ -21,6 +21,19 @@ class StreamingMode(Enum):
   BIDI = "bidi"
 
 
+class ToolThreadPoolConfig(BaseModel):
+  """The worker threads that run synchronous tool functions (per event loop).
+
+  adk_nb always runs a sync tool function on these threads (google-adk only when
+  `RunConfig.tool_thread_pool_config` is set): see `adk_nb.tools._threads`.
+  """
+
+  model_config = ConfigDict(extra="forbid")
+
+  max_workers: int = Field(default=4, ge=1)
+  """Sync tool calls that run at once; more wait for a free thread."""
+
+
 class RunConfig(BaseModel):
   """Settings for one run: streaming mode and the cap on model calls."""
 
@@ -45,6 +58,8 @@ class RunConfig(BaseModel):
   input_audio_transcription: Optional[types.AudioTranscriptionConfig] = Field(
       default_factory=types.AudioTranscriptionConfig)
   """Live runs only (absent in adk_nb): transcribe the user's speech. Kept for google-adk compatibility."""
+  tool_thread_pool_config: Optional[ToolThreadPoolConfig] = None
+  """Threads for sync tool functions; None uses 4 (they run on threads either way, unlike google-adk)."""
 
   @field_validator("max_llm_calls")
   @classmethod

@@ -1,12 +1,13 @@
 """Errors adk_nb raises, at ADK's module paths, under one root that carries an `error_code`.
 
-`AdkNbError` is the root; each class says its code (`errors.codes`). Classes that ADK users
+`AdkNbError` is the root; each class carries its `error_code` (`errors.codes` lists them, and
+says which code an error *event* carries instead: the class name, as in google-adk). Classes that ADK users
 catch as built-in types keep those bases (an `AnswerError` is still a `ValueError`, a
 `StaleSessionError` a `RuntimeError`), so code written for google-adk keeps working.
 """
 
 from . import codes
-from .adk_nb_error import AdkNbError, error_code_of
+from .adk_nb_error import AdkNbError, error_code_of, event_error_code, traceback_text
 from .already_exists_error import AlreadyExistsError
 from .answer_error import (AnswersSpanInvocationsError, AnswerError, AnswerWithoutIdError, CallAlreadyAnsweredError,
                            PausingAgentNotInTreeError, UnknownCallError, WrongAnswerKindError)
@@ -18,4 +19,5 @@ __all__ = [
     "AdkNbError", "AlreadyExistsError", "AnswerError", "AnswerWithoutIdError", "AnswersSpanInvocationsError",
     "CallAlreadyAnsweredError", "NotFoundError", "PausingAgentNotInTreeError", "SessionNotFoundError",
     "StaleSessionError", "UnknownCallError", "WrongAnswerKindError", "codes", "error_code_of",
+    "event_error_code", "traceback_text",
 ]

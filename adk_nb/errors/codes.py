@@ -1,13 +1,24 @@
-"""The `error_code` strings adk_nb writes on error events and carries on its exception classes.
+"""The `error_code` names adk_nb produces, in two places, and nothing else.
 
-One place for every code, so a client (the HTTP server, a notebook view, a test) can match
-on a name instead of a string typed twice. An exception's code is its class's `error_code`.
+1. On an exception class (`AdkNbError.error_code`, read with `errors.error_code_of(exc)`): what
+   a program or the HTTP server (`{"detail", "error_code"}` bodies) matches on. A class
+   without its own code inherits `AGENT_ERROR`; codes exist where a client must tell
+   conditions apart.
+2. On an error event (`Event.error_code`). An event that reports an exception carries the
+   exception's class name (or a provider's status string such as 'PERMISSION_DENIED'), as
+   google-adk does: see `errors.event_error_code`. A model's refusal carries its finish
+   reason ('SAFETY', 'MAX_TOKENS', ...). The only event codes adk_nb writes itself are
+   listed in `EVENT_CODES`.
+
+A test checks that every name here is produced: each is some class's `error_code` or in
+`EVENT_CODES`.
 """
 
+# -- on exception classes ---------------------------------------------------------------------
 AGENT_ERROR = "AGENT_ERROR"
-"""An exception the agent did not handle (the default for any error without its own code)."""
+"""Any AdkNbError without a code of its own, and any other exception (`error_code_of`'s default)."""
 BAD_ANSWER = "BAD_ANSWER"
-"""A message answering pending calls could not be matched to them (the AnswerError family)."""
+"""A message answering pending calls could not be matched to them (AnswerError)."""
 ANSWER_WITHOUT_ID = "ANSWER_WITHOUT_ID"
 CALL_ALREADY_ANSWERED = "CALL_ALREADY_ANSWERED"
 UNKNOWN_CALL = "UNKNOWN_CALL"
@@ -19,15 +30,17 @@ STALE_SESSION = "STALE_SESSION"
 SESSION_STORAGE_ERROR = "SESSION_STORAGE_ERROR"
 ALREADY_EXISTS = "ALREADY_EXISTS"
 NOT_FOUND = "NOT_FOUND"
-CALLBACK_ERROR = "CALLBACK_ERROR"
-PLUGIN_ERROR = "PLUGIN_ERROR"
 MODEL_ERROR = "MODEL_ERROR"
-"""The model call failed (raised, or reported when no error callback handled it)."""
-UNKNOWN_ERROR = "UNKNOWN_ERROR"
-"""The model answered nothing usable (no candidates, no choices, an empty stream)."""
+"""A model call failed after its retries (ModelCallError and its children)."""
 LLM_CALLS_LIMIT_EXCEEDED = "LLM_CALLS_LIMIT_EXCEEDED"
-STATE_WRITE_CONFLICT = "STATE_WRITE_CONFLICT"
-"""Parallel branches wrote the same state key (reported as an event; the run goes on)."""
-OUTPUT_SCHEMA_VALIDATION_ERROR = "OUTPUT_SCHEMA_VALIDATION_ERROR"
 EVAL_FILE_ERROR = "EVAL_FILE_ERROR"
 UNSAFE_ARTIFACT_PATH = "UNSAFE_ARTIFACT_PATH"
+
+# -- written on events by adk_nb itself ---------------------------------------------------------
+UNKNOWN_ERROR = "UNKNOWN_ERROR"
+"""The model answered nothing usable (no candidates, no choices, an empty stream)."""
+STATE_WRITE_CONFLICT = "STATE_WRITE_CONFLICT"
+"""Parallel branches wrote the same state key (reported as an event; the run goes on)."""
+
+EVENT_CODES = (UNKNOWN_ERROR, STATE_WRITE_CONFLICT)
+"""The codes adk_nb writes on events that report no exception."""

@@ -37,6 +37,8 @@ STARTED_KEY = "adk_nb_tool_started"
 """custom_metadata key of the marker committed just before an approved tool runs (value: the call id)."""
 INTERRUPTED_KEY = "adk_nb_interrupted"
 """custom_metadata key of the event answering calls whose run was interrupted (value: their ids)."""
+TRACEBACK_KEY = "adk_nb_traceback"
+"""custom_metadata key of an error event reporting an exception: its traceback (cut, see errors.traceback_text)."""
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,13 @@ def interrupted_ids(event: Event) -> tuple[str, ...]:
   """The ids of calls an event answers as interrupted (outcome unknown)."""
   meta = event.custom_metadata
   return tuple(meta.get(INTERRUPTED_KEY) or ()) if meta else ()
+
+
+def error_traceback(event: Event) -> str:
+  """The traceback an error event keeps ('' when it has none: a model's refusal, a run from before)."""
+  meta = event.custom_metadata
+  text = meta.get(TRACEBACK_KEY) if meta else None
+  return text if isinstance(text, str) else ""
 
 
 def long_running_calls(event: Event) -> Iterator[types.FunctionCall]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import TYPE_CHECKING, Any, NamedTuple, Optional
 
 from google.genai import types
@@ -24,6 +25,9 @@ if TYPE_CHECKING:
   from ..agents.invocation_context import InvocationContext
   from ..agents.llm_agent import LlmAgent
   from ..tools.base_tool import BaseTool
+
+tool_logger = logging.getLogger("adk_nb.tools")
+"""Where tool exceptions are logged, with their traceback."""
 
 MALFORMED_ARGUMENTS = "__adk_nb_malformed_arguments__"
 NEEDS_CONFIRMATION = NEEDS_CONFIRMATION_RESPONSE
@@ -103,6 +107,11 @@ async def _run_tool(agent: "LlmAgent", ctx: "InvocationContext", tool: "BaseTool
       handled = await run_hooks(pm, "on_tool_error_callback", agent._on_tool_error_cbs, "on_tool_error_callback",
                                 plugin_kwargs={**common, "tool_args": args, "error": exc},
                                 args=args, error=exc, **common)
+      # The traceback is for people: logged here, kept on the error event when the run fails.
+      tool_logger.log(logging.ERROR if handled is None else logging.INFO,
+                      "Tool %s (call %s) of agent %s raised %s%s", tool.name, call.id, agent.name,
+                      type(exc).__name__, "" if handled is None else "; an error callback answered for it",
+                      exc_info=exc)
       if handled is None:
         raise
       result = handled

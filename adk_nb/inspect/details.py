@@ -1,4 +1,4 @@
-"""Detail on demand: what a step's "details" panel shows (request as sent, raw response, event JSON).
+"""Detail on demand: what a step's "details" panel shows (request as sent, raw response, event JSON, traceback).
 
 Built only when a person asks for one step, so the live view never carries these payloads;
 long texts are cut to `limit` characters unless the whole is asked for.
@@ -41,6 +41,8 @@ def request_sections(request: Any) -> list[tuple[str, str]]:
 def step_details(step: Step, events: Iterable[Event], *, limit: Optional[int] = DETAIL_LIMIT) -> dict[str, Any]:
   """{'id', 'title', 'sections': [{'title', 'text', 'cut'}]} for one step; `limit=None` sends everything."""
   sections: list[tuple[str, str]] = []
+  if step.traceback:
+    sections.append(("traceback", step.traceback))
   if step.kind == "model_call" and step.request is not None:
     sections += [(f"request: {title}", text) for title, text in request_sections(step.request)]
   elif step.kind == "model_call":

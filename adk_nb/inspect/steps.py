@@ -27,7 +27,8 @@ from typing import Any, Literal, Optional
 from google.genai import types
 
 from ..events.event import Event
-from ..events.protocol import REQUEST_CONFIRMATION, REQUEST_INPUT, confirmation_request, is_start_marker
+from ..events.protocol import (REQUEST_CONFIRMATION, REQUEST_INPUT, confirmation_request, error_traceback,
+                               is_start_marker)
 
 StepKind = Literal["invocation", "agent", "sequential", "parallel", "loop", "iteration", "node", "user",
                    "model_call", "text", "tool_call", "approval", "input_request", "transfer", "escalate",
@@ -100,6 +101,8 @@ class Step:
   """For workflow nodes (and agents inside a workflow): the node path, e.g. `wf@1/child@2`."""
   state_delta: Optional[dict[str, Any]] = None
   """For state steps: the keys written."""
+  traceback: str = ""
+  """For error steps reporting an exception: its traceback (cut; shown folded in the details panel)."""
   request: Any = field(default=None, repr=False, compare=False)
   """For model calls of a live run: the LlmRequest as sent (kept by reference, never copied)."""
   _shown: dict = field(default_factory=dict, repr=False, compare=False)
@@ -135,6 +138,8 @@ class Step:
       parts.append(f"{_n(tin)} in · {_n(tout)} out tokens")
     if self.finish and self.finish not in ("STOP", "FinishReason.STOP"):
       parts.append(self.finish.lower())
+    if self.traceback:
+      parts.append("traceback in details")
     return " · ".join(parts)
 
   def as_node(self) -> dict[str, Any]:
@@ -518,7 +523,7 @@ class StepBuilder:
     if (event.error_code or event.error_message) and model is None:
       self._add(Step(id=self._key_id(f"error:{event.id}"), kind="error", parent=agent.id,
                      title=f"error {event.error_code or ''}".strip(), text=event.error_message or "",
-                     status="error", **common))
+                     status="error", traceback=error_traceback(event), **common))
 
   def _model_call(self, event: Event, agent: Step, previous: Optional[float]) -> Optional[Step]:
     """The model call `event` is the response of (None for other events: tool results, custom agents)."""

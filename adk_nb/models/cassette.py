@@ -24,11 +24,12 @@ from . import _retry
 from .base_llm import BaseLlm
 from .llm_request import LlmRequest
 from .llm_response import LlmResponse
+from ..errors.adk_nb_error import AdkNbError
 
 _FORMAT = "adk_nb.cassette/1"
 
 
-class CassetteMismatch(AssertionError):
+class CassetteMismatch(AdkNbError, AssertionError):
   """A replayed run sent a request the cassette did not record (names the first differing field)."""
 
 

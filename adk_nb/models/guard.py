@@ -6,12 +6,13 @@ import contextlib
 import os
 from typing import Iterator, Optional
 from urllib.parse import urlparse
+from ..errors.adk_nb_error import AdkNbError
 
 _ENV = "ADK_NB_BLOCK_REAL_MODELS"
 _blocked: Optional[bool] = None
 
 
-class RealModelCallBlocked(RuntimeError):
+class RealModelCallBlocked(AdkNbError, RuntimeError):
   """A real model call was attempted while real calls are blocked."""
 
 

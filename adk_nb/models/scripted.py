@@ -11,13 +11,14 @@ from google.genai import types
 from .base_llm import BaseLlm
 from .llm_request import LlmRequest
 from .llm_response import LlmResponse
+from ..errors.adk_nb_error import AdkNbError
 
 Reply = Union[str, types.FunctionCall, types.Part, types.Content, LlmResponse, BaseException, list]
 """What a script step may be: text, a function call, a list of those (one answer with
 several parts, e.g. parallel calls), a Content, a full LlmResponse, or an exception to raise."""
 
 
-class ScriptExhausted(AssertionError):
+class ScriptExhausted(AdkNbError, AssertionError):
   """The model was called more times than its script has answers."""
 
 

@@ -11,6 +11,7 @@ from ..agents.base_agent import BaseAgent
 from ..apps.app import App
 from ..runners import Runner
 from ._loop import logger
+from ..errors.adk_nb_error import AdkNbError
 
 DEFAULT_STORE_DIR = ".adk_nb"
 """Folder (in the working folder) that holds the default SQLite store."""
@@ -42,7 +43,7 @@ def session_service_for(uri: str) -> Any:
   return DatabaseSessionService(uri)
 
 
-class SessionBusyError(RuntimeError):
+class SessionBusyError(AdkNbError, RuntimeError):
   """A run was started on a session whose previous run is still running."""
 
 

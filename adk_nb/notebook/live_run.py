@@ -22,7 +22,10 @@ from ..inspect.steps import StepBuilder, jsonable, short_args
 from ..pending import PendingItem, answer_message, confirmation_response, pending_items, tool_response
 from ..runners import Runner
 from ..telemetry import progress
+from ..tools.base_tool import BaseTool
+from ..tools.catalog import find_tool
 from ._loop import logger, run_sync, running_loop, spawn
+from ..errors.adk_nb_error import AdkNbError
 
 Status = Literal["running", "paused", "done", "error"]
 STATUSES = ("running", "paused", "done", "error")
@@ -34,7 +37,7 @@ Action = Literal["approve", "reject", "edit", "respond"]
 _DECISIONS = {"approve": "approved", "reject": "rejected", "edit": "approved with edits", "respond": "responded"}
 
 
-class RunError(RuntimeError):
+class RunError(AdkNbError, RuntimeError):
   """A run ended in an error event (e.g. a model's error response) rather than an exception."""
 
 
@@ -117,6 +120,7 @@ class LiveRun:
     self.decisions: list[dict[str, Any]] = []
     """Every answer given: call, tool, decision, who decided (code, button, policy:auto, policy:deny)."""
     self.invocation_ids: list[str] = []
+    self._tools: dict[str, Union[BaseTool, str]] = {}  # confirmation call id -> its tool, or why it was not found
     self._subscribers: list[Callable[[RunChange], None]] = []
     self._view = None
     self._want_view = view
@@ -156,6 +160,7 @@ class LiveRun:
     run.status = "paused" if run.pending else "done"
     run.steps.finish(time.time(), run.status)
     run._loop = running_loop()
+    await run._resolve_tools()
     return run
 
   # ---- what users read -----------------------------------------------------------------------
@@ -430,6 +435,7 @@ class LiveRun:
       if stored_only:  # user messages and answers, committed but not yielded
         self.events = sorted(self.events + stored_only, key=lambda e: e.timestamp)
       self.pending = [p for p in pending_items(session.events) if p.invocation_id in mine]
+      await self._resolve_tools()
     last = self.events[-1] if self.events else None
     if failed is not None:
       self.status, self.error = "error", failed
@@ -519,30 +525,38 @@ class LiveRun:
     return self.decide(item, "respond", response)
 
   def validate_arguments(self, item: PendingItem, arguments: Any) -> None:
-    """Raises ValueError naming the problem when `arguments` do not fit the tool's signature."""
+    """Raises ValueError naming the problem when `arguments` do not fit the tool's declared parameters.
+
+    Every kind of tool is checked through `BaseTool.validate_args` (its signature for a
+    function, its input schema for MCP and OpenAPI tools), against the tool the agent
+    offers now, found once when the run paused (`adk_nb.tools.catalog.find_tool`).
+    """
     if not isinstance(arguments, dict):
       raise ValueError(f"Edited arguments for {item.tool} must be a dict, e.g. {item.args!r}.")
-    tool = self._find_tool(item)
-    if tool is None or not hasattr(tool, "validate_args"):
-      return
+    tool = self._tools.get(item.call_id)
+    if not isinstance(tool, BaseTool):
+      raise ValueError(f"Cannot check edited arguments for {item.tool}: {tool or 'its tool was not looked up'}. "
+                       "Approve it unchanged or reject it.")
     try:
       tool.validate_args(arguments)
     except ValueError as exc:
       raise ValueError(f"Edited arguments rejected for {item.tool}: {exc}") from None
 
-  def _find_tool(self, item: PendingItem):
-    agent = self.runner.agent.find_agent(item.agent)
-    if agent is None or not hasattr(agent, "canonical_tools"):
-      return None
-    coro = agent.canonical_tools()
-    try:
-      coro.send(None)  # plain tools resolve without suspending
-    except StopIteration as done:
-      tools = done.value
-    else:
-      coro.close()  # toolsets need a context: the core validates the call when it runs
-      return None
-    return next((t for t in tools if t.name == item.tool), None)
+  async def _resolve_tools(self) -> None:
+    """Finds the tool of each pending confirmation (on the loop: toolsets list their tools asynchronously)."""
+    self._tools = {}
+    for item in self.pending:
+      if item.kind != "confirmation":
+        continue
+      agent = self.runner.agent.find_agent(item.agent)
+      try:
+        tool = None if agent is None else await find_tool(agent, item.tool)
+      except Exception as exc:  # noqa: BLE001 - e.g. an MCP server that does not start: edits are refused
+        logger.warning("adk_nb: could not list the tools of %s: %s", item.agent, exc, exc_info=exc)
+        self._tools[item.call_id] = f"listing the tools of agent {item.agent!r} failed: {type(exc).__name__}: {exc}"
+        continue
+      self._tools[item.call_id] = tool if tool is not None else (
+          f"agent {item.agent!r} does not offer a tool named {item.tool!r} any more")
 
   def _select(self, which: Which, kind: str, many: bool) -> list[PendingItem]:
     if self.status == "running":

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import difflib
 import json
 import re
 import shlex
+import signal
 import sys
-from typing import Any, Optional
+import threading
+from typing import Any, Iterator, Optional
 
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class
@@ -222,12 +226,32 @@ async def agent_cell(line: str, cell: str) -> LiveRun:
   live = _start_cell(line, cell)
   if getattr(live, "_background", False):
     return live
-  await live
+  with _interrupt_cancels(live):
+    await live
   if getattr(live, "_quiet", False):
     _print_quiet(live)
     live._shown_in = _shell().execution_count
   live.raise_for_error()  # after the view shows the error: the cell fails, Run All stops here
   return live
+
+
+@contextlib.contextmanager
+def _interrupt_cancels(live: LiveRun) -> Iterator[None]:
+  """While the cell awaits its run, a kernel interrupt (SIGINT) cancels the run at once.
+
+  ipykernel turns an interrupt into a cancel of an awaiting cell only once the awaited
+  coroutine has finished (ipython/ipykernel#881), so without this a run waiting on a slow
+  tool ignored the interrupt until the tool returned.
+  """
+  if threading.current_thread() is not threading.main_thread():
+    yield  # signals reach the main thread only (a subshell runs elsewhere)
+    return
+  loop = asyncio.get_running_loop()
+  previous = signal.signal(signal.SIGINT, lambda signum, frame: loop.call_soon_threadsafe(live.cancel))
+  try:
+    yield
+  finally:
+    signal.signal(signal.SIGINT, previous)
 
 
 def _print_quiet(live: LiveRun) -> None:

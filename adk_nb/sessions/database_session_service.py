@@ -136,7 +136,7 @@ def _check_keys(**keys: str) -> None:
       )
 
 
-class _WriteRefused(Exception):
+class _WriteRefused(AdkNbError):
   """A write this store will not attempt; the text says why (turned into a SessionStorageError)."""
 
 

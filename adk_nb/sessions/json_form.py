@@ -28,6 +28,7 @@ import re
 from typing import Any, Optional
 
 import pydantic_core
+from ..errors.adk_nb_error import AdkNbError
 
 __all__ = ["MAX_DEPTH", "NotJsonError", "convert_state_delta", "function_response", "to_json_form"]
 
@@ -42,7 +43,7 @@ _PAD = 200 - MAX_DEPTH
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-class NotJsonError(TypeError):
+class NotJsonError(AdkNbError, TypeError):
   """A value has no JSON form; `type_name` is the offending type, `path` where it sits."""
 
   def __init__(self, message: str, type_name: str, path: str) -> None:

@@ -9,6 +9,7 @@ import typing
 from typing import Any, Callable, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+from ..errors.adk_nb_error import AdkNbError
 
 _HIDDEN_NAMES = frozenset({"tool_context", "input_stream"})
 
@@ -182,5 +183,5 @@ class FunctionSignature:
     return values
 
 
-class ToolArgumentsError(ValueError):
+class ToolArgumentsError(AdkNbError, ValueError):
   """A model called a tool with arguments that do not fit its signature."""

@@ -9,9 +9,10 @@ stands alone. A schema that cannot be inlined (a recursive or external `$ref`) r
 from __future__ import annotations
 
 from typing import Any, Optional
+from ..errors.adk_nb_error import AdkNbError
 
 
-class SchemaError(ValueError):
+class SchemaError(AdkNbError, ValueError):
   """A schema cannot be turned into a function declaration."""
 
 
@@ -72,3 +73,16 @@ def object_schema(schema: Any) -> dict[str, Any]:
   flat.setdefault("type", "object")
   flat.setdefault("properties", {})
   return flat
+
+
+def schema_problems(schema: dict[str, Any], value: Any) -> list[str]:
+  """What is wrong with `value` under `schema`, one line per problem ('where: what'); [] when it fits."""
+  import jsonschema  # light, and installed with nbformat; only needed when arguments are checked
+
+  validator_class = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+  try:
+    validator_class.check_schema(schema)
+  except jsonschema.SchemaError:
+    return []  # a schema the validator cannot read: the tool's own side decides
+  errors = sorted(validator_class(schema).iter_errors(value), key=lambda e: list(map(str, e.absolute_path)))
+  return [f"{'.'.join(map(str, e.absolute_path)) or '(arguments)'}: {e.message}" for e in errors]

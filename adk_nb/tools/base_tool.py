@@ -28,6 +28,27 @@ class BaseTool:
     """The declaration sent to the model; None for tools that only edit the request."""
     return None
 
+  def validate_args(self, args: dict[str, Any]) -> dict[str, Any]:
+    """Checks arguments (e.g. a person's edit before approving) against the declared parameters.
+
+    Returns the arguments as the tool will receive them; raises `ToolArgumentsError` (a
+    ValueError) naming every problem. The default reads the declaration's JSON schema, which
+    covers MCP and OpenAPI tools; FunctionTool validates against the Python signature. A tool
+    whose declaration has no JSON schema accepts any dict.
+    """
+    from ._function_schema import ToolArgumentsError
+    from ._json_schema import schema_problems
+
+    if not isinstance(args, dict):
+      raise ToolArgumentsError(f"Arguments for `{self.name}` must be a JSON object, got {type(args).__name__}.")
+    declaration = self._get_declaration()
+    schema = None if declaration is None else declaration.parameters_json_schema
+    problems = schema_problems(schema, args) if isinstance(schema, dict) else []
+    if problems:
+      raise ToolArgumentsError(f"Invalid arguments for `{self.name}`: {'; '.join(problems)}. Call `{self.name}` "
+                               "again with arguments that match its schema.")
+    return args
+
   async def run_async(self, *, args: dict[str, Any], tool_context: "ToolContext") -> Any:
     """Runs the tool; the result becomes the function response."""
     raise NotImplementedError(f"{type(self).__name__} does not implement run_async")

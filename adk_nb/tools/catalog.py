@@ -70,3 +70,23 @@ async def agent_tools(agent: Any, readonly_context: Any = None) -> list[ToolInfo
     else:
       out.append(describe_tool(entry if isinstance(entry, BaseTool) else FunctionTool(entry)))
   return out
+
+
+async def find_tool(agent: Any, name: str, readonly_context: Any = None) -> Optional[BaseTool]:
+  """The tool `agent` offers its model under `name` (toolsets expanded, prefixes applied), or None.
+
+  Tools of agents run through an AgentTool are searched too (depth first), since their
+  paused calls surface under the outer agent. Like the model call, this lists the tools of
+  MCP servers, so it may start or reach a server; its errors propagate.
+  """
+  from .agent_tool import AgentTool
+
+  tools = await agent.canonical_tools(readonly_context) if hasattr(agent, "canonical_tools") else []
+  for tool in tools:
+    if tool.name == name:
+      return tool
+  for inner in [t.agent for t in tools if isinstance(t, AgentTool)] + list(getattr(agent, "sub_agents", [])):
+    found = await find_tool(inner, name, readonly_context)
+    if found is not None:
+      return found
+  return None

@@ -9,8 +9,9 @@ from google.genai import types
 from pydantic import BaseModel
 
 from ._function_schema import FunctionSignature, ToolArgumentsError, parse_docstring, unwrap_partial
+from ._threads import call_in_thread
 from .base_tool import BaseTool
-from .tool_confirmation import NEEDS_CONFIRMATION_RESPONSE, REJECTED_RESPONSE, approval_hint
+from .tool_confirmation import confirmation_gate, confirmation_required
 
 if TYPE_CHECKING:
   from .tool_context import ToolContext
@@ -74,20 +75,10 @@ class FunctionTool(BaseTool):
     return self._signature.validate(args)
 
   async def needs_confirmation(self, args: dict[str, Any], tool_context: "ToolContext") -> bool:
-    """Whether this call must wait for a person's approval."""
-    rc = self._require_confirmation
-    if callable(rc):
-      values = self._signature.validate(args)
-      params = inspect.signature(rc).parameters
-      if self._signature.context_param and "tool_context" in params:
-        values = {**values, "tool_context": tool_context}
-      elif not any(p.kind is p.VAR_KEYWORD for p in params.values()):
-        values = {k: v for k, v in values.items() if k in params}
-      out = rc(**values)
-      if inspect.isawaitable(out):
-        out = await out
-      return bool(out)
-    return bool(rc)
+    """Whether this call must wait for a person's approval (arguments checked and converted first)."""
+    rule = self._require_confirmation
+    values = self._signature.validate(args) if callable(rule) else args
+    return await confirmation_required(rule, values, tool_context)
 
   async def run_async(self, *, args: dict[str, Any], tool_context: "ToolContext") -> Any:
     missing = [name for name in self._signature.required if name not in (args or {})]
@@ -100,22 +91,16 @@ class FunctionTool(BaseTool):
       values = self._signature.validate(args)
     except ToolArgumentsError as exc:
       return {"error": str(exc)}
-    if self._require_confirmation and await self.needs_confirmation(args, tool_context):
-      # Also when called directly (outside an agent's flow), as in ADK: ask, or honour the answer.
-      confirmation = tool_context.tool_confirmation
-      if confirmation is None:
-        tool_context.request_confirmation(hint=approval_hint(self.name))
-        tool_context.actions.skip_summarization = True
-        return dict(NEEDS_CONFIRMATION_RESPONSE)
-      if not confirmation.confirmed:
-        return dict(REJECTED_RESPONSE)
+    gated = await confirmation_gate(self, args, tool_context)
+    if gated is not None:
+      return gated
     if self._signature.context_param:
       values[self._signature.context_param] = tool_context
     positional = [values.pop(n) for n in self._signature.positional_only if n in values]
     if self._is_async:
       result = await self.func(*positional, **values)
-    else:
-      result = self.func(*positional, **values)
+    else:  # on a worker thread: see adk_nb.tools._threads for what that changes
+      result = await call_in_thread(self.func, positional, values, tool_context)
       if inspect.isawaitable(result):
         result = await result
     return result  # None from a long-running tool leaves the call pending

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import inspect
 import json
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, alias_generators
+
+if TYPE_CHECKING:
+  from .tool_context import ToolContext
 
 
 class ToolConfirmation(BaseModel):
@@ -40,3 +44,42 @@ def approval_hint(tool_name: str) -> str:
   """The hint shown for a call paused by `require_confirmation` (ADK's wording)."""
   return (f"Please approve or reject the tool call {tool_name}() by responding with a FunctionResponse "
           "with an expected ToolConfirmation payload.")
+
+
+async def confirmation_required(rule: Union[bool, Callable[..., Any]], args: dict[str, Any],
+                                tool_context: "ToolContext") -> bool:
+  """Applies a tool's `require_confirmation`: a bool as is, or the predicate's answer for these arguments.
+
+  The predicate gets the arguments it names (all of them when it takes `**kwargs`) and
+  `tool_context` when it names it or takes `**kwargs`, as google-adk's MCP tools pass them;
+  it may be async.
+  """
+  if not callable(rule):
+    return bool(rule)
+  params = inspect.signature(rule).parameters
+  takes_all = any(p.kind is p.VAR_KEYWORD for p in params.values())
+  values = dict(args) if takes_all else {k: v for k, v in args.items() if k in params}
+  if takes_all or "tool_context" in params:
+    values["tool_context"] = tool_context
+  out = rule(**values)
+  if inspect.isawaitable(out):
+    out = await out
+  return bool(out)
+
+
+async def confirmation_gate(tool: Any, args: dict[str, Any], tool_context: "ToolContext") -> Optional[dict[str, Any]]:
+  """What a tool answers instead of running when its `require_confirmation` applies; None: run it.
+
+  Asks for approval (pausing the call) when no answer has come yet, and answers a rejection
+  with ADK's wording. The flow decides this before calling the tool; tools call this too so
+  that one run by other means (directly, from a plugin) cannot skip the approval, as in ADK.
+  `tool` has `_require_confirmation` and `needs_confirmation(args, tool_context)`.
+  """
+  if not tool._require_confirmation or not await tool.needs_confirmation(args, tool_context):
+    return None
+  confirmation = tool_context.tool_confirmation
+  if confirmation is None:
+    tool_context.request_confirmation(hint=approval_hint(tool.name))
+    tool_context.actions.skip_summarization = True
+    return dict(NEEDS_CONFIRMATION_RESPONSE)
+  return None if confirmation.confirmed else dict(REJECTED_RESPONSE)

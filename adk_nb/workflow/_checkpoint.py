@@ -14,7 +14,7 @@ from google.genai import types
 from pydantic import BaseModel
 
 from ..events.event import Event
-from ..events.protocol import REQUEST_INPUT  # noqa: F401  (the call a RequestInput becomes)
+
 _CONTENT = "__adk_nb_content__"
 
 

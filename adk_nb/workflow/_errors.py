@@ -2,28 +2,30 @@
 
 from __future__ import annotations
 
+from ..errors.adk_nb_error import AdkNbError
 
-class GraphValidationError(ValueError):
+
+class GraphValidationError(AdkNbError, ValueError):
   """The graph in `edges` is malformed (a cycle without routes, a duplicate node or edge, ...)."""
 
 
-class WorkflowConfigurationError(ValueError):
+class WorkflowConfigurationError(AdkNbError, ValueError):
   """A node, routing map or workflow is declared in a way that cannot run."""
 
 
-class WorkflowDataError(ValueError):
+class WorkflowDataError(AdkNbError, ValueError):
   """A node got data it cannot use at run time (a missing state parameter, an unknown answer)."""
 
 
-class WorkflowLoopLimitError(RuntimeError):
+class WorkflowLoopLimitError(AdkNbError, RuntimeError):
   """A node ran more times in one invocation than `Workflow(max_iterations=...)` allows."""
 
 
-class WorkflowStalledError(RuntimeError):
+class WorkflowStalledError(AdkNbError, RuntimeError):
   """A JoinNode was left waiting for a predecessor that can no longer run."""
 
 
-class NodeTimeoutError(Exception):
+class NodeTimeoutError(AdkNbError):
   """A node run took longer than its `timeout` (retryable through `retry_config`)."""
 
   def __init__(self, node_name: str, timeout: float):

@@ -9,6 +9,7 @@ from google.genai import types
 from pydantic import BaseModel, TypeAdapter
 
 from ..events.event import Event
+from ..events.protocol import REQUEST_INPUT
 from ..events.request_input import RequestInput
 from . import _checkpoint
 
@@ -50,7 +51,7 @@ def request_input_event(request: RequestInput) -> Event:
     schema = TypeAdapter(schema).json_schema()
   args = {"interruptId": request.interrupt_id, "payload": _checkpoint.encode(request.payload),
           "message": request.message, "response_schema": schema}
-  call = types.FunctionCall(name=_checkpoint.REQUEST_INPUT, id=request.interrupt_id, args=args)
+  call = types.FunctionCall(name=REQUEST_INPUT, id=request.interrupt_id, args=args)
   return Event(content=types.Content(role="model", parts=[types.Part(function_call=call)]),
                long_running_tool_ids={request.interrupt_id})
 

@@ -84,7 +84,9 @@ def kernel(tmp_path):
   kc.start_channels()
   try:
     kc.wait_for_ready(timeout=60)
-    yield Kernel(kc)
+    client = Kernel(kc)
+    client.manager = km
+    yield client
   finally:
     kc.stop_channels()
     km.shutdown_kernel(now=True)
@@ -116,3 +118,38 @@ def test_click_comm_msg_after_a_pause_resumes_the_run_in_the_same_view(kernel):
          and m["content"]["data"].get("method") == "custom"]
   texts = [op[1].get("text") for m in ops for op in m["content"]["data"]["content"].get("ops", []) if op[0] == "add"]
   assert "Refunded A1." in texts
+
+
+SLOW_TOOL = '''
+%load_ext adk_nb
+import threading
+from pathlib import Path
+from adk_nb import Agent
+from adk_nb.models import ScriptedModel, call
+release = threading.Event()
+def export(name: str) -> dict:
+  """Exports a report through a blocking client."""
+  Path("started").touch()
+  release.wait(60)
+  Path("finished").touch()
+  return {"exported": name}
+agent = Agent(name="clerk", model=ScriptedModel([call("export", name="q3"), "Exported."]), tools=[export])
+'''
+
+
+def test_a_kernel_interrupt_stops_a_cell_whose_sync_tool_blocks(kernel, tmp_path):
+  kernel.execute(SLOW_TOOL)
+  msg_id = kernel.kc.execute("%%agent agent --store memory:// --out run\nExport q3")
+  deadline = time.monotonic() + 60
+  while not (tmp_path / "started").exists():  # wait on the condition, bounded
+    assert time.monotonic() < deadline, "the tool never started"
+    time.sleep(0.05)
+  kernel.manager.interrupt_kernel()
+  reply = kernel.kc.get_shell_msg(timeout=30)
+  while reply["parent_header"].get("msg_id") != msg_id:
+    reply = kernel.kc.get_shell_msg(timeout=30)
+  kernel.drain_until_idle(msg_id, 30)
+  assert not (tmp_path / "finished").exists()  # the cell ended while the tool still blocked
+  assert reply["content"]["status"] == "error"
+  assert kernel.value("run.status") == "'error'"
+  kernel.execute("release.set()")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 
 import pytest
@@ -272,3 +273,89 @@ def test_views_and_chat_use_only_the_runs_public_surface():
     assert not re.findall(r"\b(?:run|turn|_run|live|old)\._[a-z]\w*", text), name
   live = (here / "live_run.py").read_text()
   assert "self._view." not in live.replace("self._view.comm", "") and "panel" not in live  # never drives a view
+
+
+async def test_edit_and_approve_checks_an_mcp_tools_schema_and_loses_nothing(tmp_path):
+  pytest.importorskip("mcp")
+  import sys
+  from pathlib import Path
+
+  from mcp import StdioServerParameters
+
+  from adk_nb import Agent
+  from adk_nb.models import ScriptedModel
+  from adk_nb.tools.mcp_tool import McpToolset, StdioConnectionParams
+
+  server = Path(__file__).parents[1] / "tools" / "mcp_server.py"
+  with open(tmp_path / "server.log", "w") as errlog:
+    tools = McpToolset(connection_params=StdioConnectionParams(
+        server_params=StdioServerParameters(command=sys.executable, args=[str(server)]), timeout=10.0),
+        tool_filter=["add"], require_confirmation=True, errlog=errlog)
+    agent = Agent(name="calc", model=ScriptedModel([call("add", a=1, b=2), "Done."]), tools=[tools])
+    run = await nb.arun(agent, "add", store="memory://", view=False)
+    try:
+      (item,) = run.pending
+      with pytest.raises(ValueError, match=r"Edited arguments rejected for add: .*a: 'x' is not of type 'integer'"):
+        run.edit_and_approve({"a": "x", "b": 2})
+      with pytest.raises(ValueError, match=r"'b' is a required property"):
+        run.edit_and_approve({"a": 5})
+      assert run.status == "paused" and run.pending == [item] and run.decisions == []
+      await run.edit_and_approve({"a": 5, "b": 6})
+    finally:
+      await run.runner.close()
+  assert run.status == "done" and run.decisions[0]["decision"] == "approved with edits"
+  sent = agent.model.requests[-1].contents[-1].parts[0].function_response
+  assert sent.name == "add" and sent.response["structuredContent"] == {"result": 11}
+
+
+async def test_edit_and_approve_checks_an_openapi_tools_parameters_and_loses_nothing():
+  import threading
+  from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+  from adk_nb import Agent
+  from adk_nb.models import ScriptedModel
+  from adk_nb.tools.openapi_tool import OpenAPIToolset
+
+  received = []
+
+  class Echo(BaseHTTPRequestHandler):
+    def do_POST(self):  # noqa: N802 - http.server's name
+      received.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+      self.send_response(201)
+      self.send_header("Content-Type", "application/json")
+      self.end_headers()
+      self.wfile.write(json.dumps({"created": received[-1]}).encode())
+
+    def log_message(self, *args):
+      pass
+
+  http = ThreadingHTTPServer(("127.0.0.1", 0), Echo)
+  threading.Thread(target=http.serve_forever, daemon=True).start()
+  spec = {"openapi": "3.0.0", "servers": [{"url": f"http://127.0.0.1:{http.server_address[1]}"}],
+          "paths": {"/pets": {"post": {"operationId": "createPet", "requestBody": {"required": True, "content": {
+              "application/json": {"schema": {"type": "object", "required": ["name"], "properties": {
+                  "name": {"type": "string"}, "age": {"type": "integer"}}}}}}}}}}
+
+  def ask_first(tool, args, tool_context):
+    if tool_context.tool_confirmation is None:
+      tool_context.request_confirmation(hint="Creating a pet needs approval.")
+      return {"pending": "approval"}
+    return None
+
+  agent = Agent(name="pets", model=ScriptedModel([call("create_pet", name="Rex", age=3), "Created."]),
+                tools=[OpenAPIToolset(spec_dict=spec)], before_tool_callback=ask_first)
+  run = await nb.arun(agent, "add Rex", store="memory://", view=False)
+  try:
+    (item,) = run.pending
+    assert (item.tool, item.args) == ("create_pet", {"name": "Rex", "age": 3})
+    with pytest.raises(ValueError, match=r"Edited arguments rejected for create_pet: .*age: 'old' is not of type"):
+      run.edit_and_approve({"name": "Rex", "age": "old"})
+    with pytest.raises(ValueError, match=r"unknown argument\(s\) colour; create_pet takes age, name"):
+      run.edit_and_approve({"name": "Rex", "colour": "red"})
+    assert run.status == "paused" and run.pending == [item] and received == []
+    await run.edit_and_approve({"name": "Rex", "age": 4})
+  finally:
+    await run.runner.close()
+    http.shutdown()
+    http.server_close()
+  assert run.status == "done" and received == [{"name": "Rex", "age": 4}]

@@ -166,3 +166,15 @@ async def db_url(request, tmp_path) -> str:
   if request.param == "sqlite":
     return f"sqlite:///{tmp_path / 'sessions.db'}"
   return request.getfixturevalue("pg_url")
+
+
+@pytest.fixture(params=["memory", "sqlite", "postgresql"])
+async def two_services(request, tmp_path):
+  """Two services on one store, as two kernels sharing a database would be (memory: one service twice)."""
+  pg = request.getfixturevalue("pg_url") if request.param == "postgresql" else None
+  first = make_service(request.param, tmp_path, pg)
+  second = first if request.param == "memory" else make_service(request.param, tmp_path, pg)
+  yield first, second
+  await first.close()
+  if second is not first:
+    await second.close()

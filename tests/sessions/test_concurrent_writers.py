@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
 from google.genai import types
 
 from adk_nb.errors.stale_session_error import StaleSessionError
 from adk_nb.events.event import Event
 from adk_nb.events.event_actions import EventActions
 from adk_nb.sessions import DatabaseSessionService
-
-from .conftest import make_service
 
 APP, USER = "shop", "ada"
 
@@ -22,20 +19,8 @@ def text_event(text: str, delta: dict | None = None) -> Event:
                actions=EventActions(state_delta=delta or {}))
 
 
-@pytest.fixture(params=["memory", "sqlite", "postgresql"])
-async def two_writers(request, tmp_path):
-  """Two services on one store, like two kernels sharing a database (one service in memory)."""
-  pg = request.getfixturevalue("pg_url") if request.param == "postgresql" else None
-  first = make_service(request.param, tmp_path, pg)
-  second = first if request.param == "memory" else make_service(request.param, tmp_path, pg)
-  yield first, second
-  await first.close()
-  if second is not first:
-    await second.close()
-
-
-async def test_two_writers_on_one_copy_one_wins_one_gets_a_clean_conflict(two_writers):
-  first, second = two_writers
+async def test_two_writers_on_one_copy_one_wins_one_gets_a_clean_conflict(two_services):
+  first, second = two_services
   session = await first.create_session(app_name=APP, user_id=USER)
   copy_a = await first.get_session(app_name=APP, user_id=USER, session_id=session.id)
   copy_b = await second.get_session(app_name=APP, user_id=USER, session_id=session.id)
@@ -52,8 +37,8 @@ async def test_two_writers_on_one_copy_one_wins_one_gets_a_clean_conflict(two_wr
   assert stored.text == winner and loaded.state == {"who": winner}
 
 
-async def test_writers_that_reload_on_conflict_lose_and_duplicate_nothing(two_writers):
-  first, second = two_writers
+async def test_writers_that_reload_on_conflict_lose_and_duplicate_nothing(two_services):
+  first, second = two_services
   session = await first.create_session(app_name=APP, user_id=USER)
   per_writer = 15
   conflicts = 0

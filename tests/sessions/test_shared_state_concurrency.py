@@ -16,25 +16,12 @@ from adk_nb.errors.stale_session_error import StaleSessionError
 from adk_nb.events import Event, EventActions
 from adk_nb.sessions import DatabaseSessionService
 
-from .conftest import make_service
-
 APP, USER = "shop", "ada"
 V1_DUMP = pathlib.Path(__file__).parent / "data" / "schema_v1.sql"
 
 
 def write(delta: dict) -> Event:
   return Event(invocation_id="i", author="agent", actions=EventActions(state_delta=delta))
-
-
-@pytest.fixture(params=["memory", "sqlite", "postgresql"])
-async def two_services(request, tmp_path):
-  pg = request.getfixturevalue("pg_url") if request.param == "postgresql" else None
-  first = make_service(request.param, tmp_path, pg)
-  second = first if request.param == "memory" else make_service(request.param, tmp_path, pg)
-  yield first, second
-  await first.close()
-  if second is not first:
-    await second.close()
 
 
 async def load(service, session):

@@ -70,3 +70,24 @@ def test_a_callable_objects_description_comes_from_its_call_method():
       return a + 1
 
   assert FunctionTool(Adder()).description == "Adds one."
+
+
+async def test_a_require_confirmation_predicate_gets_the_arguments_it_names_and_the_context_when_asked():
+  from adk_nb.tools.tool_confirmation import confirmation_required
+
+  tc = await _tool_context()
+  seen = []
+
+  async def by_name(amount, tool_context):
+    seen.append(("named", amount, tool_context is tc))
+    return amount > 100
+
+  def by_kwargs(**kwargs):
+    seen.append(("all", sorted(kwargs)))
+    return False
+
+  args = {"order_id": "A1", "amount": 250.0}
+  assert await confirmation_required(by_name, args, tc) is True
+  assert await confirmation_required(by_kwargs, args, tc) is False
+  assert await confirmation_required(True, args, tc) is True
+  assert seen == [("named", 250.0, True), ("all", ["amount", "order_id", "tool_context"])]

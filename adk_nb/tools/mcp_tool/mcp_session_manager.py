@@ -24,6 +24,7 @@ import weakref
 from typing import Any, Optional, TextIO, Union
 
 from pydantic import BaseModel, ConfigDict, field_validator
+from ...errors.adk_nb_error import AdkNbError
 
 logger = logging.getLogger("adk_nb.tools.mcp")
 
@@ -100,7 +101,7 @@ def startup_timeout(params: "ConnectionParams") -> float:
   return max(params.timeout, STARTUP_TIMEOUT)
 
 
-class McpConnectionError(ConnectionError):
+class McpConnectionError(AdkNbError, ConnectionError):
   """An MCP server could not be started or reached; the message names the server and the fix."""
 
 

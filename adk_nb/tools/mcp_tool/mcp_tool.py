@@ -11,6 +11,7 @@ from google.genai import types
 
 from .._json_schema import SchemaError, object_schema
 from ..base_tool import BaseTool
+from ..tool_confirmation import confirmation_gate, confirmation_required
 from .mcp_session_manager import MCPSessionManager
 
 if TYPE_CHECKING:
@@ -92,29 +93,12 @@ class McpTool(BaseTool):
 
   async def needs_confirmation(self, args: dict[str, Any], tool_context: "ToolContext") -> bool:
     """Whether this call must wait for a person's approval."""
-    rule = self._require_confirmation
-    if not callable(rule):
-      return bool(rule)
-    params = inspect.signature(rule).parameters
-    values = dict(args)
-    if "tool_context" in params or any(p.kind is p.VAR_KEYWORD for p in params.values()):
-      values["tool_context"] = tool_context
-    if not any(p.kind is p.VAR_KEYWORD for p in params.values()):
-      values = {k: v for k, v in values.items() if k in params}
-    out = rule(**values)
-    if inspect.isawaitable(out):
-      out = await out
-    return bool(out)
+    return await confirmation_required(self._require_confirmation, args, tool_context)
 
   async def run_async(self, *, args: dict[str, Any], tool_context: "ToolContext") -> Any:
-    if self._require_confirmation and tool_context.tool_confirmation is None:
-      # Normally decided by the flow before the call (needs_confirmation); this keeps a tool
-      # run by other means from skipping the approval.
-      if await self.needs_confirmation(args, tool_context):
-        tool_context.request_confirmation(
-            hint=f"Please approve or reject the tool call {self.name}() by responding with a "
-            "FunctionResponse with an expected ToolConfirmation payload.")
-        return {"error": "This tool call requires confirmation, please approve or reject."}
+    gated = await confirmation_gate(self, args, tool_context)
+    if gated is not None:
+      return gated
     headers = None
     if self._header_provider is not None:
       headers = await provided_headers(self._header_provider, _readonly(tool_context))

@@ -9,12 +9,13 @@ from typing import Any, Optional
 from urllib.parse import urlsplit
 
 from ..._json_schema import SchemaError, inline_refs
+from ....errors.adk_nb_error import AdkNbError
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 MAX_TOOL_NAME = 60
 
 
-class OpenApiSpecError(ValueError):
+class OpenApiSpecError(AdkNbError, ValueError):
   """The spec cannot be turned into tools; the message names the operation and the problem."""
 
 

@@ -97,8 +97,18 @@ class RestApiTool(BaseTool):
           name=self.name, description=self.description, parameters_json_schema=self.operation.json_schema())
     return self._declaration
 
-  def build_request(self, args: dict[str, Any]) -> dict[str, Any]:
-    """The httpx request arguments (method, url, params, headers, cookies, json) for these arguments."""
+  def validate_args(self, args: dict[str, Any]) -> dict[str, Any]:
+    """The declared schema's checks, plus: no unknown argument, no required one missing or null."""
+    from ..._function_schema import ToolArgumentsError
+
+    super().validate_args(args)
+    try:
+      self._check_names(args)
+    except ValueError as exc:
+      raise ToolArgumentsError(f"Invalid arguments for `{self.name}`: {exc}.") from None
+    return args
+
+  def _check_names(self, args: dict[str, Any]) -> None:
     op = self.operation
     missing = [p.py_name for p in op.parameters if p.required and args.get(p.py_name) is None]
     if op.body_whole is not None and op.body_whole.required and args.get("body") is None:
@@ -109,6 +119,11 @@ class RestApiTool(BaseTool):
     unknown = sorted(set(args) - known)
     if unknown:
       raise ValueError(f"unknown argument(s) {', '.join(unknown)}; {self.name} takes {', '.join(sorted(known)) or 'none'}")
+
+  def build_request(self, args: dict[str, Any]) -> dict[str, Any]:
+    """The httpx request arguments (method, url, params, headers, cookies, json) for these arguments."""
+    op = self.operation
+    self._check_names(args)
     path = op.path
     params: dict[str, Any] = {}
     headers: dict[str, str] = {}

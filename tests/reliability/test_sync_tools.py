@@ -1,0 +1,95 @@
+"""Synchronous tools run on worker threads: parallel branches overlap, a cancel returns while the tool
+still blocks, and the tool's state writes land in its event in order.
+
+The tools block on threading primitives with a bounded timeout (never on sleeps); a tool run on
+the event loop would time out instead of meeting its sibling, and the test would fail.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from contextlib import suppress
+
+from adk_nb import Agent, InMemoryRunner
+from adk_nb.agents import ParallelAgent, RunConfig
+from adk_nb.agents.run_config import ToolThreadPoolConfig
+from adk_nb.testing import ScriptedModel, call, run_turn, session_of, summarize
+from adk_nb.tools import ToolContext
+
+BOUND = 10.0  # seconds a blocked tool waits before giving up (only reached when the test fails)
+
+
+async def test_sync_tools_of_parallel_branches_run_at_the_same_time():
+  both_inside = threading.Barrier(2, timeout=BOUND)
+  log: list[tuple[str, str]] = []
+
+  def branch(name: str) -> Agent:
+    def lookup(order_id: str) -> dict:
+      """Looks an order up in a slow, blocking system."""
+      log.append(("start", name))
+      both_inside.wait()  # raises BrokenBarrierError unless the sibling's tool runs meanwhile
+      log.append(("end", name))
+      return {"order": order_id, "by": name}
+    return Agent(name=name, model=ScriptedModel([call("lookup", order_id=name), f"{name} done"]), tools=[lookup])
+
+  runner = InMemoryRunner(ParallelAgent(name="fan", sub_agents=[branch("a"), branch("b")]), app_name="app")
+  events = await run_turn(runner, "look both up")
+  assert [kind for kind, _ in log] == ["start", "start", "end", "end"]
+  results = sorted(step for step in summarize(events) if step[1] == "result")
+  assert results == [("a", "result", "lookup"), ("b", "result", "lookup")]
+  assert sorted(e.text for e in events if e.text and e.author != "user") == ["a done", "b done"]
+
+
+async def test_cancelling_a_run_returns_while_the_sync_tool_blocks_and_the_next_run_says_interrupted():
+  started, release = threading.Event(), threading.Event()
+  finished: list[str] = []
+
+  def refund(order_id: str) -> dict:
+    """Refunds an order through a blocking client."""
+    started.set()
+    release.wait(BOUND)
+    finished.append(order_id)
+    return {"refunded": order_id}
+
+  model = ScriptedModel([call("refund", order_id="A"), "noted"])
+  runner = InMemoryRunner(Agent(name="desk", model=model, tools=[refund]), app_name="app")
+  task = asyncio.ensure_future(run_turn(runner, "refund A"))
+  assert await asyncio.get_running_loop().run_in_executor(None, started.wait, BOUND)
+  task.cancel()
+  with suppress(asyncio.CancelledError):
+    await task
+  assert task.cancelled() and finished == []  # control came back while the tool still blocks
+  release.set()
+  events = await run_turn(runner, "what happened?")
+  assert summarize(events) == [("desk", "interrupted", "refund"), ("user", "text", "what happened?"),
+                               ("desk", "text", "noted")]
+  [sent] = [p.function_response.response["error"] for c in model.requests[-1].contents for p in c.parts
+            if p.function_response is not None]
+  assert sent.startswith("Interrupted: `refund` did not return")
+  session = await session_of(runner)
+  assert not any(r.response.get("refunded") for e in session.events for r in e.get_function_responses())
+
+
+async def test_state_writes_from_the_thread_land_in_the_event_in_order_and_in_the_session():
+  seen_on: list[str] = []
+
+  def tally(tool_context: ToolContext) -> dict:
+    """Counts visits."""
+    seen_on.append(threading.current_thread().name)
+    tool_context.state["visits"] = tool_context.state.get("visits", 0) + 1
+    tool_context.state["last"] = "first"
+    tool_context.state["last"] = "second"
+    tool_context.state["user:seen"] = True
+    return {"visits": tool_context.state["visits"], "last": tool_context.state["last"]}
+
+  model = ScriptedModel([call("tally"), "counted"])
+  runner = InMemoryRunner(Agent(name="desk", model=model, tools=[tally]), app_name="app")
+  events = await run_turn(runner, "count", run_config=RunConfig(tool_thread_pool_config=ToolThreadPoolConfig(max_workers=2)))
+  [answered] = [e for e in events if e.get_function_responses()]
+  assert list(answered.actions.state_delta.items()) == [("visits", 1), ("last", "second"), ("user:seen", True)]
+  assert answered.get_function_responses()[0].response == {"visits": 1, "last": "second"}
+  assert seen_on[0].startswith("adk_nb_tool") and seen_on[0] != threading.current_thread().name
+  session = await session_of(runner)
+  assert {k: session.state[k] for k in ("visits", "last", "user:seen")} == {"visits": 1, "last": "second",
+                                                                             "user:seen": True}
