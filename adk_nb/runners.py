@@ -192,11 +192,18 @@ class Runner:
       failure = exc
       logger.debug("Run failed in invocation %s", invocation_id, exc_info=True)
       yield await self._record_failure(ctx, session, exc)
+      await _notify_run_error(pm, ctx, exc)
       raise
     finally:
       tracing.end_span(span, failure)
-      if pm.has("after_run_callback"):
-        await pm.run("after_run_callback", invocation_context=ctx)
+      # As in ADK: after_run_callback for a run that ended without error; a failed run's plugins
+      # heard of it through on_run_error_callback.
+      if failure is None and pm.has("after_run_callback"):
+        try:
+          await pm.run("after_run_callback", invocation_context=ctx)
+        except Exception as exc:
+          await _notify_run_error(pm, ctx, exc)
+          raise
 
   async def _record_failure(self, ctx: InvocationContext, session: Session, exc: BaseException) -> Event:
     """Commits (when the store allows) and returns the error event of a failed run."""
@@ -399,6 +406,16 @@ def _transferable_across_tree(agent: BaseAgent) -> bool:
       return False
     node = node.parent_agent
   return True
+
+
+async def _notify_run_error(pm: PluginManager, ctx: InvocationContext, error: Exception) -> None:
+  """Tells the plugins a run failed; a plugin that raises is logged, never hides `error`."""
+  if not pm.has("on_run_error_callback"):
+    return
+  try:
+    await pm.run("on_run_error_callback", invocation_context=ctx, error=error)
+  except Exception:  # noqa: BLE001 - a notification must not replace the run's own error
+    logger.exception("on_run_error_callback raised; the run's error is raised instead")
 
 
 def _fill_answer_ids(session: Session, message: types.Content) -> types.Content:
