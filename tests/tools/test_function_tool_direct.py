@@ -91,3 +91,14 @@ async def test_a_require_confirmation_predicate_gets_the_arguments_it_names_and_
   assert await confirmation_required(by_kwargs, args, tc) is False
   assert await confirmation_required(True, args, tc) is True
   assert seen == [("named", 250.0, True), ("all", ["amount", "order_id", "tool_context"])]
+
+
+async def test_a_sync_tool_called_with_a_stand_in_context_runs_on_the_default_threads():
+  from unittest.mock import MagicMock
+
+  def double(x: int) -> int:
+    """Doubles."""
+    return 2 * x
+
+  # Tests of user code often pass a MagicMock as tool_context: its run_config is no ToolThreadPoolConfig.
+  assert await FunctionTool(double).run_async(args={"x": 4}, tool_context=MagicMock()) == 8
