@@ -15,6 +15,7 @@ _EXPORTS = {
     "AuthCredentialTypes": ".auth_credential",
     "AuthScheme": ".auth_schemes",
     "AuthSchemeType": ".auth_schemes",
+    "OpenIdConnectWithConfig": ".auth_schemes",
     "OAuth2Auth": ".auth_credential",
 }
 
