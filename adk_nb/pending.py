@@ -9,6 +9,8 @@ answer them, so code and notebooks never have to hand-write the wire format.
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Optional
 
@@ -104,57 +106,149 @@ def pending_items(events: Iterable[Event]) -> list[PendingItem]:
   to calls raised from an AgentTool: they stay pending until the AgentTool call is answered or
   its agent pauses again.
   """
-  events = list(events)
-  calls: dict[str, PendingItem] = {}
-  answered: dict[str, PendingItem] = {}
-  raised: dict[str, tuple[str, str]] = {}  # nested call id -> (its AgentTool call id, the event raising it)
-  latest_pause: dict[str, str] = {}  # AgentTool call id -> the newest event raising its calls
+  ledger = _Ledger()
   for event in events:
+    ledger.add(event)
+  return ledger.items()
+
+
+class _Ledger:
+  """What pending_items needs to know about a run of events, built one event at a time.
+
+  Kept per session (see `pending_of`), so answering a pause reads only the events committed
+  since the last look instead of the whole history.
+  """
+
+  __slots__ = ("calls", "answered", "raised", "latest_pause", "done", "started", "interrupted", "call_refs",
+               "late", "count", "last_id")
+
+  def __init__(self) -> None:
+    self.calls: dict[str, PendingItem] = {}
+    self.answered: dict[str, PendingItem] = {}
+    self.raised: dict[str, tuple[str, str]] = {}  # nested call id -> (its AgentTool call id, the event raising it)
+    self.latest_pause: dict[str, str] = {}  # AgentTool call id -> the newest event raising its calls
+    self.done: set[str] = set()
+    self.started: set[str] = set()
+    self.interrupted: set[str] = set()
+    self.call_refs: dict[str, types.FunctionCall] = {}
+    """Every function call by id (only read for calls answered as interrupted)."""
+    self.late: dict[str, PendingItem] = {}
+    """interim_answered_calls: long-running tool calls that a later answer may update."""
+    self.count = 0
+    self.last_id = ""
+
+  def add(self, event: Event) -> None:
+    self.count += 1
+    self.last_id = event.id
+    started_id = started_call_id(event)
+    if started_id is not None:
+      self.started.add(started_id)
+    placeholders = event.actions.requested_tool_confirmations
     for response in event.get_function_responses():
-      item = calls.pop(response.id, None)
+      if not (placeholders and response.id in placeholders):
+        self.done.add(response.id)
+      item = self.calls.pop(response.id, None)
       if item is not None and (item.kind == "confirmation" or item.nested):
-        answered[response.id] = item
+        self.answered[response.id] = item
+    self.interrupted.update(interrupted_ids(event))
+    for call in event.get_function_calls():
+      if call.id:
+        self.call_refs[call.id] = call
     nested = nested_pause(event)
     tool_call_id = ""
     if nested is not None:
       tool_call_id = (nested.get("tool_call") or {}).get("id") or ""
-      latest_pause[tool_call_id] = event.id
+      self.latest_pause[tool_call_id] = event.id
     for call, is_nested in _long_running(event):
-      calls[call.id] = _item_for(event, call, is_nested)
+      item = _item_for(event, call, is_nested)
+      self.calls[call.id] = item
       if is_nested:
-        raised[call.id] = (tool_call_id, event.id)
-  if not answered and not calls:
-    return []
-  done, started = call_progress(events)
-  for call_id, item in answered.items():
-    if item.nested:
-      tool_call_id, event_id = raised.get(call_id, ("", ""))
-      if tool_call_id in done or latest_pause.get(tool_call_id) != event_id:
-        continue  # the AgentTool finished, or its agent went on and paused again
-      calls[call_id] = replace(item, may_have_run=call_id in started)
-    elif item.original_call_id and item.original_call_id not in done:
-      calls[call_id] = replace(item, may_have_run=item.original_call_id in started)
-  unknown = _unknown_outcomes(events)
-  if unknown:
-    for call_id, item in calls.items():
-      if not item.may_have_run and _call_key(item.tool, item.args) in unknown:
-        calls[call_id] = replace(item, may_have_run=True)
-  return list(calls.values())
+        self.raised[call.id] = (tool_call_id, event.id)
+      elif call.name != REQUEST_CONFIRMATION:
+        self.late[call.id] = item
+
+  def items(self) -> list[PendingItem]:
+    if not self.answered and not self.calls:
+      return []
+    calls = dict(self.calls)
+    for call_id, item in self.answered.items():
+      if item.nested:
+        tool_call_id, event_id = self.raised.get(call_id, ("", ""))
+        if tool_call_id in self.done or self.latest_pause.get(tool_call_id) != event_id:
+          continue  # the AgentTool finished, or its agent went on and paused again
+        calls[call_id] = replace(item, may_have_run=call_id in self.started)
+      elif item.original_call_id and item.original_call_id not in self.done:
+        calls[call_id] = replace(item, may_have_run=item.original_call_id in self.started)
+    if self.interrupted:
+      unknown = {_call_key(c.name or "", c.args) for i in self.interrupted
+                 for c in (self.call_refs.get(i),) if c is not None}
+      for call_id, item in calls.items():
+        if not item.may_have_run and _call_key(item.tool, item.args) in unknown:
+          calls[call_id] = replace(item, may_have_run=True)
+    return list(calls.values())
+
+
+def pending_since_calls(events: list[Event], call_ids: Iterable[str]
+                        ) -> Optional[tuple[list[PendingItem], dict[str, PendingItem]]]:
+  """(pending_items, interim_answered_calls) as seen from the oldest of `call_ids` on, or None
+  when some id is not a call of `events`.
+
+  Whether a call is still pending, and what it is, depends only on the call and the events
+  after it, so reading back to the oldest call answered is enough: resuming a pause costs the
+  length of the paused stretch, not of the session. (`may_have_run` can differ: it also looks
+  at identical calls interrupted earlier.)
+  """
+  wanted = {i for i in call_ids if i}
+  if not wanted:
+    return None
+  start = None
+  for index in range(len(events) - 1, -1, -1):
+    event = events[index]
+    if event.content is None or not event.content.parts:
+      continue
+    for call in event.get_function_calls():
+      if call.id in wanted:
+        wanted.discard(call.id)
+        start = index
+    if not wanted:
+      break
+  if wanted or start is None:
+    return None
+  ledger = _Ledger()
+  for event in events[start:]:
+    ledger.add(event)
+  return ledger.items(), ledger.late
+
+
+_LEDGERS: "OrderedDict[tuple, _Ledger]" = OrderedDict()
+_LEDGERS_SIZE = 256
+_LEDGERS_LOCK = threading.Lock()
+
+
+def pending_of(session: Any) -> tuple[list[PendingItem], dict[str, PendingItem]]:
+  """(pending_items, interim_answered_calls) of a session, reading only events not seen before.
+
+  The ledger of each session is kept between calls and checked against the events themselves
+  (their count and the id of the last one seen), so a session that was rewound, or deleted
+  and recreated under the same id, is read again from the start.
+  """
+  events = session.events
+  key = (session.app_name, session.user_id, session.id)
+  with _LEDGERS_LOCK:  # Runner.run drives runs from worker threads
+    ledger = _LEDGERS.get(key)
+    if ledger is None or ledger.count > len(events) or (ledger.count and events[ledger.count - 1].id != ledger.last_id):
+      ledger = _Ledger()
+    _LEDGERS[key] = ledger
+    _LEDGERS.move_to_end(key)
+    if len(_LEDGERS) > _LEDGERS_SIZE:
+      _LEDGERS.popitem(last=False)
+    for event in events[ledger.count:]:
+      ledger.add(event)
+    return ledger.items(), dict(ledger.late)
 
 
 def _call_key(name: str, args: Any) -> tuple[str, str]:
   return name, json.dumps(args or {}, sort_keys=True, default=str)
-
-
-def _unknown_outcomes(events: list[Event]) -> set[tuple[str, str]]:
-  """(tool, arguments) of the calls answered as interrupted: their outcome is unknown."""
-  ids: set[str] = set()
-  for event in events:
-    ids.update(interrupted_ids(event))
-  if not ids:
-    return set()
-  return {_call_key(call.name or "", call.args) for event in events for call in event.get_function_calls()
-          if call.id in ids}
 
 
 def unanswered_calls(events: Iterable[Event], resuming: Iterable[PendingItem] = ()) -> list[tuple[Event, list[types.FunctionCall]]]:

@@ -20,7 +20,7 @@ from google.genai import types
 from .errors import (AnswersSpanInvocationsError, AnswerWithoutIdError, CallAlreadyAnsweredError,
                      PausingAgentNotInTreeError, UnknownCallError, WrongAnswerKindError)
 from .events.protocol import REQUEST_CONFIRMATION
-from .pending import PendingItem, interim_answered_calls, pending_items
+from .pending import PendingItem, pending_of, pending_since_calls
 
 if TYPE_CHECKING:
   from .agents.base_agent import BaseAgent
@@ -55,8 +55,11 @@ def match_answers(root: "BaseAgent", session: "Session", message: types.Content)
   responses = [p.function_response for p in message.parts or [] if p.function_response is not None]
   if not responses:
     return None
-  pending = {item.call_id: item for item in pending_items(session.events)}
-  late = interim_answered_calls(session.events)
+  # Read back only to the oldest call answered; an id not found there gets the whole session's
+  # view (kept per session), which also names what is wrong.
+  found = pending_since_calls(session.events, [fr.id for fr in responses])
+  items, late = found if found is not None else pending_of(session)
+  pending = {item.call_id: item for item in items}
   items = [(fr, _item_answered(session, fr, pending, late)) for fr in responses]
   invocations = {item.invocation_id for _, item in items}
   if len(invocations) > 1:

@@ -26,6 +26,7 @@ from .sessions.base_session_service import BaseSessionService
 from .sessions.in_memory_session_service import InMemorySessionService
 from .pending import interrupted_answer, unanswered_calls
 from .resume import Resume, match_answers
+from .flows._delegation import active_task
 from .sessions.session import Session
 from .telemetry import tracing
 
@@ -120,12 +121,20 @@ class Runner:
     if new_message is not None:
       new_message = _fill_answer_ids(session, new_message)
     resume = self._match_answers(session, new_message) if new_message is not None else None
+    task = None
     if resume is not None:
       invocation_id, agent, branch = resume.invocation_id, resume.agent, resume.branch
       answers, nested_answers = dict(resume.answers), resume.nested_answer_ids
     else:
-      invocation_id = invocation_id or new_invocation_context_id()
-      agent, branch = self._find_agent_to_run(session), None
+      task = active_task(session.events) if new_message is not None else None
+      if task is not None:
+        # A task-mode sub-agent asked the user something: the reply continues its invocation,
+        # entering at the coordinator, which hands it to the task (google-adk 2.x).
+        invocation_id, branch = task.invocation_id, task.branch
+        agent = self.agent.find_agent(task.coordinator) or self.agent
+      else:
+        invocation_id = invocation_id or new_invocation_context_id()
+        agent, branch = self._find_agent_to_run(session), None
       answers, nested_answers = {}, []
     ctx = InvocationContext(
         session_service=self.session_service,
@@ -141,6 +150,7 @@ class Runner:
         plugin_manager=self.plugin_manager,
         resume_answers=answers,
         resumed=resume is not None,
+        task_scope=task.scope if task is not None else None,
         resumability_config=self.app.resumability_config if self.app is not None else None,
         is_resumable=bool(self.app is not None and self.app.resumability_config is not None
                           and self.app.resumability_config.is_resumable),
@@ -159,6 +169,7 @@ class Runner:
             new_message = replaced
             ctx.user_content = replaced
         user_event = Event(invocation_id=invocation_id, author="user", content=new_message,
+                           isolation_scope=task.scope if task is not None else None,
                            actions=EventActions(state_delta=dict(state_delta or {})),
                            custom_metadata={NESTED_ANSWER_KEY: nested_answers} if nested_answers else None)
         # Committed, not yielded: as in ADK, the stream holds what the agents produced.

@@ -5,7 +5,8 @@
   python bench/bench_eval.py --cases 100     # smaller
 
 Reports adk_nb's wall time against the ideal (cases x turns x latency / concurrency), peak
-memory against the number of cases (each size in a fresh subprocess), and google-adk's
+memory at 500 / 2,000 / 10,000 cases (each size in a fresh subprocess; results stream to the
+run's result store, so the heap a run holds should not grow with the number of cases), and google-adk's
 AgentEvaluator on the same eval set (its inference parallelism is fixed at 4) plus google-adk's
 LocalEvalService at parallelism 32, each in a subprocess of google-adk's own interpreter
 (/work/scratch/adk-venv/bin/python, bench/.venv-adk/bin/python or ADK_NB_BENCH_ADK_PYTHON).
@@ -59,6 +60,10 @@ def adk_nb_worker(cases: int, concurrency: int, mode: str) -> dict:
   eval_set = eval_set_from_dict(eval_set_dict(cases))
   agent = Agent(name="bench", model=ScriptedModel(lambda request: ANSWER, latency=LATENCY, record=False))
   config = EvalConfig(criteria=CRITERIA)
+  if mode == "memory":
+    import tracemalloc
+
+    tracemalloc.start()
   base_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
   t0 = time.perf_counter()
   if mode == "agent_evaluator":
@@ -71,13 +76,31 @@ def adk_nb_worker(cases: int, concurrency: int, mode: str) -> dict:
     sys.path.insert(0, mod_dir)
     results = asyncio.run(AgentEvaluator.evaluate_eval_set("bench_agent_nb", eval_set, eval_config=config, num_runs=1,
                                                            print_detailed_results=False))
+  elif mode.startswith("ray="):
+    from adk_nb.evaluation import RayExecutor
+
+    folder = os.path.join(tempfile.mkdtemp(), "bench_agent_ray")
+    os.makedirs(folder)
+    open(os.path.join(folder, "__init__.py"), "w").write("from . import agent\n")
+    open(os.path.join(folder, "agent.py"), "w").write(
+        "from adk_nb import Agent\nfrom adk_nb.models import ScriptedModel\n"
+        f"root_agent = Agent(name='bench', model=ScriptedModel(lambda r: {ANSWER!r}, latency={LATENCY}, record=False))\n")
+    executor = RayExecutor(address=mode[4:], workers=2, concurrency_per_worker=concurrency // 2)
+    results = asyncio.run(evaluate(folder, eval_set, config, executor=executor, progress=False))
   else:
     results = asyncio.run(evaluate(agent, eval_set, config, concurrency=concurrency, progress=False))
   wall = time.perf_counter() - t0
   peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+  out = {"wall_s": wall, "rss_base_mb": base_rss / 1024, "rss_peak_mb": peak / 1024, "cases": cases}
+  if mode == "memory":
+    import tracemalloc
+
+    # Python heap the run allocated and still held at its peak, not counting the eval set built before it.
+    out["traced_peak_mb"] = tracemalloc.get_traced_memory()[1] / 2**20
+    tracemalloc.stop()
   assert results.passed, results.failures()[:3]
-  return {"wall_s": wall, "rss_base_mb": base_rss / 1024, "rss_peak_mb": peak / 1024,
-          "passed": results.counts()["passed"], "cases": cases}
+  out["passed"] = results.counts()["passed"]
+  return out
 
 
 # ---- google-adk worker (runs under google-adk's interpreter) ------------------------------------
@@ -186,6 +209,11 @@ def main() -> None:
   parser.add_argument("--cases", type=int, default=500)
   parser.add_argument("--concurrency", type=int, default=32)
   parser.add_argument("--skip-adk", action="store_true")
+  parser.add_argument("--ray-address", default=None,
+                      help="also run (c): 2,000 cases on this Ray cluster with 2 workers (start one with "
+                           "`ray start --head --num-cpus=2`) against one process at the same total concurrency")
+  parser.add_argument("--memory-sizes", type=int, nargs="*", default=[500, 2000, 10000],
+                      help="case counts of the memory runs (default 500 2000 10000)")
   parser.add_argument("--worker", nargs=3, help=argparse.SUPPRESS)
   args = parser.parse_args()
   if args.worker:
@@ -197,13 +225,25 @@ def main() -> None:
   main_run = run_nb(n, c)
   print(f"adk_nb evaluate: wall {main_run['wall_s']:.2f} s, ideal {ideal:.2f} s -> {main_run['wall_s'] / ideal:.2f}x ideal "
         f"({(main_run['wall_s'] / ideal - 1) * 100:+.0f}%)")
-  print("memory vs cases (fresh process each; peak RSS minus RSS before the run):")
+  print("memory vs cases (fresh process each, results streamed to the run's result store; peak Python heap the "
+        "run allocated (tracemalloc), and peak RSS minus RSS before the run):")
   rows = []
-  for size in sorted({max(1, n // 4), max(1, n // 2), n, 2 * n}):
-    r = run_nb(size, c)
-    rows.append((size, r["rss_peak_mb"] - r["rss_base_mb"], r["wall_s"]))
-    print(f"  {size:>5} cases: +{rows[-1][1]:6.1f} MB  ({rows[-1][1] * 1024 / size:5.1f} KB/case), wall {r['wall_s']:.2f} s")
+  for size in args.memory_sizes:
+    r = run_nb(size, c, "memory")
+    rows.append((size, r["traced_peak_mb"], r["rss_peak_mb"] - r["rss_base_mb"], r["wall_s"]))
+    print(f"  {size:>6} cases: heap peak {r['traced_peak_mb']:6.2f} MB, RSS +{rows[-1][2]:6.1f} MB "
+          f"(wall {r['wall_s']:.1f} s under tracemalloc)")
+  if len(rows) > 1:
+    print(f"  heap peak at {rows[-1][0]} cases / at {rows[0][0]} cases: {rows[-1][1] / rows[0][1]:.2f}x")
   report = {"cases": n, "concurrency": c, "ideal_s": ideal, "adk_nb": main_run, "memory": rows}
+  if args.ray_address:
+    single = run_nb(2000, c)
+    on_ray = run_nb(2000, c, f"ray={args.ray_address}")
+    report["ray"] = {"single_process": single, "ray_2_workers": on_ray}
+    speedup = single["wall_s"] / on_ray["wall_s"]
+    print(f"(c) 2,000 cases: one process {single['wall_s']:.2f} s, Ray 2 workers {on_ray['wall_s']:.2f} s "
+          f"(total concurrency {c}) -> {speedup:.2f}x ({speedup / 2:.0%} of 2x; the Ray figure includes connecting "
+          "and starting the workers)")
   if not args.skip_adk:
     python = adk_python()
     if python is None:

@@ -4,7 +4,7 @@
   (b) fan-out from one node to 64 function nodes and a JoinNode: ms per run (median), one session;
   (c) a loop of 2 nodes taken 10 times (a routed back edge): ms per run (median), one session;
   (d) resume of a 20-node workflow paused at its 10th node by a RequestInput, in a session that
-      already holds H events (H = 0 and 1,000): ms for the resuming run_async (median).
+      already holds H events (H = 0, 10, 100 and 1,000): ms for the resuming run_async (median).
 
 Each framework runs in a fresh subprocess; the same code drives both (imports go through the
 package prefix). google-adk runs from its own interpreter: $ADK_NB_BENCH_ADK_PYTHON, else
@@ -126,7 +126,7 @@ async def resume(fw: _Fw, reps: int) -> dict[str, Any]:
   wf = fw.Workflow(name="paused", edges=[("START",) + nodes])
   runner = fw.InMemoryRunner(agent=wf, app_name="bench")
   out: dict[str, Any] = {}
-  for history in (0, 1000):
+  for history in (0, 10, 100, 1000):
     times = []
     for rep in range(reps + 1):
       session = await runner.session_service.create_session(app_name="bench", user_id="u")
@@ -226,7 +226,9 @@ def table(results: dict[str, Any], n: int) -> str:
   lines.append(row("(c) 10-iteration loop of 2 nodes", lambda r: r["loop"]["median_ms"], 21,
                    lambda r: r["loop"].get("cpu_median_ms")))
   lines.append(row("(d) resume a paused 20-node workflow, empty session", lambda r: r["resume"]["resume_ms_after"]["0"], 0))
-  lines.append(row("(d) resume after 1,000 earlier events", lambda r: r["resume"]["resume_ms_after"]["1000"], 0))
+  for history in ("10", "100", "1000"):
+    lines.append(row(f"(d) resume after {int(history):,} earlier events",
+                     lambda r, h=history: r["resume"]["resume_ms_after"].get(h), 0))
   return "\n".join(lines)
 
 

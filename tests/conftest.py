@@ -1,10 +1,13 @@
 """Test-wide settings: no test may reach a real model provider."""
 
 import os
+import tempfile
 
 import pytest
 
 os.environ["ADK_NB_BLOCK_REAL_MODELS"] = "1"
+# Eval runs store their results on disk (.adk_nb/eval/ by default): keep the tests' runs out of the checkout.
+os.environ.setdefault("ADK_NB_EVAL_DIR", tempfile.mkdtemp(prefix="adk_nb_eval_"))
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 

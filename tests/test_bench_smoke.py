@@ -44,3 +44,15 @@ def test_parallel_workload_reports_a_median():
   assert result["runs"] == 2
   assert _is_time(result["median_ms"])
   assert result["events_per_run"] in (8, 9)  # one answer per child (+ the user's message on adk_nb)
+
+
+def test_the_server_bench_runs_adk_nb_on_sqlite(tmp_path):
+  out = tmp_path / "server.json"
+  done = subprocess.run([sys.executable, str(REPO_ROOT / "bench" / "bench_server.py"), "--only", "adk_nb",
+                         "--replicas", "", "--requests", "12", "--concurrency", "2", "--turns", "3", "--json", str(out)],
+                        capture_output=True, text=True, cwd=REPO_ROOT, timeout=300)
+  assert done.returncode == 0, done.stderr[-4000:]
+  (result,) = json.loads(out.read_text())["results"]
+  assert (result["framework"], result["store"], result["replicas"]) == ("adk_nb", "sqlite", 1)
+  assert result["requests"] == 12 and result["failures"] == 0  # every /run answered 200 with the scripted answer
+  assert _is_time(result["rps"]) and _is_time(result["p95_ms"])

@@ -15,6 +15,9 @@ OUTSIDE_THE_ROOT = {
     # A private signal raised and caught inside EvalRunner.run_case's own module; it never
     # reaches a caller (an agent error becomes the case's `error_type` 'agent_error').
     "adk_nb.evaluation._run._CaseFailed",
+    # A control signal (a BaseException, as in google-adk): unwinds a node whose ctx.run_node child
+    # paused; the workflow scheduler catches it and the run pauses. It never reaches a caller.
+    "adk_nb.workflow._errors.NodeInterruptedError",
 }
 
 

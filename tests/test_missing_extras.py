@@ -41,3 +41,15 @@ def test_a_postgresql_url_without_asyncpg_names_the_extra(monkeypatch):
 
   with pytest.raises(ValueError, match=r"pip install 'adk_nb\[postgres\]'"):
     DatabaseSessionService("postgresql+asyncpg://user@127.0.0.1/db")
+
+
+async def test_executor_ray_without_ray_names_the_extra(monkeypatch, tmp_path):
+  monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` fails as in a plain install
+  from adk_nb.evaluation import evaluate
+  from adk_nb.evaluation.formats import eval_set_from_dict
+
+  eval_set = eval_set_from_dict({"eval_set_id": "s", "eval_cases": [{"eval_id": "a", "conversation": [
+      {"user_content": {"role": "user", "parts": [{"text": "hi"}]}}]}]})
+  with pytest.raises(ImportError, match=r"pip install 'adk_nb\[ray\]'"):
+    await evaluate("some_agent_module", eval_set, executor="ray", progress=False, results_dir=tmp_path)
+  assert not list(tmp_path.iterdir())  # refused before a run was stored

@@ -2,15 +2,15 @@
 // inserted with textContent, never as HTML. Updates arrive as append-only batches
 // ({type: "ops", seq, ops}); the `nodes` trait holds the full snapshot for reloads.
 
-// The labels and status words come from Python (adk_nb.inspect.steps.LABELS / STATUS_TEXT) in
+// The labels and status words come from Python (adk_nb.inspect.LABELS / STATUS_TEXT) in
 // the `labels` and `status_text` traits, so the live view, static HTML and trajectory agree.
 
 /**
  * @typedef {{id: string, parent: ?string, kind: string, title: string, text: string, status: string,
- *            t?: number, ms?: number, meta?: string, result?: string, branch?: string}} Node
+ *            t?: number, ms?: number, meta?: string, result?: string, branch?: string, traceback?: string}} Node
  */
 
-const CONTAINERS = new Set(["invocation", "agent", "sequential", "parallel", "loop", "iteration", "node"]);
+const CONTAINERS = new Set(["invocation", "agent", "sequential", "parallel", "loop", "iteration", "workflow", "node"]);
 
 function formatMs(ms) {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
@@ -79,6 +79,8 @@ function render({ model, el: root }) {
     entry.text.hidden = !n.text;
     entry.result.textContent = n.result ? `→ ${n.result}` : "";
     entry.result.hidden = !n.result;
+    entry.tracebackText.textContent = n.traceback || "";  // an exception's traceback, folded
+    entry.traceback.hidden = !n.traceback;
     entry.root.dataset.kind = n.kind;
     entry.root.dataset.status = n.status || "";
     entry.root.dataset.author = n.title || "";
@@ -129,12 +131,13 @@ function render({ model, el: root }) {
 
   // ---- timeline: the same nodes as bars, one lane per agent ------------------------------------
 
-  const BARS = new Set(["agent", "sequential", "parallel", "loop", "model_call", "tool_call", "approval", "input_request"]);
-  const LANES = new Set(["agent", "sequential", "parallel", "loop"]);
+  const BARS = new Set(["agent", "sequential", "parallel", "loop", "workflow", "node", "model_call", "tool_call", "approval", "input_request"]);
+  const LANES = new Set(["agent", "sequential", "parallel", "loop", "workflow"]);
   const RUNNING = new Set(["running", "streaming", "pending", "needs approval"]);
 
   function laneOf(entry) {
     for (let e = entry; e; e = byId.get(e.data.parent)) {
+      if (e.data.kind === "node") return String(e.data.title || "").replace(/@\d+$/, "");  // writer@1, writer@2 -> writer
       if (LANES.has(e.data.kind)) return e.data.branch && e.data.branch.includes(".") ? `${e.data.title} (${e.data.branch})` : e.data.title;
       if (e.data.parent === null || e.data.parent === undefined) break;
     }
@@ -229,6 +232,7 @@ function render({ model, el: root }) {
       kind: el("span", "adknb-kind"), title: el("span", "adknb-node-title"),
       status: el("span", "adknb-node-status"), ms: el("span", "adknb-ms"), meta: el("span", "adknb-meta"),
       text: el("pre", "adknb-text"), result: el("pre", "adknb-result"),
+      traceback: el("details", "adknb-traceback"), tracebackText: el("pre", "adknb-text"),
       detail: el("div", "adknb-detail"), info: el("button", "adknb-info", "details"),
       children: el("div", "adknb-children"),
     };
@@ -240,7 +244,8 @@ function render({ model, el: root }) {
       model.send({ type: "detail", id: entry.data.id, full: false });
     });
     summary.append(entry.kind, entry.title, entry.status, entry.ms, entry.meta, entry.info);
-    nodeRoot.append(summary, entry.text, entry.result, entry.detail, entry.children);
+    entry.traceback.append(el("summary", "", "traceback"), entry.tracebackText);
+    nodeRoot.append(summary, entry.text, entry.result, entry.traceback, entry.detail, entry.children);
     paint(entry);
     const parent = n.parent !== null && n.parent !== undefined ? byId.get(n.parent) : undefined;
     (parent ? parent.children : body).appendChild(nodeRoot);
@@ -286,7 +291,13 @@ function render({ model, el: root }) {
     if ((model.get("seq") || 0) >= seq) rebuild(model.get("nodes"), model.get("seq"));
   }
 
-  filter.addEventListener("input", applyFilter);
+  // The graph sets `filter` when a node is clicked; typing in the box sets it too, so a view
+  // re-rendered later (the cell's display is refreshed when a run step ends) keeps the same filter.
+  function onFilterTrait() {
+    if (filter.value !== (model.get("filter") || "")) filter.value = model.get("filter") || "";
+    applyFilter();
+  }
+  filter.addEventListener("input", () => { applyFilter(); model.set("filter", filter.value); model.save_changes(); });
   errorsBox.addEventListener("change", applyFilter);
   expand.addEventListener("click", () => { for (const e of byId.values()) e.root.open = true; });
   rebuild(model.get("nodes"), model.get("seq"));
@@ -295,6 +306,8 @@ function render({ model, el: root }) {
   model.on("change:status", setStatus);
   model.on("change:title", setStatus);
   model.on("change:nodes", onSnapshot);
+  model.on("change:filter", onFilterTrait);
+  if (model.get("filter")) onFilterTrait();
   model.send({ type: "hello" });
   return () => {
     if (ticker !== null) clearInterval(ticker);
@@ -302,6 +315,7 @@ function render({ model, el: root }) {
     model.off("change:status", setStatus);
     model.off("change:title", setStatus);
     model.off("change:nodes", onSnapshot);
+    model.off("change:filter", onFilterTrait);
   };
 }
 

@@ -58,6 +58,8 @@ class Context(CallbackContext):
     self.interrupt_ids: list[str] = []
     """Ids of the RequestInput / long-running calls this run is waiting on."""
     self.error: Optional[BaseException] = None
+    self.tool_confirmation: Any = None
+    """The person's answer (a ToolConfirmation) when a node with require_confirmation runs after approval."""
     self._output: Any = _UNSET
     self._route: Any = None
     self._run_node = run_node
@@ -113,18 +115,24 @@ class Context(CallbackContext):
     return self._invocation_context.branch
 
   async def run_node(self, node: Any, node_input: Any = None, *, use_as_output: bool = False,
-                     name: Optional[str] = None) -> Any:
+                     run_id: Optional[str] = None, name: Optional[str] = None) -> Any:
     """Runs another node (function, agent, workflow) as a child of this one and returns its output.
 
     The child's events stream like any node's, under this node's path ('parent@1/child@1',
-    'child@2', ...). Runs started together with asyncio.gather overlap. With `use_as_output`
-    the child's output is also this node's output. Unlike google-adk, the calling node needs
-    no `rerun_on_resume=True`; a child that asks for input is not supported yet (it fails
-    with an error saying so).
+    'child@2', ... or 'child@{run_id}' with an explicit, non-numeric `run_id`). Runs started
+    together with asyncio.gather overlap. With `use_as_output` the child's output is also this
+    node's output.
+
+    A child that asks for input (a RequestInput, a tool confirmation inside an agent) pauses
+    the workflow: the calling node stops there, and when the answer comes it runs again from
+    the top; children that had finished return their recorded output without running again,
+    and the answered child completes with the answer (or runs again with `resume_inputs`
+    when it has `rerun_on_resume=True`). Unlike google-adk, the calling node needs no
+    `rerun_on_resume=True` for this.
     """
     if self._run_node is None:
       raise ValueError("ctx.run_node is only available to nodes running inside a Workflow.")
-    result = await self._run_node(self, node, node_input, name)
+    result = await self._run_node(self, node, node_input, name, run_id)
     if use_as_output:
       self.output = result
     return result

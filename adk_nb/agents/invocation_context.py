@@ -86,6 +86,11 @@ class InvocationContext(BaseModel):
   """Confirmation answers (by request id) that resume this invocation after a pause."""
   resumed: bool = False
   """True when this invocation continues after a pause (workflow agents restore checkpoints)."""
+  isolation_scope: Optional[str] = None
+  """The delegated task (call id) the running sub-agent works in; its history is that task's events only."""
+  task_scope: Optional[str] = None
+  """Set by the Runner when the user's message answers a task-mode sub-agent that is waiting for
+  them: the coordinator hands the message to that task before calling its own model."""
 
   def model_post_init(self, __context: Any) -> None:
     # `_shared` lives in the instance __dict__ rather than a pydantic PrivateAttr (whose reads

@@ -62,6 +62,10 @@ class LlmAgent(BaseAgent):
   """When True, the model cannot hand the conversation to sibling agents."""
   include_contents: Literal["default", "none"] = "default"
   """'none' sends only the current turn, not the history."""
+  mode: Optional[Literal["chat", "task", "single_turn"]] = None
+  """How a coordinator (the parent LlmAgent) reaches this sub-agent: 'chat' (None) by transfer;
+  'single_turn' as a tool that answers from its request alone; 'task' as a tool that may talk
+  with the user over several turns and hands its result back with `finish_task`."""
   input_schema: Optional[type[BaseModel]] = None
   """The argument schema when this agent is used through AgentTool."""
   output_schema: Optional[type[BaseModel]] = None
@@ -119,7 +123,7 @@ class LlmAgent(BaseAgent):
       _set(self, f"_{kind}_cbs", _callbacks.normalize(name, getattr(self, name), f"Agent {self.name!r}"))
     elif name == "model":
       _set(self, "_resolved_model", None)
-    elif name == "tools":
+    elif name in ("tools", "sub_agents", "mode", "output_schema"):
       _set(self, "_plain_tools", None)
     elif name in ("name", "description"):
       _set(self, "_identity", None)
@@ -163,7 +167,7 @@ class LlmAgent(BaseAgent):
     """The tools as BaseTool instances (functions wrapped once; toolsets expanded per call)."""
     if self._plain_tools is None:
       _set(self, "_plain_tools", [t if isinstance(t, BaseTool) else FunctionTool(t)
-                                  for t in self.tools if not isinstance(t, BaseToolset)])
+                                  for t in self.tools if not isinstance(t, BaseToolset)] + self._task_tools())
     toolsets = self.toolsets
     if not toolsets:
       return self._plain_tools
@@ -171,6 +175,15 @@ class LlmAgent(BaseAgent):
     readonly = ReadonlyContext(ctx) if isinstance(ctx, InvocationContext) else ctx
     for toolset in toolsets:
       out.extend(await toolset.get_tools_with_prefix(readonly))
+    return out
+
+  def _task_tools(self) -> list[BaseTool]:
+    """The Task API's tools: finish_task for a task-mode agent, one tool per delegated sub-agent."""
+    from ..tools._task_tools import DelegationTool, FinishTaskTool
+
+    out: list[BaseTool] = [FinishTaskTool(self)] if self.mode == "task" else []
+    out += [DelegationTool(sub) for sub in self.sub_agents
+            if isinstance(sub, LlmAgent) and sub.mode in ("task", "single_turn")]
     return out
 
   @property

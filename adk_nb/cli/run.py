@@ -5,6 +5,8 @@ Text streams as the model produces it, tool calls are shown, and a tool that nee
 policy is the notebook's (`--approve ask|auto|deny`, default $ADK_NB_APPROVE, else ask).
 
 Sessions are kept in SQLite under AGENT_DIR/.adk/ by default, so `--session ID` continues one later;
+a continued session that is paused (a confirmation, a long-running call) has its pending calls offered
+first, with the same policy, before any new message is read;
 `--session_service_uri postgresql://...` shares them with `adk-nb api_server` replicas.
 `--replay FILE` runs the queries of a JSON file (`{"state": {...}, "queries": ["...", ...]}`) instead
 of reading the terminal; `--save_session` writes the session to AGENT_DIR/SESSION_ID.session.json at the end.
@@ -64,6 +66,7 @@ class TerminalChat:
     self.runner, self.user_id, self.session_id = runner, user_id, session_id
     self.policy, self.stream, self.out = policy, stream, out
     self.ask = ask if ask is not None else (input if sys.stdin.isatty() else None)
+    self._was_paused = False
 
   def _print(self, text: str = "", end: str = "\n") -> None:
     self.out.write(text + end)
@@ -72,44 +75,68 @@ class TerminalChat:
   async def turn(self, message: types.Content, state_delta: Optional[dict] = None) -> None:
     """Runs one message, then answers the confirmations it paused on (by the policy) until it stops."""
     from ..agents.run_config import RunConfig, StreamingMode
-    from ..pending import answer_message, confirmation_response, pending_items
 
     config = RunConfig(streaming_mode=StreamingMode.SSE if self.stream else StreamingMode.NONE)
     while message is not None:
-      streamed = False
-      async for event in self.runner.run_async(user_id=self.user_id, session_id=self.session_id,
-                                               new_message=message, state_delta=state_delta, run_config=config):
-        if event.author == "user":
-          continue
-        if event.partial:
-          text = "".join(p.text or "" for p in (event.content.parts if event.content else []) if not p.thought)
-          if text:
-            if not streamed:
-              self._print(f"[{event.author}]: ", end="")
-            self._print(text, end="")
-            streamed = True
-          continue
-        if event.error_code:
-          self._print(f"[{event.author}] ! {event.error_code}: {event.error_message}")
-        for call in event.get_function_calls():
-          if call.name != REQUEST_CONFIRMATION:
-            self._print(f"[{event.author}] -> {call.name}({_args_text(call.args)})")
-        for response in event.get_function_responses():
-          if response.name != REQUEST_CONFIRMATION:
-            self._print(f"[{event.author}] <- {response.name}: {json.dumps(response.response, default=str)}")
+      await self._show(self.runner.run_async(user_id=self.user_id, session_id=self.session_id,
+                                             new_message=message, state_delta=state_delta, run_config=config))
+      state_delta = None
+      message = await self._answers_to_pending()
+
+  async def resume_pending(self) -> bool:
+    """Offers what a continued session is paused on (approvals first) before any new message.
+
+    Returns True when the session was paused. Confirmations are asked (or decided by the policy,
+    rejected without a terminal) and the paused invocation resumes with the answers; long-running
+    calls are listed, since only the tool's owner can report their result.
+    """
+    message = await self._answers_to_pending(announce=True)
+    if message is not None:
+      await self.turn(message)
+    return self._was_paused
+
+  async def _show(self, events: Any) -> None:
+    """Prints one run's events: streamed text as it comes, tool calls and results, errors."""
+    streamed = False
+    async for event in events:
+      if event.author == "user":
+        continue
+      if event.partial:
         text = "".join(p.text or "" for p in (event.content.parts if event.content else []) if not p.thought)
         if text:
-          self._print("" if streamed else f"[{event.author}]: {text}")
-          streamed = False
-      state_delta = None
-      session = await self.runner.session_service.get_session(
-          app_name=self.runner.app_name, user_id=self.user_id, session_id=self.session_id)
-      pending = pending_items(session.events if session else [])
-      answers = [confirmation_response(item, self._decide(item)) for item in pending if item.kind == "confirmation"]
-      for item in pending:
-        if item.kind == "long_running":
-          self._print(f"[{item.agent}] waits for {item.tool} (call {item.call_id}) to report back; the run is paused.")
-      message = answer_message(answers) if answers else None
+          if not streamed:
+            self._print(f"[{event.author}]: ", end="")
+          self._print(text, end="")
+          streamed = True
+        continue
+      if event.error_code:
+        self._print(f"[{event.author}] ! {event.error_code}: {event.error_message}")
+      for call in event.get_function_calls():
+        if call.name != REQUEST_CONFIRMATION:
+          self._print(f"[{event.author}] -> {call.name}({_args_text(call.args)})")
+      for response in event.get_function_responses():
+        if response.name != REQUEST_CONFIRMATION:
+          self._print(f"[{event.author}] <- {response.name}: {json.dumps(response.response, default=str)}")
+      text = "".join(p.text or "" for p in (event.content.parts if event.content else []) if not p.thought)
+      if text:
+        self._print("" if streamed else f"[{event.author}]: {text}")
+        streamed = False
+
+  async def _answers_to_pending(self, announce: bool = False) -> Optional[types.Content]:
+    """The message answering the session's pending confirmations (None when none wait)."""
+    from ..pending import answer_message, confirmation_response, pending_items
+
+    session = await self.runner.session_service.get_session(
+        app_name=self.runner.app_name, user_id=self.user_id, session_id=self.session_id)
+    pending = pending_items(session.events if session else [])
+    self._was_paused = bool(pending)
+    if pending and announce:
+      self._print(f"Session {self.session_id} is paused; {len(pending)} call(s) wait for an answer.")
+    answers = [confirmation_response(item, self._decide(item)) for item in pending if item.kind == "confirmation"]
+    for item in pending:
+      if item.kind == "long_running":
+        self._print(f"[{item.agent}] waits for {item.tool} (call {item.call_id}) to report back; the run is paused.")
+    return answer_message(answers) if answers else None
 
   def _decide(self, item: Any) -> bool:
     call = f"{item.tool}({_args_text(item.args)})"
@@ -158,6 +185,7 @@ async def chat(args: argparse.Namespace, loaded: Any) -> int:
   print(f"Running agent {loaded.agent.name} (app {loaded.name}, session {session_id}); type exit to quit.")
   chat_ = TerminalChat(runner, args.user_id, session_id, policy, args.stream)
   try:
+    await chat_.resume_pending()  # a continued session that is paused gets its answers before anything new
     if replay is not None:
       for query in replay["queries"]:
         print(f"[user]: {query}")

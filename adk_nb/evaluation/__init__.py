@@ -4,6 +4,7 @@
     results.cases          # one row per case x run
     results.compare(old)   # deltas and regressed / fixed labels
     results.plot()         # plotly figure
+    EvalResults.open(run_id)   # a stored run (.adk_nb/eval/<run id>/), also mid-run or after a kill
 
 `AgentEvaluator.evaluate(...)` is ADK's pytest entry point; `adk-nb eval AGENT_DIR EVALSET...`
 is the command line.
@@ -19,13 +20,15 @@ from .eval_result import EvalCaseResult, EvalSetResult
 from .eval_set import EvalSet
 from .evaluator import EvaluationResult, PerInvocationResult
 from .formats import EvalFileError, load_eval_config, load_eval_set, save_eval_set
+from .result_store import ResultStore, list_runs
 
 __all__ = [
-    "AgentEvaluator", "BaseCriterion", "EvalCase", "EvalCaseResult", "EvalConfig", "EvalFileError", "EvalMetric",
+    "AgentEvaluator", "BaseCriterion", "LocalExecutor", "RayExecutor", "EvalCase", "EvalCaseResult", "EvalConfig", "EvalFileError", "EvalMetric",
     "EvalMetricResult", "EvalResults", "EvalSet", "EvalSetResult", "EvalStatus", "EvaluationResult",
     "IntermediateData", "Invocation", "InvocationEvent", "InvocationEvents", "JudgeModelOptions",
-    "LlmAsAJudgeCriterion", "PerInvocationResult", "PrebuiltMetrics", "SessionInput", "ToolTrajectoryCriterion",
-    "eval_case_from_session", "evaluate", "load_eval_config", "load_eval_set", "save_eval_set",
+    "LlmAsAJudgeCriterion", "PerInvocationResult", "PrebuiltMetrics", "ResultStore", "SessionInput",
+    "ToolTrajectoryCriterion", "eval_case_from_session", "evaluate", "list_runs", "load_eval_config", "load_eval_set",
+    "save_eval_set",
 ]
 
 
@@ -43,6 +46,10 @@ def __getattr__(name: str):
     from .agent_evaluator import AgentEvaluator
 
     return AgentEvaluator
+  if name in ("RayExecutor", "LocalExecutor"):
+    from . import executors
+
+    return getattr(executors, name)
   if name == "eval_case_from_session":
     from .from_session import eval_case_from_session
 

@@ -24,6 +24,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
   p.add_argument("--print_detailed_results", "--detailed", dest="detailed", action="store_true",
                  help="print every failing turn: expected vs actual answer and tools")
   p.add_argument("--save", default=None, help="write results (EvalSetResult JSON) to this folder")
+  p.add_argument("--resume", action="store_true",
+                 help="continue the latest stopped run of each eval set (finished cases are not run again)")
+  p.add_argument("--results_dir", "--results-dir", dest="results_dir", default=None,
+                 help="where runs are stored (default $ADK_NB_EVAL_DIR, else .adk_nb/eval)")
   p.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
 
 
@@ -54,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
     path, cases = _split(spec)
     try:
       results = asyncio.run(evaluate(target, path, config, num_runs=args.num_runs, concurrency=args.concurrency,
-                                     timeout=args.timeout, cases=cases, progress="bar" if args.progress and
+                                     timeout=args.timeout, cases=cases, resume=args.resume,
+                                     results_dir=args.results_dir, progress="bar" if args.progress and
                                      sys.stderr.isatty() else args.progress and "text"))
     except (EvalFileError, FileNotFoundError, ValueError) as exc:
       print(f"adk-nb eval: {exc}", file=sys.stderr)
@@ -65,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     if args.detailed:
       _print_detail(results)
     if args.save:
-      out = results.save(Path(args.save) / f"{results.eval_set_result.eval_set_result_name}.evalset_result.json")
+      out = results.save(Path(args.save) / f"{results.result_name}.evalset_result.json")
       print(f"  results saved to {out}")
     failed = failed or not results.passed
   return 1 if failed else 0

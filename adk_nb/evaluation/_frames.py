@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, Optional
 
-from ._run import case_status
+from .result_store import case_status
 from .eval_case import (
   Invocation,
   content_text,
@@ -89,7 +89,8 @@ def build_frames(results) -> dict[str, pd.DataFrame]:
         trow[m.metric_name] = m.score
         threshold = m.criterion.threshold if m.criterion else m.threshold
         metric_rows.append({**key, "level": "turn", "turn": i, "metric": m.metric_name, "score": m.score,
-                            "threshold": threshold, "status": m.eval_status.name, "passed": _passed(m.eval_status)})
+                            "threshold": threshold, "status": m.eval_status.name, "passed": _passed(m.eval_status),
+                            "rationale": (m.details.model_extra or {}).get("rationale") if m.details else None})
       turn_rows.append(trow)
       responses = {fr.id: fr.response for fr in get_all_tool_responses(a.intermediate_data) if fr.id}
       for side, inv in (("expected", e), ("actual", a)):
@@ -108,7 +109,7 @@ def build_frames(results) -> dict[str, pd.DataFrame]:
   calls = pd.DataFrame(call_rows, columns=["eval_set_id", "eval_id", "run", "turn", "side", "index", "name", "args",
                                            "response"])
   metrics = pd.DataFrame(metric_rows, columns=["eval_set_id", "eval_id", "run", "level", "turn", "metric", "score",
-                                               "threshold", "status", "passed"])
+                                               "threshold", "status", "passed", "rationale"])
   metrics["turn"] = metrics["turn"].astype("Int64")
   return {"cases": cases, "turns": turns_df, "tool_calls": calls, "metrics": metrics, "runs": _runs(cases, names)}
 

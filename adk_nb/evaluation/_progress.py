@@ -37,6 +37,13 @@ class Progress:
       self.errors += 1
     self.draw()
 
+  def preload(self, counts: dict[str, int]) -> None:
+    """Counts case runs finished before this display started (a resumed run), without drawing."""
+    self.passed += counts.get("passed", 0)
+    self.failed += counts.get("failed", 0)
+    self.errors += sum(counts.values()) - counts.get("passed", 0) - counts.get("failed", 0)
+    self.done = self.passed + self.failed + self.errors
+
   def text(self) -> str:
     """One-line status, e.g. 'eval 12/40 · 10 passed · 1 failed · 1 error · 3.2s'."""
     return (f"{self.label} {self.done}/{self.total} · {self.passed} passed · {self.failed} failed · "

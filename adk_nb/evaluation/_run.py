@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import inspect
 import logging
 import time
 import uuid
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Container, Iterator, Optional
 
 from google.genai import types
 
@@ -17,10 +18,20 @@ from .eval_metrics import EvalMetric, EvalMetricResult, EvalMetricResultDetails,
 from .eval_result import EvalCaseResult
 from .evaluator import EvaluationResult
 from .metrics import BUILTIN_METRICS, UserMetric, import_function, run_metric
+from .result_store import case_status
 
 logger = logging.getLogger("adk_nb.evaluation")
 
 DEFAULT_USER_ID = "test_user_id"
+
+
+class _UserEvent:
+  """The simulated user's message as the simulator sees it in the conversation (the runner does not yield it)."""
+
+  author = "user"
+
+  def __init__(self, content: types.Content):
+    self.content = content
 
 
 class _CaseFailed(Exception):
@@ -134,35 +145,62 @@ class CaseRunner:
   """Runs one case in a fresh session and scores it; never raises for a failing or erroring case."""
 
   def __init__(self, runner: Any, metrics: list, *, eval_set_id: str, timeout: Optional[float] = None,
-               judge_model: Any = None, keep_sessions: bool = False):
+               judge_model: Any = None, keep_sessions: bool = False, user_simulator_config: Any = None,
+               user_simulator_model: Any = None):
     self.runner, self.metrics, self.eval_set_id = runner, metrics, eval_set_id
     self.timeout, self.judge_model, self.keep_sessions = timeout, judge_model, keep_sessions
+    self.user_simulator_config, self.user_simulator_model = user_simulator_config, user_simulator_model
 
   async def _converse(self, case: EvalCase, user_id: str, session_id: str, turns: list[Invocation]) -> None:
     service, app = self.runner.session_service, self.runner.app_name
     state = copy.deepcopy(case.session_input.state) if case.session_input else {}
     if await service.get_session(app_name=app, user_id=user_id, session_id=session_id) is None:
       await service.create_session(app_name=app, user_id=user_id, state=state, session_id=session_id)
+    if case.conversation_scenario is not None:
+      await self._simulate(case, user_id, session_id, turns)
+      return
     for expected in case.conversation or []:
-      started, t0 = time.time(), time.perf_counter()
-      events, invocation_id, error = [], "", None
-      try:
-        async for event in self.runner.run_async(user_id=user_id, session_id=session_id,
-                                                 new_message=expected.user_content):
-          if event.author == "user":
-            invocation_id = event.invocation_id
-            continue
-          if event.partial:
-            continue
-          invocation_id = invocation_id or event.invocation_id  # the user's event is not yielded (as in ADK)
-          events.append(event)
-          if event.error_code and not (event.content and event.content.parts):
-            error = f"{event.error_code}: {event.error_message}"
-      except Exception as exc:  # the run failed (its error event is already in `events`): an agent error
-        error = error or f"{type(exc).__name__}: {exc}"
-      turns.append(_to_invocation(invocation_id, expected.user_content, events, started, time.perf_counter() - t0))
-      if error:
-        raise _CaseFailed(error)
+      await self._turn(expected.user_content, user_id, session_id, turns)
+
+  async def _simulate(self, case: EvalCase, user_id: str, session_id: str, turns: list[Invocation]) -> None:
+    """Plays a conversation scenario: the simulated user speaks until it stops or reaches its turn cap."""
+    from .simulation import LlmBackedUserSimulator, Status
+
+    simulator = LlmBackedUserSimulator(config=self.user_simulator_config,
+                                       conversation_scenario=case.conversation_scenario,
+                                       model=self.user_simulator_model)
+    history: list = []
+    while True:
+      nxt = await simulator.get_next_user_message(history)
+      if nxt.status != Status.SUCCESS:
+        return
+      events = await self._turn(nxt.user_message, user_id, session_id, turns)
+      history.append(_UserEvent(nxt.user_message))
+      history.extend(events)
+
+  async def _turn(self, user_content: types.Content, user_id: str, session_id: str,
+                  turns: list[Invocation]) -> list:
+    """Runs one user turn, records it as an Invocation, returns the agent's events."""
+    started, t0 = time.time(), time.perf_counter()
+    events, invocation_id, error = [], "", None
+    try:
+      async for event in self.runner.run_async(user_id=user_id, session_id=session_id,
+                                               new_message=user_content):
+        if event.author == "user":
+          invocation_id = event.invocation_id
+          continue
+        if event.partial:
+          continue
+        invocation_id = invocation_id or event.invocation_id  # the user's event is not yielded (as in ADK)
+        events.append(event)
+        if event.error_code and not (event.content and event.content.parts):
+          error = f"{event.error_code}: {event.error_message}"
+    except Exception as exc:  # the run failed (its error event is already in `events`): an agent error
+      error = error or f"{type(exc).__name__}: {exc}"
+    turns.append(_to_invocation(invocation_id, user_content, events, started, time.perf_counter() - t0))
+    if error:
+      raise _CaseFailed(error)
+    return events
 
   async def run(self, case: EvalCase, run: int = 0) -> EvalCaseResult:
     """One run of one case: replay its turns, then score them."""
@@ -175,10 +213,6 @@ class CaseRunner:
     turns: list[Invocation] = []
     error_type = error_message = None
     try:
-      if case.conversation is None:
-        raise NotImplementedError(
-            "conversation_scenario cases need a user simulator, which adk_nb does not have yet; give the turns "
-            "as 'conversation'.")
       coro = self._converse(case, user_id, session_id, turns)
       await (asyncio.wait_for(coro, self.timeout) if self.timeout else coro)
     except asyncio.TimeoutError:
@@ -218,32 +252,70 @@ class CaseRunner:
       return None
 
 
-def case_status(result: EvalCaseResult) -> str:
-  """'passed', 'failed', 'error', 'timeout' or 'not_evaluated' for a case result."""
-  if result.error_type == "timeout":
-    return "timeout"
-  if result.error_type:
-    return "error"
-  return {EvalStatus.PASSED: "passed", EvalStatus.FAILED: "failed"}.get(result.final_eval_status, "not_evaluated")
+def plan_jobs(cases: list[EvalCase], num_runs: int, skip: Container[tuple[int, str]] = ()) -> Iterator[Job]:
+  """(run, index in the eval set, case) of every case run still to do, ordered by run then case, made lazily."""
+  for run in range(num_runs):
+    for i, case in enumerate(cases):
+      if (run, case.eval_id) not in skip:
+        yield run, i, case
+
+
+Job = tuple[int, int, EvalCase]
+ResultSink = Callable[[EvalCaseResult, int], Any]
+"""Takes each finished case run and its index in the eval set; may be async (awaited before the next job)."""
 
 
 async def run_cases(case_runner: CaseRunner, cases: list[EvalCase], *, num_runs: int = 1, concurrency: int = 8,
-                    progress: Any = None) -> list[EvalCaseResult]:
-  """Runs every case `num_runs` times with at most `concurrency` at once; results ordered by run, then case."""
+                    progress: Any = None, sink: Optional[ResultSink] = None,
+                    skip: Container[tuple[int, str]] = ()) -> list[EvalCaseResult]:
+  """Runs every case `num_runs` times with at most `concurrency` at once.
+
+  With a `sink`, each result goes to `sink(result, index)` as it finishes and nothing is kept (memory
+  stays flat; the return value is empty); without, the results come back ordered by run, then case.
+  Case runs whose (run, eval_id) is in `skip` are not run.
+  """
   if num_runs < 1:
     raise ValueError(f"num_runs must be at least 1, got {num_runs}.")
+  kept: list[tuple[int, int, EvalCaseResult]] = []
+
+  def keep(result: EvalCaseResult, index: int) -> None:
+    kept.append((result.run, index, result))
+
+  await run_jobs(case_runner, plan_jobs(cases, num_runs, skip), concurrency=concurrency, progress=progress,
+                 sink=sink or keep)
+  return [r for _, _, r in sorted(kept, key=lambda k: k[:2])]
+
+
+async def run_jobs(case_runner: CaseRunner, jobs: Iterator[Job], *, concurrency: int, progress: Any = None,
+                   sink: ResultSink) -> None:
+  """Runs the jobs with at most `concurrency` at once, handing each result to `sink` (awaited if async)."""
   if concurrency < 1:
     raise ValueError(f"concurrency must be at least 1, got {concurrency}.")
-  jobs = [(run, i, case) for run in range(num_runs) for i, case in enumerate(cases)]
-  results: list[Optional[EvalCaseResult]] = [None] * len(jobs)
-  next_job = iter(range(len(jobs)))
 
   async def worker() -> None:
-    for k in next_job:  # a shared iterator: each job is taken by exactly one worker
-      run, _, case = jobs[k]
-      results[k] = await case_runner.run(case, run)
+    for run, i, case in jobs:  # one shared iterator: each job is taken by exactly one worker
+      result = await case_runner.run(case, run)
+      written = sink(result, i)
+      if inspect.isawaitable(written):
+        await written
       if progress is not None:
-        progress.advance(case_status(results[k]))
+        progress.advance(case_status(result))
 
-  await asyncio.gather(*[worker() for _ in range(min(concurrency, len(jobs)) or 1)])
-  return [r for r in results if r is not None]
+  await asyncio.gather(*[worker() for _ in range(concurrency)])
+
+
+def runner_for(agent: Any, app_name: Optional[str]) -> Any:
+  """A Runner with fresh in-memory sessions for an agent or App (a Runner is used as it is)."""
+  from ..apps.app import App
+  from ..runners import Runner
+  from ..sessions.in_memory_session_service import InMemorySessionService
+
+  if isinstance(agent, Runner):
+    return agent
+  if isinstance(agent, App):
+    return Runner(app=agent, session_service=InMemorySessionService())
+  if not hasattr(agent, "run_async"):
+    raise TypeError(f"evaluate() needs an agent, an App, a Runner or an agent folder / module name, "
+                    f"got {type(agent).__name__}.")
+  return Runner(agent=agent, app_name=app_name or getattr(agent, "name", "eval_app"),
+                session_service=InMemorySessionService())

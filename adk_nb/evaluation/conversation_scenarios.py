@@ -1,7 +1,7 @@
 """`ConversationScenario`: a case played by a simulated user instead of fixed turns (google-adk's format).
 
-adk_nb reads and writes scenarios; running them needs a user simulator, which is planned (issue 18):
-until then a scenario case fails with an error saying so.
+`evaluate` plays a scenario case with `simulation.LlmBackedUserSimulator`: the starting prompt first, then
+messages a model writes from the plan and the dialogue so far, until it says `</finished>` or reaches the turn cap.
 """
 
 from __future__ import annotations

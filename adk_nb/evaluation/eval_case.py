@@ -102,7 +102,7 @@ class EvalCase(EvalBaseModel):
   conversation: Optional[list[Invocation]] = None
   """The turns: user messages with expected answers and tool calls."""
   conversation_scenario: Optional[ConversationScenario] = None
-  """A scenario for a simulated user (read and written, but not run: adk_nb has no user simulator yet)."""
+  """A scenario played by a simulated user (see `evaluate(..., user_simulator_model=...)`) instead of fixed turns."""
   session_input: Optional[SessionInput] = None
   """Initial session: user id and state."""
   creation_timestamp: float = 0.0

@@ -6,7 +6,8 @@ from typing import Any, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, ValidationError, alias_generators, field_validator
 
-from .eval_metrics import BaseCriterion, EvalMetric, LlmAsAJudgeCriterion, PrebuiltMetrics, ToolTrajectoryCriterion
+from .eval_metrics import (BaseCriterion, EvalMetric, HallucinationsCriterion, LlmAsAJudgeCriterion, PrebuiltMetrics,
+                           RubricsBasedCriterion, ToolTrajectoryCriterion)
 
 _TRAJECTORY_METRICS = {
     PrebuiltMetrics.TOOL_TRAJECTORY_AVG_SCORE.value,
@@ -14,7 +15,9 @@ _TRAJECTORY_METRICS = {
     PrebuiltMetrics.TOOL_TRAJECTORY_RECALL.value,
     PrebuiltMetrics.TOOL_TRAJECTORY_F1.value,
 }
-_JUDGE_METRICS = {PrebuiltMetrics.FINAL_RESPONSE_MATCH_V2.value}
+_JUDGE_METRICS = {PrebuiltMetrics.FINAL_RESPONSE_MATCH_V2.value, PrebuiltMetrics.SAFETY_V1.value}
+_RUBRIC_METRICS = {PrebuiltMetrics.RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1.value,
+                   PrebuiltMetrics.RUBRIC_BASED_TOOL_USE_QUALITY_V1.value}
 
 
 def criterion_type(metric_name: str) -> type[BaseCriterion]:
@@ -23,6 +26,10 @@ def criterion_type(metric_name: str) -> type[BaseCriterion]:
     return ToolTrajectoryCriterion
   if metric_name in _JUDGE_METRICS:
     return LlmAsAJudgeCriterion
+  if metric_name in _RUBRIC_METRICS:
+    return RubricsBasedCriterion
+  if metric_name == PrebuiltMetrics.HALLUCINATIONS_V1.value:
+    return HallucinationsCriterion
   return BaseCriterion
 
 
@@ -50,6 +57,9 @@ class EvalConfig(BaseModel):
   """Metric name -> threshold or criterion object."""
   custom_metrics: Optional[dict[str, CustomMetricConfig]] = None
   """Metric name -> where its function lives."""
+  user_simulator_config: Optional[dict[str, Any]] = None
+  """Options of the simulated user that plays `conversation_scenario` cases (LlmBackedUserSimulatorConfig's
+  fields: model, max_allowed_invocations, custom_instructions, include_function_calls, model_configuration)."""
 
   @field_validator("criteria", mode="before")
   @classmethod

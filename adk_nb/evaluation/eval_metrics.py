@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, alias_generat
 
 from ._base import EvalBaseModel
 from .eval_case import Invocation
+from .eval_rubrics import Rubric
 
 
 class EvalStatus(Enum):
@@ -30,6 +31,10 @@ class PrebuiltMetrics(Enum):
   TOOL_TRAJECTORY_PRECISION = "tool_trajectory_precision"
   TOOL_TRAJECTORY_RECALL = "tool_trajectory_recall"
   TOOL_TRAJECTORY_F1 = "tool_trajectory_f1"
+  RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1 = "rubric_based_final_response_quality_v1"
+  RUBRIC_BASED_TOOL_USE_QUALITY_V1 = "rubric_based_tool_use_quality_v1"
+  HALLUCINATIONS_V1 = "hallucinations_v1"
+  SAFETY_V1 = "safety_v1"
 
 
 class BaseCriterion(BaseModel):
@@ -57,6 +62,24 @@ class LlmAsAJudgeCriterion(BaseCriterion):
 
   judge_model_options: JudgeModelOptions = Field(default_factory=JudgeModelOptions)
   """The judge model and sampling."""
+
+
+class RubricsBasedCriterion(BaseCriterion):
+  """Criterion of the rubric metrics: the judge, and rubrics that apply to every turn."""
+
+  judge_model_options: JudgeModelOptions = Field(default_factory=JudgeModelOptions)
+  """The judge model and sampling."""
+  rubrics: list[Rubric] = Field(default_factory=list)
+  """Rubrics checked on every turn (turns may add their own in `rubrics`)."""
+
+
+class HallucinationsCriterion(BaseCriterion):
+  """Criterion of hallucinations_v1."""
+
+  judge_model_options: JudgeModelOptions = Field(default_factory=JudgeModelOptions)
+  """The judge model (num_samples is not used: each answer is segmented and labelled once)."""
+  evaluate_intermediate_nl_responses: bool = False
+  """Check the text the agent wrote before its final answer too."""
 
 
 class ToolTrajectoryCriterion(BaseCriterion):

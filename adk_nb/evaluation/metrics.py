@@ -23,6 +23,8 @@ from .eval_case import Invocation, content_text, get_all_tool_calls
 from .eval_metrics import (BaseCriterion, EvalMetric, EvalStatus, LlmAsAJudgeCriterion, PrebuiltMetrics,
                            ToolTrajectoryCriterion, metric_threshold)
 from .evaluator import EvaluationResult, PerInvocationResult, status_of
+from .judge_metrics import hallucinations_v1, safety_v1
+from .rubric_metrics import rubric_based_final_response_quality_v1, rubric_based_tool_use_quality_v1
 
 MatchType = ToolTrajectoryCriterion.MatchType
 UserMetric = Callable[..., Any]
@@ -239,6 +241,10 @@ BUILTIN_METRICS: dict[str, Callable[..., Any]] = {
     PrebuiltMetrics.TOOL_TRAJECTORY_RECALL.value: tool_trajectory_recall,
     PrebuiltMetrics.TOOL_TRAJECTORY_F1.value: tool_trajectory_f1,
     PrebuiltMetrics.FINAL_RESPONSE_MATCH_V2.value: final_response_match_v2,
+    PrebuiltMetrics.RUBRIC_BASED_FINAL_RESPONSE_QUALITY_V1.value: rubric_based_final_response_quality_v1,
+    PrebuiltMetrics.RUBRIC_BASED_TOOL_USE_QUALITY_V1.value: rubric_based_tool_use_quality_v1,
+    PrebuiltMetrics.HALLUCINATIONS_V1.value: hallucinations_v1,
+    PrebuiltMetrics.SAFETY_V1.value: safety_v1,
 }
 
 
@@ -266,7 +272,7 @@ def _n_params(fn: Callable[..., Any]) -> int:
 async def run_metric(metric: EvalMetric, fn: Callable[..., Any], actual: list[Invocation],
                      expected: Optional[list[Invocation]], *, judge_model: Any = None) -> EvaluationResult:
   """Computes one metric for one case run (built-in, ADK custom function, or per-turn user function)."""
-  if fn is final_response_match_v2:
+  if fn is final_response_match_v2 or getattr(fn, "needs_judge", False):
     return await fn(metric, actual, expected, judge_model=judge_model)
   if fn in BUILTIN_METRICS.values():
     return fn(metric, actual, expected)

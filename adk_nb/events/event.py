@@ -65,6 +65,9 @@ class Event(LlmResponse):
   """A workflow node's output (passed along the graph's edges to the next nodes)."""
   node_info: Optional[NodeInfo] = None
   """The workflow node that produced the event; None outside workflows."""
+  isolation_scope: Optional[str] = None
+  """The delegated task this event belongs to (the delegating call's id): only the sub-agent
+  running that task sees it in its history, and the rest of the conversation does not."""
 
   @model_validator(mode="before")
   @classmethod

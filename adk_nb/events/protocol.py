@@ -11,6 +11,7 @@ them, and a session written by adk_nb stays readable there.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Optional
 
@@ -78,6 +79,26 @@ def confirmation_request(call: types.FunctionCall) -> Optional[ConfirmationReque
                              hint=confirmation.get("hint") or "", payload=confirmation.get("payload"), raw=args)
 
 
+NODE_CONFIRMATION_PREFIX = "wf_tool_confirmation:"
+"""Interrupt-id prefix of a workflow FunctionNode asking approval to run (google-adk 2.x's id)."""
+
+
+def node_confirmation(call_id: Optional[str], args: Optional[dict[str, Any]]) -> Optional[tuple[str, dict[str, Any]]]:
+  """(tool name, arguments) when an `adk_request_input` call asks a person to approve a workflow node's run.
+
+  Such a request is answered like a RequestInput, with a ToolConfirmation (`{"confirmed": true}`); views
+  offer Approve / Reject for it instead of an answer box. None for any other call.
+  """
+  if not (call_id or "").startswith(NODE_CONFIRMATION_PREFIX):
+    return None
+  payload = (args or {}).get("payload")
+  if not isinstance(payload, dict):
+    payload = {}
+  node_args = payload.get("args")
+  return str(payload.get("tool_name") or call_id[len(NODE_CONFIRMATION_PREFIX):]), (
+      dict(node_args) if isinstance(node_args, dict) else {})
+
+
 def confirmation_request_call(request_id: str, original: types.FunctionCall, confirmation: Any) -> types.FunctionCall:
   """The `adk_request_confirmation` call asking a person to approve `original` (ADK's argument names)."""
   return types.FunctionCall(
@@ -143,3 +164,24 @@ def long_running_calls(event: Event) -> Iterator[types.FunctionCall]:
   for call in event.get_function_calls():
     if call.id in ids:
       yield call
+
+
+def reply_text(event: Event) -> Optional[str]:
+  """The text a person reads as the run's answer in `event`, or None when it holds none.
+
+  That is an agent's final reply, or the output of a top-level graph Workflow (the event of its
+  terminal node: `node_info.output_for` names the workflow's own path, e.g. 'wf@1'), shown as
+  the string itself or as JSON. A workflow of function nodes has no reply text otherwise.
+  """
+  if event.author == "user" or event.partial:
+    return None
+  if event.text and event.is_final_response():
+    return event.text
+  info = event.node_info
+  if event.output is None or info is None or not info.output_for:
+    return None
+  if not any("/" not in path for path in info.output_for):
+    return None  # the output of an inner node or nested workflow, not of the run
+  if isinstance(event.output, str):
+    return event.output
+  return json.dumps(event.output, ensure_ascii=False, default=str)

@@ -252,7 +252,7 @@ def _build_locked(key: tuple, agent_name: str, branch: Optional[str], events: li
   if len(_CACHE) > _CACHE_SIZE:
     _CACHE.popitem(last=False)
   for event in events[entry.consumed:]:
-    if belongs_to_branch(branch, event):
+    if belongs_to_branch(branch, event) and not event.isolation_scope:
       entry.add(event, event_to_content(event, agent_name))
   if len(events) > entry.consumed:
     entry.consumed = len(events)
@@ -287,11 +287,29 @@ def build_current_turn(agent_name: str, branch: Optional[str], events: list[Even
   start = 0
   for i in range(len(events) - 1, -1, -1):
     event = events[i]
-    if event.author != agent_name and belongs_to_branch(branch, event) and event_to_content(event, agent_name):
+    if (event.author != agent_name and belongs_to_branch(branch, event) and not event.isolation_scope
+        and event_to_content(event, agent_name)):
       start = i
       break
   turn = _Entry()
   for event in events[start:]:
-    if belongs_to_branch(branch, event):
+    if belongs_to_branch(branch, event) and not event.isolation_scope:
+      turn.add(event, event_to_content(event, agent_name))
+  return turn.request_contents(strip_client_ids)
+
+
+def build_scoped(agent_name: str, scope: str, events: list[Event], strip_client_ids: bool = False
+                 ) -> list[types.Content]:
+  """The history of a delegated task: only the events of its isolation scope (its input, its own
+  steps, the user's replies to it), read back from the end of the session to where it began."""
+  start = len(events)
+  for i in range(len(events) - 1, -1, -1):
+    if events[i].isolation_scope == scope:
+      start = i
+    elif events[i].author == "user" and not events[i].isolation_scope and not events[i].get_function_responses():
+      break  # the user message before the task started: nothing of the task lies before it
+  turn = _Entry()
+  for event in events[start:]:
+    if event.isolation_scope == scope:
       turn.add(event, event_to_content(event, agent_name))
   return turn.request_contents(strip_client_ids)

@@ -11,6 +11,8 @@ if TYPE_CHECKING:
   from ..agents.invocation_context import InvocationContext
   from ..agents.llm_agent import LlmAgent
 
+_DELEGATED = ("task", "single_turn")
+
 
 def targets(agent: "LlmAgent") -> dict[str, str]:
   """Name -> description of the agents `agent` may transfer to (sub-agents, parent, peers)."""
@@ -18,14 +20,15 @@ def targets(agent: "LlmAgent") -> dict[str, str]:
 
   out: dict[str, str] = {}
   for sub in agent.sub_agents:
-    out[sub.name] = sub.description
+    if getattr(sub, "mode", None) not in _DELEGATED:  # task / single_turn sub-agents are tools
+      out[sub.name] = sub.description
   parent = agent.parent_agent
-  if isinstance(parent, LlmAgent):
+  if isinstance(parent, LlmAgent) and getattr(agent, "mode", None) not in _DELEGATED:
     if not agent.disallow_transfer_to_parent:
       out[parent.name] = parent.description
     if not agent.disallow_transfer_to_peers:
       for peer in parent.sub_agents:
-        if peer is not agent:
+        if peer is not agent and getattr(peer, "mode", None) not in _DELEGATED:
           out[peer.name] = peer.description
   return out
 

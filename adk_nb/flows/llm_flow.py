@@ -18,7 +18,7 @@ from ..telemetry import progress, tracing
 from ..models.llm_response import LlmResponse
 from ..tools.set_model_response_tool import SET_MODEL_RESPONSE
 from ..tools.tool_context import ToolContext
-from . import _contents, _functions, _instructions, _resume, _transfer
+from . import _contents, _delegation, _functions, _instructions, _resume, _transfer
 
 if TYPE_CHECKING:
   from ..agents.invocation_context import InvocationContext
@@ -51,6 +51,12 @@ async def run_flow(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGenerato
       # Other calls of this turn are still unanswered: the model continues once all are in.
       ctx.pause()
       return
+  if ctx.task_scope and not ctx.resumed:
+    # The user's message answers this agent's task sub-agent: it goes there first.
+    async for event in _delegation.continue_task(agent, ctx):
+      yield event
+    if ctx.task_scope or ctx.paused or ctx.end_invocation:
+      return  # the task still waits for the user
   while True:
     last: Optional[Event] = None
     transferred = False
@@ -114,7 +120,9 @@ def add_contents(agent: "LlmAgent", ctx: "InvocationContext", request: LlmReques
   key = (session.app_name, session.user_id, session.id)
   if any(e.actions.rewind_before_invocation_id for e in events):
     events, key = _contents.without_rewound(events), key + ("rewound",)
-  if agent.include_contents == "none":
+  if ctx.isolation_scope:
+    request.contents = _contents.build_scoped(agent.name, ctx.isolation_scope, events, strip)
+  elif agent.include_contents == "none":
     request.contents = _contents.build_current_turn(agent.name, ctx.branch, events, strip)
   else:
     # The list is new; its Contents are shared with the session's events.
@@ -270,6 +278,10 @@ async def run_function_calls(agent: "LlmAgent", ctx: "InvocationContext", final:
   request, and the agent a transfer hands over to. Nothing when the event makes no call."""
   calls = final.get_function_calls()
   if not calls:
+    return
+  if _delegation.delegation_calls(calls, tools_dict):
+    async for event in _delegation.run_calls(agent, ctx, calls, tools_dict):
+      yield event
     return
   results = await _functions.handle_function_calls(agent, ctx, calls, tools_dict)
   response_event, paused = results.event, results.paused

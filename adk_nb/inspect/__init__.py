@@ -1,5 +1,13 @@
-"""Inspecting runs: the step model every view of a run reads (tree, trajectory, static HTML, timeline)."""
+"""Inspecting runs: the step model every view of a run reads (tree, trajectory, static HTML, timeline).
 
-from .steps import LABELS, STATUS_TEXT, Step, StepBuilder, steps_of
+- `step`: a Step and the labels and status words every view shows.
+- `builder`: `StepBuilder` folds events and progress points into steps (`steps_of(events)`).
+- `changelog`: the step log a live view replays in batches.
+- `text`: how values read (JSON, one-line arguments, long texts cut).
+- `details`, `timeline`: detail panels and timeline bars built from the steps.
+"""
 
-__all__ = ["LABELS", "STATUS_TEXT", "Step", "StepBuilder", "steps_of"]
+from .builder import StepBuilder, steps_of
+from .step import CONTAINER_KINDS, LABELS, STATUS_TEXT, Step
+
+__all__ = ["CONTAINER_KINDS", "LABELS", "STATUS_TEXT", "Step", "StepBuilder", "steps_of"]

@@ -10,7 +10,7 @@ import json
 from typing import Any, Iterable, Optional
 
 from ..events.event import Event
-from .steps import Step
+from .step import Step
 
 DETAIL_LIMIT = 20_000
 """Characters of each section sent by default; the rest on request ("show all")."""

@@ -10,10 +10,15 @@ import time
 from dataclasses import dataclass
 from typing import Optional
 
-from .steps import LABELS, StepBuilder
+from .builder import StepBuilder
+from .step import LABELS
 
-BAR_KINDS = ("agent", "sequential", "parallel", "loop", "model_call", "tool_call", "approval", "input_request")
+BAR_KINDS = ("agent", "sequential", "parallel", "loop", "workflow", "node", "model_call", "tool_call", "approval",
+             "input_request")
 """The kinds of step drawn as bars (the rest are instants inside them)."""
+
+LANE_KINDS = ("agent", "sequential", "parallel", "loop", "workflow", "node")
+"""The kinds of step that give a timeline its rows (all runs of one workflow node share a row)."""
 
 
 @dataclass(frozen=True)
@@ -57,8 +62,10 @@ def timeline_bars(steps: StepBuilder, now: Optional[float] = None) -> list[Bar]:
 def _lane(steps: StepBuilder, step) -> str:
   """The nearest agent (or workflow agent) at or above `step`, with its branch."""
   current = step
-  while current is not None and current.kind not in ("agent", "sequential", "parallel", "loop"):
+  while current is not None and current.kind not in LANE_KINDS:
     current = steps.steps.get(current.parent) if current.parent else None
   if current is None:
     return "run"
+  if current.kind == "node":  # every run of a workflow node in one row: writer@1, writer@2 -> writer
+    return current.title.rsplit("@", 1)[0]
   return f"{current.title} ({current.branch})" if "." in (current.branch or "") else current.title

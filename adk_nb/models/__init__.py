@@ -16,6 +16,11 @@ __all__ = [
     "LLMRegistry",
     "LlmRequest",
     "LlmResponse",
+    "ModelAuthError",
+    "ModelCallError",
+    "ModelRateLimitError",
+    "ModelServerError",
+    "ModelTimeoutError",
     "RealModelCallBlocked",
     "RetryOptions",
     "ScriptExhausted",
@@ -34,6 +39,11 @@ _LAZY = {
     "RecordingModel": ".cassette",
     "ReplayModel": ".cassette",
     "RetryOptions": "._retry",
+    "ModelCallError": "._retry",
+    "ModelAuthError": "._retry",
+    "ModelRateLimitError": "._retry",
+    "ModelServerError": "._retry",
+    "ModelTimeoutError": "._retry",
 }
 
 

@@ -10,6 +10,8 @@ from .api import arun, run
 from .chat import ChatView, chat
 from .live_run import LiveRun
 from .magics import AgentMagics, load_ipython_extension, unload_ipython_extension
+from .graph import graph_view
+from .tools_view import tools_view
 from .trajectory import trajectory_frame
 from .views import ConfirmationPanel, EventTree, RunView, StateView
 
@@ -25,8 +27,10 @@ __all__ = [
     "StateView",
     "arun",
     "chat",
+    "graph_view",
     "load_ipython_extension",
     "run",
+    "tools_view",
     "trajectory_frame",
     "unload_ipython_extension",
 ]

@@ -43,6 +43,18 @@ def session_service_for(uri: str) -> Any:
   return DatabaseSessionService(uri)
 
 
+def artifact_service_for(uri: str) -> Any:
+  """Where a store's artifacts live: in memory for 'memory://', else files beside the SQLite file (or `.adk_nb/`)."""
+  from ..artifacts import FileArtifactService, InMemoryArtifactService
+
+  if uri in ("memory://", "memory", ":memory:"):
+    return InMemoryArtifactService()
+  folder = DEFAULT_STORE_DIR
+  if uri.startswith("sqlite:///"):
+    folder = os.path.dirname(os.path.abspath(uri[len("sqlite:///"):])) or "."
+  return FileArtifactService(os.path.join(folder, "artifacts"))
+
+
 class SessionBusyError(AdkNbError, RuntimeError):
   """A run was started on a session whose previous run is still running."""
 
@@ -114,6 +126,13 @@ class Registry:
         logger.info("adk_nb: sessions are stored in %s", uri)
     return self._services[key]
 
+  def artifacts(self, uri: str) -> Any:
+    """The artifact service of a store (one per store, shared by its agents, as sessions are)."""
+    key = ("artifacts:" + uri, 0)
+    if key not in self._services:
+      self._services[key] = artifact_service_for(uri)
+    return self._services[key]
+
   def get(self, target: Any, store: Optional[str] = None) -> NotebookAgent:
     """The notebook entry for an agent, App or Runner (made on first use)."""
     if isinstance(target, Runner):
@@ -132,9 +151,10 @@ class Registry:
       if isinstance(target, Runner):
         runner = target
       elif isinstance(target, App):
-        runner = Runner(app=target, session_service=self.service(store))
+        runner = Runner(app=target, session_service=self.service(store), artifact_service=self.artifacts(store))
       else:
-        runner = Runner(agent=target, app_name=target.name, session_service=self.service(store))
+        runner = Runner(agent=target, app_name=target.name, session_service=self.service(store),
+                        artifact_service=self.artifacts(store))
       entry = NotebookAgent(target=target, runner=runner, store=store)
       self._agents[key] = entry
     self.last = entry

@@ -5,7 +5,9 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Iterable
 
-from ..inspect.steps import LABELS, STATUS_TEXT, readable_hint, to_json_text
+from ..events.protocol import REQUEST_INPUT
+from ..inspect import LABELS, STATUS_TEXT
+from ..inspect.text import readable_hint, to_json_text
 
 # JupyterLab's theme variables first (light, dark, high contrast), plain colours where they are missing
 # (GitHub, nbviewer); no colour carries meaning on its own: statuses are words with a symbol.
@@ -48,6 +50,8 @@ def tree_html(nodes: list[dict[str, Any]], status: str = "", title: str = "") ->
       parts.append(f"<pre>{escape(str(node['text']))}</pre>")
     if node.get("result"):
       parts.append(f"<pre>→ {escape(str(node['result']))}</pre>")
+    if node.get("traceback"):
+      parts.append(f"<details><summary>traceback</summary><pre>{escape(str(node['traceback']))}</pre></details>")
     for child in kids.get(node["id"], []):
       walk(child)
     parts.append("</details>")
@@ -84,12 +88,18 @@ def pending_html(pending: list[Any]) -> str:
   """The pending confirmations and long-running calls, escaped."""
   if not pending:
     return ""
-  rows = "".join(
-      f"<li>{escape(item.kind)}: {escape(item.agent)} → {escape(item.tool)}"
-      f"<pre>{escape(to_json_text(item.args, indent=2))}</pre>{escape(readable_hint(item.hint))}</li>"
-      for item in pending
-  )
+  rows = "".join(_pending_row(item) for item in pending)
   return f"<div><b>Waiting for an answer</b><ul>{rows}</ul></div>"
+
+
+def _pending_row(item: Any) -> str:
+  warning = "<br>⚠ may have run: an earlier run of this call was interrupted" if item.may_have_run else ""
+  if item.tool == REQUEST_INPUT:
+    payload = item.args.get("payload")
+    shown = f"<pre>{escape(to_json_text(payload, indent=2))}</pre>" if payload is not None else ""
+    return f"<li>input: {escape(item.agent)} asks: {escape(str(item.args.get('message') or ''))}{shown}</li>"
+  return (f"<li>{escape(item.kind)}: {escape(item.agent)} → {escape(item.tool)}{warning}"
+          f"<pre>{escape(to_json_text(item.args, indent=2))}</pre>{escape(readable_hint(item.hint))}</li>")
 
 
 def run_view_html(nodes: list[dict[str, Any]], scopes: dict[str, dict[str, Any]], pending: list[Any],

@@ -18,7 +18,9 @@ from google.genai import types
 from ..agents.run_config import RunConfig
 from ..events.event import Event
 from ..events.event_actions import EventActions
-from ..inspect.steps import StepBuilder, jsonable, short_args
+from ..events.protocol import REQUEST_INPUT, node_confirmation, reply_text
+from ..inspect import StepBuilder
+from ..inspect.text import jsonable, short_args, to_json_text
 from ..pending import PendingItem, answer_message, confirmation_response, pending_items, tool_response
 from ..runners import Runner
 from ..telemetry import progress
@@ -100,9 +102,9 @@ class LiveRun:
     self.events: list[Event] = []
     """The committed events of this run (partial streaming chunks are not kept)."""
     self.steps = StepBuilder(keep_ops=False)
-    """The run as typed steps (see `adk_nb.inspect.steps`): what every view draws."""
+    """The run as typed steps (see `adk_nb.inspect`): what every view draws."""
     self.final_text: str = ""
-    """The text of the agents' last final answer."""
+    """The text of the agents' last final answer, or of a graph Workflow's output (see `reply_text`)."""
     self.state: dict[str, Any] = {}
     """The session's state after the run (merged: app:, user: and session keys)."""
     self.temp_state: dict[str, Any] = {}
@@ -120,6 +122,9 @@ class LiveRun:
     self.decisions: list[dict[str, Any]] = []
     """Every answer given: call, tool, decision, who decided (code, button, policy:auto, policy:deny)."""
     self.invocation_ids: list[str] = []
+    self.artifacts: list[dict[str, Any]] = []
+    """The session's artifacts when the latest step ended: [{'name', 'versions': [{'version', 'mime_type',
+    'create_time'}]}], by name (empty without an artifact service)."""
     self._tools: dict[str, Union[BaseTool, str]] = {}  # confirmation call id -> its tool, or why it was not found
     self._subscribers: list[Callable[[RunChange], None]] = []
     self._view = None
@@ -155,9 +160,9 @@ class LiveRun:
       if event.invocation_id and event.invocation_id not in run.invocation_ids:
         run.invocation_ids.append(event.invocation_id)
       run.steps.add_event(event)
-      if event.author != "user" and event.text and event.is_final_response():
-        run.final_text = event.text
+      run.final_text = reply_text(event) or run.final_text
     run.status = "paused" if run.pending else "done"
+    await run._list_artifacts()
     run.steps.finish(time.time(), run.status)
     run._loop = running_loop()
     await run._resolve_tools()
@@ -417,8 +422,7 @@ class LiveRun:
           else:
             self.state[key] = value
         self.changed_keys = sorted(delta)
-      if event.author != "user" and event.text and event.is_final_response():
-        self.final_text = event.text
+      self.final_text = reply_text(event) or self.final_text
     self._publish("event", event)
 
   async def _settle(self, failed: Optional[str]) -> None:
@@ -436,6 +440,7 @@ class LiveRun:
         self.events = sorted(self.events + stored_only, key=lambda e: e.timestamp)
       self.pending = [p for p in pending_items(session.events) if p.invocation_id in mine]
       await self._resolve_tools()
+    await self._list_artifacts()
     last = self.events[-1] if self.events else None
     if failed is not None:
       self.status, self.error = "error", failed
@@ -445,6 +450,32 @@ class LiveRun:
       self.status = "paused"
     else:
       self.status = "done"
+
+  # ---- artifacts -----------------------------------------------------------------------------
+
+  async def _list_artifacts(self) -> None:
+    service = getattr(self.runner, "artifact_service", None)
+    if service is None:
+      return
+    where = {"app_name": self.runner.app_name, "user_id": self.user_id, "session_id": self.session_id}
+    try:
+      found = []
+      for name in await service.list_artifact_keys(**where):
+        versions = await service.list_artifact_versions(filename=name, **where)
+        found.append({"name": name, "versions": [{"version": v.version, "mime_type": v.mime_type or "",
+                                                  "create_time": v.create_time} for v in versions]})
+    except Exception as exc:  # noqa: BLE001 - a listing must never fail the run
+      logger.warning("adk_nb: could not list the artifacts of session %s: %s", self.session_id, exc)
+      return
+    self.artifacts = found
+
+  async def load_artifact(self, name: str, version: Optional[int] = None) -> Optional[types.Part]:
+    """One version of an artifact of this run's session (the newest when `version` is None)."""
+    service = getattr(self.runner, "artifact_service", None)
+    if service is None:
+      raise ValueError(f"{self.label}'s runner has no artifact service; pass artifact_service= to its Runner.")
+    return await service.load_artifact(app_name=self.runner.app_name, user_id=self.user_id,
+                                       session_id=self.session_id, filename=name, version=version)
 
   # ---- answering a pause ---------------------------------------------------------------------
 
@@ -496,7 +527,10 @@ class LiveRun:
         raise ValueError("Respond to one call at a time; pass a single pending item.")
       parts = [tool_response(items[0], value)]
     for one in items:
-      self._record(one, _DECISIONS[action], by, reason)
+      decision = _DECISIONS[action]
+      if action == "respond" and isinstance(value, dict) and node_confirmation(one.call_id, one.args):
+        decision = "approved" if value.get("confirmed") else "rejected"  # a workflow node's approval
+      self._record(one, decision, by, reason, answer=value if action == "respond" else None)
     answered = {i.call_id for i in items}
     self.pending = [p for p in self.pending if p.call_id not in answered]
     self._publish("decision")
@@ -587,13 +621,17 @@ class LiveRun:
       raise ValueError(f"{len(found)} pending calls match {which!r}; pass the call id instead.")
     return found
 
-  def _record(self, item: PendingItem, decision: str, by: str, reason: str = "") -> None:
+  def _record(self, item: PendingItem, decision: str, by: str, reason: str = "", answer: Any = None) -> None:
     now = time.time()
     entry = {"call_id": item.call_id, "tool": item.tool, "args": jsonable(item.args), "decision": decision,
              "by": by, "reason": reason, "invocation_id": item.invocation_id, "timestamp": now}
     self.decisions.append(entry)
-    title = f"{decision} by {by}: {item.tool}({short_args(item.args, 60)})"
-    self.steps.add_decision(item.call_id, item.invocation_id, title, reason, now, decision)
+    if item.tool == REQUEST_INPUT:  # a workflow's question: the tree shows the question and the answer given
+      title = f"{decision} by {by}: {item.args.get('message') or 'input'}"
+    else:
+      title = f"{decision} by {by}: {item.tool}({short_args(item.args, 60)})"
+    text = to_json_text(answer, indent=2) if answer is not None else reason
+    self.steps.add_decision(item.call_id, item.invocation_id, title, text, now, decision)
     if by.startswith("policy"):
       logger.warning("adk_nb: %s (approval policy %r, from --approve or $ADK_NB_APPROVE)", title, self.policy)
     else:

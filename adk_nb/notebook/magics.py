@@ -17,6 +17,7 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments
 
+from ..agents.base_agent import BaseAgent
 from . import _parent_guard
 from ._loop import run_sync, running_loop
 from ._sessions import SessionBusyError, registry
@@ -27,7 +28,7 @@ _CELL = re.compile(r"^%%agent(\s|$)")
 _LINE = re.compile(r"^%agent(\s|$)")
 # `{{...}}` first, so a doubled brace stays as written; then `{name}` or `{obj.attr}`.
 _NAME = re.compile(r"\{\{[^{}]*\}\}|\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\}")
-_SUBCOMMANDS = ("sessions", "state", "pending", "resume", "reset")
+_SUBCOMMANDS = ("sessions", "state", "pending", "resume", "reset", "tools")
 USAGE = ("usage: %%agent AGENT [--session NAME] [--new] [--user ID] [--state k=v ...] [--store URI] "
          "[--approve ask|auto|deny] [--background] [--out NAME] [--quiet] [-i]")
 
@@ -159,7 +160,7 @@ class AgentMagics(Magics):
 
     Cell: `%%agent AGENT [options]` then the user's message. The cell awaits the run and
     ends when it finishes or pauses for an approval; its value is the LiveRun.
-    Line: `%agent sessions|state|pending|resume|reset [AGENT] [--session NAME]`.
+    Line: `%agent sessions|state|pending|resume|reset [AGENT] [--session NAME]`, `%agent tools AGENT`.
     """
     if cell is None:
       return _sync(agent_line(line))
@@ -264,10 +265,11 @@ def _print_quiet(live: LiveRun) -> None:
 
 
 async def agent_line(line: str) -> Any:
-  """`%agent sessions|state|pending|resume|reset [AGENT]` (pending and resume take `--session NAME`)."""
+  """`%agent sessions|state|pending|resume|reset [AGENT]` (pending and resume take `--session NAME`);
+  `%agent tools AGENT`."""
   words = shlex.split(line)
   if not words or words[0] not in _SUBCOMMANDS:
-    raise UsageError("usage: %agent sessions|state|pending|resume|reset [AGENT] [--session NAME]")
+    raise UsageError("usage: %agent sessions|state|pending|resume|reset|tools [AGENT] [--session NAME]")
   command, names = words[0], words[1:]
   session_id = None
   if command in ("pending", "resume") and "--session" in names:  # %agent pending|resume AGENT --session S
@@ -278,6 +280,14 @@ async def agent_line(line: str) -> Any:
     del names[at:at + 2]
   if len(names) > 1:
     raise UsageError(f"usage: %agent {command} [AGENT]")
+  if command == "tools":  # the agent's structure only: it need not have run
+    from .tools_view import tools_view
+
+    if not names:
+      raise UsageError("usage: %agent tools AGENT")
+    target = _lookup(_shell(), names[0])
+    agent = getattr(target, "root_agent", None) or getattr(target, "agent", None) or target  # an App or a Runner
+    return await tools_view(agent)
   if names:
     target = _lookup(_shell(), names[0])
     # The store this agent last ran with (e.g. --store memory://), not the default one.
@@ -329,12 +339,22 @@ def _sync(coro: Any) -> Any:
   raise UsageError("Put %agent at the start of a line so the cell can await it (its store is asynchronous).")
 
 
+def _display_graph(agent: Any) -> None:
+  from IPython.display import display
+
+  from .graph import graph_view
+
+  display(graph_view(agent))
+
+
 def load_ipython_extension(shell: Any) -> None:
   """`%load_ext adk_nb`: registers %%agent / %agent and the transformer that makes %%agent cells await."""
   from IPython.core.inputtransformer2 import leading_empty_lines
 
   shell.register_magics(AgentMagics)
   _parent_guard.install(shell)
+  # A cell ending in an agent or workflow shows its graph.
+  shell.display_formatter.ipython_display_formatter.for_type(BaseAgent, _display_graph)
   cleanup = shell.input_transformers_cleanup
   if transform_agent_cells not in cleanup:
     # Before IPython's prompt strippers, which would eat `>>> ` and `... ` in the user's message,
@@ -348,6 +368,7 @@ def unload_ipython_extension(shell: Any) -> None:
   cleanup = shell.input_transformers_cleanup
   while transform_agent_cells in cleanup:
     cleanup.remove(transform_agent_cells)
+  shell.display_formatter.ipython_display_formatter.type_printers.pop(BaseAgent, None)
   magics = shell.magics_manager.magics
   for kind in ("line", "cell"):
     magics[kind].pop("agent", None)

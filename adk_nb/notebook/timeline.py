@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..inspect.steps import LABELS, StepBuilder
+from ..inspect import LABELS, StepBuilder
 from ..inspect.timeline import timeline_bars
 
 _COLOURS = {"agent": "#94a3b8", "sequential": "#cbd5e1", "parallel": "#cbd5e1", "loop": "#cbd5e1",

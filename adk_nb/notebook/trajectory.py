@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from ..events.event import Event
-from ..inspect.steps import CONTAINER_KINDS, StepBuilder, steps_of
+from ..inspect import CONTAINER_KINDS, StepBuilder, steps_of
 
 COLUMNS = ["invocation", "author", "branch", "kind", "tool", "arguments", "result", "text", "state_delta",
            "latency_ms", "timestamp"]

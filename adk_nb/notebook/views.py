@@ -13,8 +13,10 @@ import anywidget
 import ipywidgets as widgets
 import traitlets
 
+from ..events.protocol import REQUEST_INPUT, node_confirmation
 from ..inspect.details import DETAIL_LIMIT, step_details
-from ..inspect.steps import LABELS, STATUS_TEXT, jsonable, readable_hint, to_json_text
+from ..inspect import LABELS, STATUS_TEXT
+from ..inspect.text import jsonable, readable_hint, to_json_text
 from . import _parent_guard
 from ._loop import call_in_loop, logger, running_loop
 from ._static import run_view_html, state_html, tree_html
@@ -74,7 +76,7 @@ class EventTree(anywidget.AnyWidget):
   _esm = _asset("event_tree.js")
   _css = _asset("event_tree.css")
   nodes = traitlets.List().tag(sync=True)
-  """Snapshot of every node (`Step.as_node()` of `adk_nb.inspect.steps`)."""
+  """Snapshot of every node (`Step.as_node()` of `adk_nb.inspect`)."""
   seq = traitlets.Int(0).tag(sync=True)
   """Number of update batches the snapshot includes."""
   status = traitlets.Unicode("").tag(sync=True)
@@ -85,6 +87,8 @@ class EventTree(anywidget.AnyWidget):
   """How each kind of step is named (the one table every view uses)."""
   status_text = traitlets.Dict(dict(STATUS_TEXT)).tag(sync=True)
   """How each status reads (a symbol and a word: never colour alone)."""
+  filter = traitlets.Unicode("").tag(sync=True)
+  """Text the tree is filtered by (set by clicking a node of the graph; the filter box edits it too)."""
 
   def __init__(self, source: Optional[Callable[[], list]] = None,
                loop: Optional[Callable[[], Any]] = None,
@@ -214,11 +218,6 @@ class ConfirmationPanel(widgets.VBox):
       button.disabled = False
 
   def _row(self, item) -> widgets.Widget:
-    title = _text(f"{item.agent} wants to run {item.tool}" if item.kind == "confirmation"
-                  else f"{item.agent} waits for the result of {item.tool}")
-    hint = _text(readable_hint(item.hint))
-    shown = to_json_text(item.args, indent=2)
-    args = widgets.Textarea(value=shown, rows=min(12, shown.count("\n") + 2), layout=widgets.Layout(width="100%"))
     error = _text()
     buttons: list[widgets.Button] = []
 
@@ -240,6 +239,29 @@ class ConfirmationPanel(widgets.VBox):
         call_in_loop(self._run.loop, act)
       return handler
 
+    if item.tool == REQUEST_INPUT:
+      parts, args = self._input_form(item, clicked, buttons)
+    else:
+      parts, args = self._call_form(item, clicked, buttons)
+    if item.may_have_run:
+      warning = _text("⚠ may have run: an earlier run of this call was interrupted while the tool ran, so its "
+                      "effect may already exist. Check before approving; approving it again tells the model it "
+                      "may have run and does not run it a second time.")
+      warning.add_class("adknb-may-have-run")
+      parts.insert(1, warning)
+    self._rows[item.call_id] = {"buttons": buttons, "error": error, "args": args}
+    row = widgets.VBox([*parts, error])
+    row.add_class("adknb-pending")
+    return row
+
+  def _call_form(self, item, clicked, buttons: list) -> tuple[list, widgets.Textarea]:
+    """A tool call waiting for approval (Approve, Reject with a reason, Approve with edits) or for its result."""
+    title = _text(f"{item.agent} wants to run {item.tool}" if item.kind == "confirmation"
+                  else f"{item.agent} waits for the result of {item.tool}")
+    hint = _text(readable_hint(item.hint))
+    shown = to_json_text(item.args, indent=2)
+    args = widgets.Textarea(value=shown, rows=min(12, shown.count("\n") + 2), layout=widgets.Layout(width="100%"))
+
     def parsed_args() -> Any:
       try:
         return json.loads(args.value)
@@ -260,20 +282,63 @@ class ConfirmationPanel(widgets.VBox):
     else:
       result = widgets.Textarea(placeholder='result as JSON, e.g. {"status": "approved"}')
       send = widgets.Button(description="Send result", button_style="primary")
-
-      def parsed_result() -> Any:
-        try:
-          return json.loads(result.value)
-        except ValueError:
-          return result.value
-
-      send.on_click(clicked("respond", parsed_result))
+      send.on_click(clicked("respond", lambda: _json_or_text(result.value)))
       buttons.append(send)
       controls = widgets.HBox([result, send])
-    self._rows[item.call_id] = {"buttons": buttons, "error": error, "args": args}
-    row = widgets.VBox([title, hint, args, controls, error])
-    row.add_class("adknb-pending")
-    return row
+    return [title, hint, args, controls], args
+
+  def _input_form(self, item, clicked, buttons: list) -> tuple[list, widgets.Textarea]:
+    """A workflow's `RequestInput`: its question, what it shows for context, and a box for the answer."""
+    gated = node_confirmation(item.call_id, item.args)
+    if gated is not None:
+      return self._node_confirmation_form(item, gated, clicked, buttons)
+    message = item.args.get("message") or "A workflow node asks for input."
+    where = item.agent + (f" ({item.branch})" if item.branch else "")
+    title = _text(f"{where} asks: {message}")
+    title.add_class("adknb-input-question")
+    parts: list = [title]
+    payload = item.args.get("payload")
+    if payload is not None:
+      parts.append(_text("It shows you:"))
+      shown = widgets.HTML(value=f"<pre class='adknb-input-payload'>{_escaped(to_json_text(payload, indent=2))}</pre>")
+      parts.append(shown)
+    schema = item.args.get("response_schema")
+    placeholder = "your answer: JSON (e.g. {\"approved\": true}) or plain text"
+    if schema:
+      parts.append(_text("The answer should follow this schema: " + to_json_text(schema)))
+    answer = widgets.Textarea(placeholder=placeholder, rows=3, layout=widgets.Layout(width="100%"))
+    answer.add_class("adknb-input-answer")
+    send = widgets.Button(description="Send answer", button_style="primary")
+    send.add_class("adknb-input-send")
+    send.on_click(clicked("respond", lambda: _json_or_text(answer.value)))
+    buttons.append(send)
+    parts += [answer, send]
+    return parts, answer
+
+
+  def _node_confirmation_form(self, item, gated: tuple[str, dict], clicked, buttons: list
+                              ) -> tuple[list, widgets.Textarea]:
+    """A workflow node that needs approval to run: its arguments, Approve and Reject (a ToolConfirmation)."""
+    tool, node_args = gated
+    where = item.agent + (f" ({item.branch})" if item.branch else "")
+    title = _text(f"{where} wants to run the node {tool}")
+    shown = to_json_text(node_args, indent=2)
+    args = widgets.Textarea(value=shown, rows=min(12, shown.count("\n") + 2), disabled=True,
+                            layout=widgets.Layout(width="100%"))
+    approve = widgets.Button(description="Approve", button_style="success")
+    reject = widgets.Button(description="Reject", button_style="danger")
+    approve.on_click(clicked("respond", lambda: {"confirmed": True}))
+    reject.on_click(clicked("respond", lambda: {"confirmed": False}))
+    buttons += [approve, reject]
+    return [title, _text(item.args.get("message") or ""), args, widgets.HBox([approve, reject])], args
+
+
+def _json_or_text(text: str) -> Any:
+  """What a person typed as an answer: JSON when it parses, else the text itself."""
+  try:
+    return json.loads(text)
+  except ValueError:
+    return text
 
 
 class RunView(widgets.VBox):
@@ -290,7 +355,14 @@ class RunView(widgets.VBox):
     run.steps.take_ops()  # already in the snapshot
     self.state = StateView(on_edit=self._edit_state, loop=lambda: run.loop)
     self.panel = ConfirmationPanel(run)
-    super().__init__(children=[self.tree, self.state, self.panel], **kwargs)
+    self.graph = _graph_for(run, self._select)
+    """The run's agent tree or workflow graph with live node status (None for a single agent)."""
+    from .artifacts import ArtifactsView
+
+    self.artifacts = ArtifactsView(run, items=list(run.artifacts))
+    """The session's artifacts and their versions (hidden while there are none)."""
+    parts = [self.tree, self.state, self.panel, self.artifacts]
+    super().__init__(children=parts if self.graph is None else [self.graph, *parts], **kwargs)
     self.add_class("adknb-runview")
     self.display_handle = None
     """The display this view was shown with (`display(view, display_id=True)`), refreshed when a step ends."""
@@ -298,8 +370,14 @@ class RunView(widgets.VBox):
     self._last_flush = 0.0
     self._state_key: Any = None
     self._unsubscribe = run.subscribe(self._on_change)
+    if self.graph is not None:
+      self.graph.follow(run.steps.steps, list(run.steps.steps))
     self.flush()  # a view made later (a finished or re-opened run) starts complete, with its buttons
     self.panel.refresh()
+
+  def _select(self, label: str) -> None:
+    """A graph node was clicked: the tree shows that node's steps (and what is inside them)."""
+    self.tree.filter = label
 
   def close(self) -> None:
     """Closes the view and every widget in it, e.g. when the chat shows the next turn in its place."""
@@ -351,6 +429,8 @@ class RunView(widgets.VBox):
     with self.tree.hold_sync(), self.state.hold_sync():
       if ops:
         self.tree.send_ops(ops)
+        if self.graph is not None:
+          self.graph.follow(run.steps.steps, [op[1]["id"] if op[0] == "add" else op[1] for op in ops])
       if self.tree.status != run.status:
         self.tree.status = run.status
       if scopes is not None and scopes != self.state.scopes:
@@ -365,6 +445,8 @@ class RunView(widgets.VBox):
     self.flush()
     self.tree.snapshot()
     self.panel.refresh()
+    if self.artifacts.items != self.run.artifacts:
+      self.artifacts.items = list(self.run.artifacts)
     if self.display_handle is not None:
       # The saved notebook keeps the last bundle sent: refresh it so its static HTML is final.
       try:
@@ -390,7 +472,28 @@ class RunView(widgets.VBox):
     run = self.run
     html = run_view_html(run.steps.nodes(), {**_split(run.state), "temp": run.temp_state}, run.pending, run.status,
                          run.label)
+    if self.graph is not None:
+      from .graph import graph_html
+
+      html = graph_html(self.graph.graph, self.graph.status, self.graph.title) + html
+    from .artifacts import artifacts_html
+
+    html += artifacts_html(self.artifacts.items)
     return _with_html(super()._repr_mimebundle_(**kwargs), html)
+
+
+def _graph_for(run: "LiveRun", on_select: Callable[[str], None]):
+  """A GraphView of the run's agent when the picture says more than the tree (a workflow, several agents)."""
+  from ..inspect.graph import graph_of
+  from .graph import GraphView, worth_drawing
+
+  agent = getattr(run.runner, "agent", None)
+  if agent is None:
+    return None
+  structure = graph_of(agent)
+  if not worth_drawing(structure):
+    return None
+  return GraphView(structure.layout(), title=agent.name, on_select=on_select, loop=lambda: run.loop)
 
 
 def _split(state: dict[str, Any]) -> dict[str, dict[str, Any]]:

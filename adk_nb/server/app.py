@@ -7,9 +7,12 @@ work unchanged:
     GET|POST /apps/{app}/users/{user}/sessions                    list / create ({sessionId?, state?, events?})
     GET|POST|PATCH|DELETE /apps/{app}/users/{user}/sessions/{id}  get / create with id / {stateDelta} / delete
     .../sessions/{id}/artifacts [GET list, POST {filename, artifact}], /artifacts/{name}[?version=N] [GET, DELETE],
-    /artifacts/{name}/versions [GET], /artifacts/{name}/versions/{n|latest} [GET]
+    /artifacts/{name}/versions [GET], /artifacts/{name}/versions/{n|latest} [GET],
+    /artifacts/{name}/versions/metadata, /artifacts/{name}/versions/{n|latest}/metadata [GET]
     POST /run       {appName, userId, sessionId, newMessage, stateDelta?, invocationId?} -> [Event, ...]
     POST /run_sse   same body plus `streaming`; answers `text/event-stream`, one `data: {Event}` per event
+    dev UI: the agent graph (DOT) and eval sets, at /dev/apps/{app}/... and /apps/{app}/... (server/dev.py)
+    WS   /run_live  not supported (no live models): closed with code 1011 and the reason; plain HTTP gets 501
 
 A confirmation (or a `RequestInput`) is answered as ADK clients do: a `/run` whose `newMessage` holds the
 FunctionResponse. Errors answer `{"detail": ..., "error_code": ...}` with the status from `server.errors`.
@@ -35,10 +38,13 @@ from pydantic import BaseModel, ConfigDict, ValidationError, alias_generators
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
-from starlette.routing import Route
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket
 
 from ..cli.agent_loader import iter_agents, load_agent_folder
 from ..events import Event, EventActions
+from ..errors import SessionNotFoundError
+from .dev import DevEndpoints
 from .errors import HttpError, UnknownAppError, error_body, status_of
 
 
@@ -292,6 +298,20 @@ class AdkApiServer:
     name = _check_artifact_name(request.path_params["artifact_name"])
     return JSONResponse(await self.artifact_service.list_versions(filename=name, **where))
 
+  async def list_artifact_versions_metadata(self, request: Request) -> Response:
+    where = self._where(request)
+    name = _check_artifact_name(request.path_params["artifact_name"])
+    return JSONResponse([_dump(v) for v in await self.artifact_service.list_artifact_versions(filename=name, **where)])
+
+  async def artifact_version_metadata(self, request: Request) -> Response:
+    where = self._where(request)
+    name = _check_artifact_name(request.path_params["artifact_name"])
+    version = self._version(request.path_params["version_id"])
+    meta = await self.artifact_service.get_artifact_version(filename=name, version=version, **where)
+    if meta is None:
+      raise HttpError(404, f"Artifact {name!r} has no version {request.path_params['version_id']}.", "NOT_FOUND")
+    return JSONResponse(_dump(meta))
+
   async def delete_artifact(self, request: Request) -> Response:
     where = self._where(request)
     name = _check_artifact_name(request.path_params["artifact_name"])
@@ -300,13 +320,16 @@ class AdkApiServer:
 
   # ---- runs ------------------------------------------------------------------------------------
 
-  async def _start(self, request: Request) -> tuple[Any, RunAgentRequest, asyncio.Queue]:
-    """Validates a run request and starts the run as a task that outlives the HTTP request."""
+  async def _start(self, request: Request) -> tuple[RunAgentRequest, asyncio.Queue]:
+    """Validates a run request and starts the run as a task that outlives the HTTP request.
+
+    The session is not read here: the Runner reads it anyway and raises SessionNotFoundError
+    (answered 404 before any byte of the response), which saves one read per request.
+    """
     from ..agents.run_config import RunConfig, StreamingMode
 
     req = await self.body(request, RunAgentRequest)
     runner = self.runner(req.app_name)
-    await self.session_or_404(req.app_name, req.user_id, req.session_id)
     config = RunConfig(streaming_mode=StreamingMode.SSE if req.streaming else StreamingMode.NONE)
     queue: asyncio.Queue = asyncio.Queue()
 
@@ -326,29 +349,71 @@ class AdkApiServer:
     task = asyncio.create_task(produce())
     self.background.add(task)
     task.add_done_callback(self.background.discard)
-    return runner, req, queue
+    return req, queue
+
+  def _failure(self, req: RunAgentRequest, exc: BaseException) -> Response:
+    """The error response for a run that failed before anything was sent."""
+    if isinstance(exc, SessionNotFoundError):
+      exc = HttpError(404, f"Session not found: {req.session_id!r} (app {req.app_name!r}, user {req.user_id!r}); "
+                           f"create it with POST /apps/{req.app_name}/users/{req.user_id}/sessions.",
+                      "SESSION_NOT_FOUND")
+    return JSONResponse(error_body(exc), status_code=status_of(exc) or 500)
 
   async def run(self, request: Request) -> Response:
-    _, _, queue = await self._start(request)
+    req, queue = await self._start(request)
     events = []
     while (item := await queue.get()) is not None:
       if isinstance(item, BaseException):
-        return JSONResponse(error_body(item), status_code=status_of(item) or 500)
+        return self._failure(req, item)
       events.append(_dump(item))
     return JSONResponse(events)
 
   async def run_sse(self, request: Request) -> Response:
-    _, _, queue = await self._start(request)
+    req, queue = await self._start(request)
+    first = await queue.get()  # a run that fails before its first event gets a real status, not a 200 stream
+    if isinstance(first, BaseException):
+      return self._failure(req, first)
 
     async def stream():
-      while (item := await queue.get()) is not None:
+      item = first
+      while item is not None:
         if isinstance(item, BaseException):
           body = error_body(item)
           yield f"data: {json.dumps({'error': f'{type(item).__name__}: {item}', **body})}\n\n"
-          continue
-        yield f"data: {item.model_dump_json(by_alias=True, exclude_none=True)}\n\n"
+        else:
+          yield f"data: {item.model_dump_json(by_alias=True, exclude_none=True)}\n\n"
+        item = await queue.get()
 
     return StreamingResponse(stream(), media_type="text/event-stream")
+
+  # ---- live (not supported) -------------------------------------------------------------------
+
+  async def run_live(self, websocket: WebSocket) -> None:
+    """ADK's /run_live WebSocket, answered with a close that says live models are not supported.
+
+    Answers as google-adk's route does the same request problems (the handshake refused without
+    app_name; 1002 "Session not found"), and closes a valid request with 1011 and the reason, as
+    google-adk reports a live run that fails.
+    """
+    q = websocket.query_params
+    app, user, session_id = q.get("app_name"), q.get("user_id"), q.get("session_id")
+    if not app:  # refused before the handshake completes, as google-adk does
+      await websocket.close(code=1008, reason="app_name query parameter is required")
+      return
+    await websocket.accept()
+    if app not in self.runners:
+      await websocket.close(code=1008, reason=_ws_reason(f"App {app!r} not found"))
+      return
+    session = None
+    if user and session_id:
+      session = await self.session_service.get_session(app_name=app, user_id=user, session_id=session_id)
+    if session is None:
+      await websocket.close(code=1002, reason="Session not found")
+      return
+    await websocket.close(code=1011, reason=_ws_reason(LIVE_NOT_SUPPORTED))
+
+  async def run_live_http(self, request: Request) -> Response:
+    raise HttpError(501, f"{LIVE_NOT_SUPPORTED} /run_live is a WebSocket endpoint in google-adk.", "LIVE_NOT_SUPPORTED")
 
   # ---- the app ---------------------------------------------------------------------------------
 
@@ -361,6 +426,16 @@ class AdkApiServer:
     close = getattr(self.session_service, "close", None)
     if close is not None:
       await close()
+
+
+LIVE_NOT_SUPPORTED = "adk_nb does not support live (bidi-streaming) models; use /run_sse for streamed text."
+WS_REASON_BYTES = 123
+"""A WebSocket close reason holds at most 123 bytes."""
+
+
+def _ws_reason(text: str) -> str:
+  """`text` cut to fit a WebSocket close reason (123 bytes of UTF-8)."""
+  return text.encode()[:WS_REASON_BYTES].decode(errors="ignore")
 
 
 def _guarded(handler):
@@ -392,14 +467,19 @@ def build_app(config: ServerConfig) -> Starlette:
       (s + "/{session_id}", server.update_session, ["PATCH"]),
       (a, server.list_artifacts, ["GET"]),
       (a, server.save_artifact, ["POST"]),
+      (a + "/{artifact_name:path}/versions/metadata", server.list_artifact_versions_metadata, ["GET"]),
+      (a + "/{artifact_name:path}/versions/{version_id}/metadata", server.artifact_version_metadata, ["GET"]),
       (a + "/{artifact_name:path}/versions/{version_id}", server.load_artifact, ["GET"]),
       (a + "/{artifact_name:path}/versions", server.list_artifact_versions, ["GET"]),
       (a + "/{artifact_name:path}", server.load_artifact, ["GET"]),
       (a + "/{artifact_name:path}", server.delete_artifact, ["DELETE"]),
       ("/run", server.run, ["POST"]),
       ("/run_sse", server.run_sse, ["POST"]),
+      ("/run_live", server.run_live_http, ["GET", "POST"]),
+      *DevEndpoints(server).routes(),
   ]
   routes = [Route(path, _guarded(handler), methods=methods) for path, handler, methods in table]
+  routes.insert(0, WebSocketRoute("/run_live", server.run_live))
 
   @contextlib.asynccontextmanager
   async def lifespan(app):

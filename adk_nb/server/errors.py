@@ -11,6 +11,10 @@ from typing import Optional
 from ..artifacts.file_artifact_service import UnsafeArtifactPathError
 from ..errors import (AdkNbError, AlreadyExistsError, AnswerError, CallAlreadyAnsweredError, NotFoundError,
                       SessionNotFoundError, StaleSessionError, error_code_of)
+from ..evaluation import EvalFileError
+from ..models import ModelCallError, ModelRateLimitError, ModelTimeoutError
+from ..sessions.database_session_service import SessionStorageError
+from ..tools.mcp_tool.mcp_session_manager import McpConnectionError
 
 
 class HttpError(AdkNbError):
@@ -29,16 +33,24 @@ class UnknownAppError(HttpError):
                      "APP_NOT_FOUND")
 
 
-# Most specific first: the first matching class wins.
+# The one table: exception class -> HTTP status, by the class hierarchy (a subclass is caught by its
+# base's row unless it has its own row above it). Most specific first: the first matching row wins;
+# tests/server/test_errors.py checks that no row is shadowed by an earlier one. Anything else is 500.
 STATUS_BY_TYPE: list[tuple[type[BaseException], int]] = [
     (HttpError, 0),  # carries its own status
     (SessionNotFoundError, 404),
     (NotFoundError, 404),
     (AlreadyExistsError, 409),
     (StaleSessionError, 409),  # another request (maybe another replica) wrote the session first: retry
-    (CallAlreadyAnsweredError, 409),
-    (AnswerError, 400),
+    (CallAlreadyAnsweredError, 409),  # an AnswerError, but a retry of an answer already applied
+    (AnswerError, 400),  # the answer does not match what the session waits for
     (UnsafeArtifactPathError, 400),
+    (EvalFileError, 400),
+    (SessionStorageError, 503),  # the database is unreachable, read-only or full: nothing was written
+    (ModelRateLimitError, 503),  # the model provider's quota: retry later
+    (ModelTimeoutError, 504),
+    (ModelCallError, 502),  # the model provider failed or refused our credentials
+    (McpConnectionError, 502),  # a tool's MCP server could not be started or reached
 ]
 
 

@@ -13,6 +13,8 @@ parallel branch and a kernel interrupt cannot stop it. What differs from running
   loop's thread when the call returns (so a cancelled call leaves no trace in it).
 
 A tool that must run on the loop's thread (one that touches widgets, say) is written `async def`.
+As in google-adk's pool, argument checks and callbacks stay on the loop and only the function
+moves; unlike it, a sync `require_confirmation` predicate also stays on the loop (it should be quick).
 """
 
 from __future__ import annotations

@@ -25,6 +25,13 @@ class WorkflowStalledError(AdkNbError, RuntimeError):
   """A JoinNode was left waiting for a predecessor that can no longer run."""
 
 
+class NodeInterruptedError(BaseException):
+  """Unwinds a node whose `ctx.run_node` child asked for input; the workflow then pauses.
+
+  A BaseException (not an AdkNbError) so that a node's own `except Exception` does not swallow the pause.
+  """
+
+
 class NodeTimeoutError(AdkNbError):
   """A node run took longer than its `timeout` (retryable through `retry_config`)."""
 

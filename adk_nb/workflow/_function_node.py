@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from typing import Any, AsyncGenerator, Callable, Literal
+from typing import Any, AsyncGenerator, Callable, Literal, Union
 
 from google.genai import types
 from pydantic import BaseModel, TypeAdapter, model_validator
 
 from ..agents.context import Context
+from ..events.request_input import RequestInput
+from ..tools.tool_confirmation import REJECTED_RESPONSE, ToolConfirmation
 from ._base_node import BaseNode
 from ._errors import WorkflowConfigurationError, WorkflowDataError
 
@@ -61,12 +63,20 @@ class FunctionNode(BaseNode):
     (`parameter_binding='state'`), or from the keys of a dict input (`'node_input'`).
 
   The return value (or each yielded value of a generator) is the node's output.
+
+  With `require_confirmation` (True, or a predicate over the bound arguments) the node asks a
+  person first: it yields a RequestInput with interrupt id `wf_tool_confirmation:{node path}`
+  whose answer is a ToolConfirmation (`{"confirmed": true}`); approved, the function runs
+  (with `ctx.tool_confirmation` set); rejected, the output is `{"error": "This tool call is
+  rejected."}` and the function never runs. Such a node runs again on resume.
   """
 
   func: Callable[..., Any]
   """The wrapped function."""
   parameter_binding: Literal["state", "node_input"] = "state"
   """Where parameters other than ctx/node_input come from: session state, or a dict node input."""
+  require_confirmation: Union[bool, Callable[..., Any]] = False
+  """Ask a person to approve each run (True), or those for which this predicate of the arguments is true."""
 
   @model_validator(mode="before")
   @classmethod
@@ -85,6 +95,19 @@ class FunctionNode(BaseNode):
         data = {**data, "name": name}
       if not data.get("description") and inspect.getdoc(func):
         data = {**data, "description": inspect.getdoc(func).splitlines()[0]}
+    if isinstance(data, dict) and data.get("require_confirmation"):
+      if data.get("rerun_on_resume") is False:
+        raise WorkflowConfigurationError(
+            f"FunctionNode {data.get('name')!r}: require_confirmation needs rerun_on_resume=True (the node runs "
+            "again once the person answered); drop rerun_on_resume=False."
+        )
+      # google-adk raises unless rerun_on_resume=True is passed too; it is implied here.
+      data = {**data, "rerun_on_resume": True}
+    if isinstance(data, dict) and data.get("auth_config") is not None:
+      raise WorkflowConfigurationError(
+          "FunctionNode(auth_config=...) is not supported by adk_nb (it has no credential exchange); read the "
+          "credential from state, or ask for it with a RequestInput node."
+      )
     return data
 
   def model_post_init(self, __context: Any) -> None:
@@ -116,7 +139,8 @@ class FunctionNode(BaseNode):
     object.__setattr__(self, "_is_async_gen", inspect.isasyncgenfunction(func) or inspect.isasyncgenfunction(inner))
     object.__setattr__(self, "_is_gen", inspect.isgeneratorfunction(func) or inspect.isgeneratorfunction(inner))
     object.__setattr__(self, "_is_coro", inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(inner))
-    object.__setattr__(self, "_is_plain_sync", not (self._is_async_gen or self._is_gen or self._is_coro))
+    object.__setattr__(self, "_is_plain_sync", not (self._is_async_gen or self._is_gen or self._is_coro
+                                                    or self.require_confirmation))
     ret = hints.get("return")
     if self.output_schema is None and isinstance(ret, type) and issubclass(ret, BaseModel):
       self.output_schema = ret
@@ -164,8 +188,54 @@ class FunctionNode(BaseNode):
         ) from exc
     return kwargs
 
+  async def _confirmation_gate(self, ctx: Context, node_input: Any, kwargs: dict[str, Any]) -> Any:
+    """None to go ahead; else what the node yields instead of running (a request, or the rejection)."""
+    interrupt_id = f"wf_tool_confirmation:{ctx.node_path}"
+    if interrupt_id in ctx.resume_inputs:
+      response = ctx.resume_inputs[interrupt_id]
+      try:
+        confirmation = (response if isinstance(response, ToolConfirmation)
+                        else ToolConfirmation.from_response_dict(response))
+      except Exception as exc:
+        raise WorkflowDataError(
+            f"Node {self.name!r}: the answer to its confirmation request must be a ToolConfirmation such as "
+            f'{{"confirmed": true}}, got {response!r}.'
+        ) from exc
+      ctx.tool_confirmation = confirmation
+      return None if confirmation.confirmed else dict(REJECTED_RESPONSE)
+    args = {name: value for name, value in kwargs.items() if value is not ctx}
+    if not await self._needs_confirmation(ctx, node_input, args):
+      return None
+    from ._checkpoint import encode
+
+    return RequestInput(interrupt_id=interrupt_id, message=f"Please approve or reject the tool call {self.name}().",
+                        payload={"tool_name": self.name, "args": encode(args)}, response_schema=ToolConfirmation)
+
+  async def _needs_confirmation(self, ctx: Context, node_input: Any, args: dict[str, Any]) -> bool:
+    check = self.require_confirmation
+    if not callable(check):
+      return bool(check)
+    try:
+      parameters = inspect.signature(check).parameters
+    except (TypeError, ValueError):
+      parameters = {}
+    offered = {**args, "ctx": ctx, "tool_context": ctx, "node_input": node_input}
+    if any(p.kind is p.VAR_KEYWORD for p in parameters.values()):
+      kwargs = {k: v for k, v in offered.items() if k not in ("ctx", "tool_context")}
+    else:
+      kwargs = {k: v for k, v in offered.items() if k in parameters}
+    answer = check(**kwargs)
+    if inspect.isawaitable(answer):
+      answer = await answer
+    return bool(answer)
+
   async def _run_impl(self, *, ctx: Context, node_input: Any) -> AsyncGenerator[Any, None]:
     kwargs = self._bind(ctx, node_input)
+    if self.require_confirmation:
+      instead = await self._confirmation_gate(ctx, node_input, kwargs)
+      if instead is not None:
+        yield instead
+        return
     offload = getattr(ctx, "_offload", False)
     if self._is_async_gen:
       async for item in self.func(**kwargs):

@@ -25,6 +25,12 @@ def build_node(node_like: Any, **overrides: Any) -> BaseNode:
     from ..agents.llm_agent import LlmAgent
 
     if isinstance(node_like, LlmAgent):
+      if node_like.mode == "task":
+        raise WorkflowConfigurationError(
+            f"Agent {node_like.name!r} has mode='task', which adk_nb does not run as a graph node yet (google-adk "
+            "2.13 marks it experimental). Make it a sub-agent of a coordinator LlmAgent and put the coordinator in "
+            "the graph, or use mode='single_turn'."
+        )
       update = dict(overrides)
       update["rerun_on_resume"] = overrides.get("rerun_on_resume", True)
       if "include_contents" not in node_like.model_fields_set:
@@ -48,17 +54,27 @@ def node(
     parameter_binding: Literal["state", "node_input"] = "state",
     parallel_worker: bool = False,
     max_parallel_workers: Optional[int] = None,
+    require_confirmation: Any = None,
+    auth_config: Any = None,
     **unsupported: Any,
 ) -> Any:
   """Makes a node from a function or agent, with options. Use as `@node`, `@node(...)` or `node(f, ...)`.
 
   With `parallel_worker=True` the node runs once per item of a list input, concurrently (at most
-  `max_parallel_workers` at a time), and outputs the list of results in order.
+  `max_parallel_workers` at a time), and outputs the list of results in order. With
+  `require_confirmation` (True or a predicate) a function node asks a person to approve each
+  run first (see FunctionNode). `auth_config` is not supported (adk_nb has no credential exchange).
   """
+  if auth_config is not None:
+    raise WorkflowConfigurationError(
+        "node(auth_config=...) is not supported by adk_nb (it has no credential exchange); read the credential "
+        "from state, or ask for it with a RequestInput node."
+    )
   if unsupported:
     raise WorkflowConfigurationError(
         f"node() options not supported by adk_nb yet: {sorted(unsupported)}. Supported: name, "
-        "rerun_on_resume, retry_config, timeout, parameter_binding, parallel_worker, max_parallel_workers."
+        "rerun_on_resume, retry_config, timeout, parameter_binding, parallel_worker, max_parallel_workers, "
+        "require_confirmation."
     )
   if max_parallel_workers is not None and (not parallel_worker or max_parallel_workers < 1):
     raise WorkflowConfigurationError(
@@ -68,6 +84,8 @@ def node(
   def build(target: Any) -> BaseNode:
     options = dict(name=name, rerun_on_resume=rerun_on_resume, retry_config=retry_config, timeout=timeout)
     if callable(target) and not isinstance(target, BaseNode):
+      if require_confirmation:
+        options["require_confirmation"] = require_confirmation
       built = FunctionNode(func=target, parameter_binding=parameter_binding,
                            **{k: v for k, v in options.items() if v is not None})
     else:

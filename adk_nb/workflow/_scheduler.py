@@ -27,7 +27,7 @@ from ._values import request_input_event as _request_input_event
 from ._values import user_content as _user_content
 from ._values import validate as _validate
 from ._base_node import START, BaseNode
-from ._errors import (NodeTimeoutError, WorkflowConfigurationError, WorkflowDataError,
+from ._errors import (NodeInterruptedError, NodeTimeoutError, WorkflowConfigurationError, WorkflowDataError,
                       WorkflowLoopLimitError, WorkflowStalledError)
 
 if TYPE_CHECKING:
@@ -52,7 +52,8 @@ class _Run:
   """One run of one node."""
 
   __slots__ = ("node", "name", "run_id", "path", "input", "branch", "ctx", "output", "has_output",
-               "route", "interrupts", "error", "output_emitted", "route_emitted", "buffer", "resume_inputs", "terminal", "dynamic")
+               "route", "interrupts", "error", "output_emitted", "route_emitted", "buffer", "resume_inputs", "terminal",
+               "dynamic", "task", "children", "child_counts", "paused_by_child")
 
   def __init__(self, node: BaseNode, run_id: str, path: str, node_input: Any, branch: Optional[str]):
     self.node = node
@@ -74,14 +75,25 @@ class _Run:
     self.resume_inputs: dict[str, Any] = {}
     self.terminal = False
     self.dynamic = False
+    self.task: Optional[asyncio.Task] = None
+    """The task the run executes in (its `ctx.run_node` children started elsewhere are awaited)."""
+    self.children: set[asyncio.Task] = set()
+    """Tasks running `ctx.run_node` children concurrently (asyncio.gather, create_task)."""
+    self.child_counts: Optional[dict[str, int]] = None
+    """Run ids handed to `ctx.run_node` children, per child name (reset on each attempt, so a retry
+    or a rerun after a pause finds the children of the earlier pass under the same paths)."""
+    self.paused_by_child = False
+    """True when the run's interrupts came from a `ctx.run_node` child: it runs again on resume."""
 
 
 class Scheduler:
   """Runs the graph of `workflow` once (or resumes it), yielding every event of its nodes."""
 
   def __init__(self, workflow: "Workflow", ic: "InvocationContext", path: str, node_input: Any,
-               result: GraphResult, parent_ctx: Optional[Context] = None):
+               result: GraphResult, parent_ctx: Optional[Context] = None, also_output_for: tuple[str, ...] = ()):
     self.wf = workflow
+    self.also_output_for = also_output_for
+    """Paths of the enclosing workflows whose output this workflow's output also is (it ends them)."""
     self.graph = workflow._graph
     self.ic = ic
     self.path = path
@@ -105,6 +117,14 @@ class Scheduler:
     """Nodes with queued triggers, in the order their first trigger arrived."""
     self.used_ids: Optional[set[str]] = None
     self.pending_inline: set[str] = set()
+    self.events: Optional[list[Event]] = None
+    """This invocation's events (read once, for the checkpoint and the interrupt ids in use)."""
+    self.answers: dict[str, Any] = {}
+    """Answers given since the checkpoint this run resumes from, by interrupt id."""
+    self.dynamic_done: dict[str, Any] = {}
+    """Outputs of completed `ctx.run_node` children whose caller has not completed, by child path."""
+    self.dynamic_waiting: dict[str, dict[str, Any]] = {}
+    """`ctx.run_node` children waiting for answers, by child path: their interrupts and whether they rerun."""
 
   # ---- setup -----------------------------------------------------------------------------------
 
@@ -121,6 +141,9 @@ class Scheduler:
     self.branches = dict(state["branches"])
     self.arrivals = {k: set(v) for k, v in state["arrivals"].items()}
     self.terminal_outputs = _checkpoint.decode(state["terminal_outputs"])
+    self.answers = answers
+    self.dynamic_done = _checkpoint.decode(state.get("dynamic", {}))
+    self.dynamic_waiting = dict(state.get("dynamic_waiting", {}))
     for name, items in state["triggers"].items():
       self.triggers[name] = deque((_checkpoint.decode(i), b, s) for i, b, s in items)
       if self.triggers[name]:
@@ -136,8 +159,9 @@ class Scheduler:
                  info["branch"])
       run.terminal = name in self.graph.terminals
       run.resume_inputs = answered
-      if node.rerun_on_resume or isinstance(node, BaseAgent):
-        # Agents resume through their own machinery (the paused call's answer is in the session).
+      if info.get("rerun") or node.rerun_on_resume or isinstance(node, BaseAgent):
+        # Agents resume through their own machinery (the paused call's answer is in the session);
+        # a node paused by a ctx.run_node child runs again and finds its finished children replayed.
         resumed.append(run)
       else:
         value = next(iter(answered.values())) if len(answered) == 1 else answered
@@ -156,16 +180,17 @@ class Scheduler:
         "terminal_outputs": _checkpoint.encode(self.terminal_outputs),
         "triggers": {k: [[_checkpoint.encode(i), b, s] for i, b, s in q] for k, q in self.triggers.items() if q},
         "waiting": {k: {**v, "input": _checkpoint.encode(v["input"])} for k, v in self.waiting.items()},
+        "dynamic": _checkpoint.encode(self.dynamic_done),
+        "dynamic_waiting": self.dynamic_waiting,
     }
 
   # ---- the loop ----------------------------------------------------------------------------------
 
   async def run(self) -> AsyncGenerator[Event, None]:
     state = answers = None
-    events = None
     if self.ic.session.events:
-      events = _checkpoint.invocation_events(self.ic.session.events, self.ic.invocation_id)
-      state, answers = _checkpoint.find_checkpoint(events, self.path)
+      self.events = _checkpoint.invocation_events(self.ic.session.events, self.ic.invocation_id)
+      state, answers = _checkpoint.find_checkpoint(self.events, self.path)
     if state is not None:
       for name, info in state["waiting"].items():
         info.setdefault("interrupts", [])
@@ -326,7 +351,10 @@ class Scheduler:
     if run.interrupts:
       self.waiting[run.name] = {"run_id": run.run_id, "input": run.input, "branch": run.branch,
                                 "interrupts": list(run.interrupts)}
+      if run.paused_by_child:
+        self.waiting[run.name]["rerun"] = True
       return
+    self._forget_children(run.path)
     if run.node.wait_for_output and not run.has_output and run.route is None:
       return
     if run.has_output:
@@ -351,6 +379,7 @@ class Scheduler:
   # ---- one node run ------------------------------------------------------------------------------
 
   async def _execute(self, run: _Run) -> None:
+    run.task = asyncio.current_task()
     try:
       await self._attempts(run)
     except asyncio.CancelledError:
@@ -371,10 +400,13 @@ class Scheduler:
                     resume_inputs=run.resume_inputs, event_author=author or self.wf.name,
                     parent_ctx=self.parent_ctx, run_node=self._run_dynamic)
       ctx._offload = len(self.running) > 1
+      ctx._wf_run = run
       run.ctx = ctx
       run.output, run.has_output, run.route, run.interrupts = None, False, None, []
       run.output_emitted = False
       run.route_emitted = None
+      run.child_counts = None
+      run.paused_by_child = False
       try:
         if node.timeout:
           try:
@@ -404,7 +436,8 @@ class Scheduler:
       node_input = _validate(node.input_schema, node_input)
     if _is_workflow(node):
       result = GraphResult()
-      async for event in node._graph_events(ctx._invocation_context, run.path, node_input, result, ctx):
+      async for event in node._graph_events(ctx._invocation_context, run.path, node_input, result, ctx,
+                                            tuple(self._output_for(run)[1:])):
         await self._emit(run, event)
       if result.interrupts:
         run.interrupts = list(result.interrupts)
@@ -429,8 +462,14 @@ class Scheduler:
           await self._emit(run, event)
           if ctx.interrupt_ids:
             break  # the node stops at its interrupt: code after the yield does not run
+      except NodeInterruptedError:
+        run.paused_by_child = True  # a ctx.run_node child asked for input; its ids are in ctx
+      except BaseException:
+        await self._settle_children(run, cancel=True)
+        raise
       finally:
         await stream.aclose()
+      await self._settle_children(run)
     run.interrupts = list(ctx.interrupt_ids)
     if ctx.has_output and not run.has_output:
       run.output, run.has_output = _validate(node.output_schema, ctx.output), True
@@ -514,10 +553,17 @@ class Scheduler:
     return event
 
   def _check_new_interrupt(self, run: _Run, interrupt_id: str) -> None:
-    """A reused interrupt id could not be told apart from its earlier, answered request."""
+    """A reused interrupt id could not be told apart from its earlier, answered request.
+
+    Only this invocation counts (its events are read once): ids may repeat across invocations,
+    as google-adk's confirmation ids `wf_tool_confirmation:{node path}` do, and the check costs
+    the length of the invocation, not of the session.
+    """
     if self.used_ids is None:
-      self.used_ids = {c.id for e in self.ic.session.events if e.long_running_tool_ids
-                       for c in e.get_function_calls() if c.id in e.long_running_tool_ids}
+      events = self.events or ()
+      answered = {r.id for e in events for r in e.get_function_responses()}
+      self.used_ids = {c.id for e in events if e.long_running_tool_ids
+                       for c in e.get_function_calls() if c.id in e.long_running_tool_ids and c.id in answered}
     if interrupt_id in self.used_ids:
       raise WorkflowDataError(
           f"Node {run.path!r} asked for input with interrupt_id {interrupt_id!r}, which this session already "
@@ -530,6 +576,7 @@ class Scheduler:
     paths = [run.path]
     if run.terminal and not run.dynamic:
       paths.append(self.path)
+      paths.extend(self.also_output_for)
     return paths
 
   def _new_event(self, run: _Run, **kwargs: Any) -> Event:
@@ -576,22 +623,83 @@ class Scheduler:
 
   # ---- dynamic nodes -------------------------------------------------------------------------------
 
-  async def _run_dynamic(self, parent: Context, target: Any, node_input: Any, name: Optional[str]) -> Any:
+  async def _run_dynamic(self, parent: Context, target: Any, node_input: Any, name: Optional[str],
+                         run_id: Optional[str] = None) -> Any:
     from ._node import build_node
 
     node = build_node(target, name=name) if name else build_node(target)
-    key = f"{parent.node_path}/{node.name}"
-    count = self.dynamic_runs.get(key, 0) + 1
-    self.dynamic_runs[key] = count
-    run = _Run(node, str(count), f"{key}@{count}", node_input, parent.branch)
+    caller: Optional[_Run] = getattr(parent, "_wf_run", None)
+    if run_id is None:
+      if caller is not None and caller.child_counts is None:
+        caller.child_counts = {}
+      counts = caller.child_counts if caller is not None else self.dynamic_runs
+      count = counts.get(node.name, 0) + 1
+      counts[node.name] = count
+      run_id = str(count)
+    elif run_id.isdigit():
+      raise ValueError(
+          f"ctx.run_node(..., run_id={run_id!r}): an explicit run id needs a non-digit character (digits are the "
+          "ids given automatically), e.g. run_id=f'item-{i}'."
+      )
+    path = f"{parent.node_path}/{node.name}@{run_id}"
+    if caller is not None:
+      task = asyncio.current_task()
+      if task is not None and task is not caller.task:
+        caller.children.add(task)  # started with asyncio.gather / create_task: awaited with the caller
+    if path in self.dynamic_done:
+      return self.dynamic_done[path]  # it finished in an earlier pass: replayed, not run again
+    run = _Run(node, run_id, path, node_input, parent.branch)
     run.dynamic = True
+    run.task = asyncio.current_task()
+    waiting = self.dynamic_waiting.get(path)
+    if waiting is not None:
+      answered = {i: self.answers[i] for i in waiting["interrupts"] if i in self.answers}
+      if not answered:
+        parent.interrupt_ids.extend(waiting["interrupts"])  # still waiting: its request stands
+        raise NodeInterruptedError()
+      del self.dynamic_waiting[path]
+      if not (waiting.get("rerun") or node.rerun_on_resume or isinstance(node, BaseAgent)):
+        # As in a graph: the answer is the output of a node that is not run again.
+        value = next(iter(answered.values())) if len(answered) == 1 else answered
+        self.dynamic_done[path] = value
+        return value
+      run.resume_inputs = answered
     await self._attempts(run)
     if run.interrupts:
-      raise WorkflowConfigurationError(
-          f"Node {run.path!r} asked for input inside ctx.run_node; adk_nb does not resume dynamic nodes yet. "
-          "Put the asking node in the graph's edges instead."
-      )
+      self.dynamic_waiting[path] = {"interrupts": list(run.interrupts), "rerun": run.paused_by_child}
+      parent.interrupt_ids.extend(run.interrupts)
+      raise NodeInterruptedError()
+    self._forget_children(path)
+    self.dynamic_done[path] = run.output
     return run.output
+
+  def _forget_children(self, path: str) -> None:
+    """Drops the replay records of `path`'s ctx.run_node children once `path` itself completed."""
+    if not self.dynamic_done and not self.dynamic_waiting:
+      return
+    prefix = path + "/"
+    for records in (self.dynamic_done, self.dynamic_waiting):
+      for key in [k for k in records if k.startswith(prefix)]:
+        del records[key]
+
+  async def _settle_children(self, run: _Run, cancel: bool = False) -> None:
+    """Waits for (or cancels) the run's ctx.run_node children still running in their own tasks.
+
+    When one child of an asyncio.gather pauses, its siblings keep running: they finish (or
+    pause too) before the caller's run ends, so every request of the pass is recorded.
+    """
+    pending = [t for t in run.children if not t.done()]
+    run.children.clear()
+    if not pending:
+      return
+    if cancel:
+      for task in pending:
+        task.cancel()
+    results = await asyncio.gather(*pending, return_exceptions=True)
+    if not cancel:
+      for result in results:
+        if isinstance(result, Exception):
+          raise result  # a child that failed on its own fails its caller, as an awaited one does
 
 
 def _is_workflow(node: Any) -> bool:

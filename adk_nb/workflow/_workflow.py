@@ -87,6 +87,22 @@ class Workflow(BaseAgent):
           return found
     return None
 
+  def resume_entry(self, session: Any, invocation_id: str, paused: Any) -> tuple[BaseAgent, Optional[str]]:
+    """A paused run of this workflow resumes here, whichever node (static, nested or started by
+    `ctx.run_node`) asked: the scheduler restores its checkpoint and walks down to it.
+
+    Only the paused invocation's own events are read (newest first), so finding the entry does
+    not depend on how long the session is.
+    """
+    path = f"{self.name}@1"
+    for event in _checkpoint.invocation_events(session.events, invocation_id)[::-1]:
+      state = event.actions.agent_state
+      if state is not None and state.get("workflow") == path and event.author == self.name:
+        if state.get("status") == "paused":
+          return self, event.branch
+        break
+    return super().resume_entry(session, invocation_id, paused)
+
   def _iter_static_children(self):
     return iter(() if self._graph is None else [n for n in self._graph.nodes.values() if n.name != "__START__"])
 
@@ -102,9 +118,10 @@ class Workflow(BaseAgent):
       ctx.pause()
 
   async def _graph_events(self, ic: InvocationContext, path: str, node_input: Any, result: GraphResult,
-                          parent_ctx: Optional[Context]) -> AsyncGenerator[Event, None]:
+                          parent_ctx: Optional[Context], also_output_for: tuple[str, ...] = ()
+                          ) -> AsyncGenerator[Event, None]:
     if self._graph is None:
       return
-    scheduler = Scheduler(self, ic, path, node_input, result, parent_ctx)
+    scheduler = Scheduler(self, ic, path, node_input, result, parent_ctx, also_output_for)
     async for event in scheduler.run():
       yield event

@@ -96,3 +96,30 @@ def test_model_and_tool_text_is_shown_as_text_never_run(page, lab, write_noteboo
   assert "<b>bold</b>" in page.locator(".adknb-state").first.inner_text()
   assert page.locator(".adknb-tree img, .adknb-state img, .adknb-tree script, .adknb-state b").count() == 0
   assert page.evaluate("window.__pwned") is None
+
+
+FAILING_TOOL_NOTEBOOK = [
+    '''%load_ext adk_nb
+from adk_nb import Agent
+from adk_nb.models import ScriptedModel, call
+def charge(card: str) -> dict:
+    """Charges a card."""
+    raise RuntimeError('gateway refused <img src=x onerror="window.__pwned=3">')
+till = Agent(name="till", model=ScriptedModel([call("charge", card="4242")]), tools=[charge])''',
+    '''%%agent till --store memory://
+Charge it''',
+]
+
+
+def test_a_tool_exception_shows_its_traceback_folded_under_the_error(page, lab, write_notebook):
+  name = write_notebook("failing_tool.ipynb", FAILING_TOOL_NOTEBOOK)
+  _open_and_run_all(page, lab, name)
+  page.wait_for_selector(".adknb-tree[data-status='error']", timeout=60_000)
+  folded = page.locator(".adknb-node[data-kind='error'] > .adknb-traceback").first
+  folded.wait_for(state="visible", timeout=30_000)
+  assert folded.get_attribute("open") is None  # folded until clicked
+  folded.locator("summary").click()
+  text = folded.locator("pre").inner_text()
+  assert text.startswith("Traceback (most recent call last):") and "in charge" in text
+  assert 'RuntimeError: gateway refused <img src=x onerror="window.__pwned=3">' in text
+  assert page.locator(".adknb-tree img").count() == 0 and page.evaluate("window.__pwned") is None

@@ -117,3 +117,63 @@ def test_web_writes_a_dev_notebook_that_runs_and_the_jupyterlab_command(tmp_path
                         "--nbmake-timeout=300", notebook.name], cwd=notebook.parent, capture_output=True, text=True,
                        timeout=600)
   assert ran.returncode == 0, ran.stdout[-2000:]
+
+
+def _pause_in_sqlite(folder, db) -> None:
+  """Runs the refund agent in this process on `db` until it pauses for approval (session 'refund-1')."""
+  import asyncio
+
+  from adk_nb.cli.agent_loader import load_agent_folder
+  from adk_nb.runners import Runner
+  from adk_nb.testing import pending, run_turn
+
+  async def go():
+    service = DatabaseSessionService(f"sqlite:///{db}")
+    runner = Runner(agent=load_agent_folder(folder).agent, app_name="desk_agent", session_service=service)
+    await run_turn(runner, "refund please", session_id="refund-1", user_id="user")
+    assert [item.tool for item in await pending(runner, session_id="refund-1", user_id="user")] == ["refund"]
+    await service.close()
+
+  asyncio.run(go())
+
+
+def test_continuing_a_paused_session_offers_its_approval_first_and_fails_closed_without_a_terminal(
+    refund_agent, tmp_path):
+  folder, log = refund_agent
+  db = tmp_path / "paused.db"
+  _pause_in_sqlite(folder, db)
+  ran = adk_nb("run", str(folder), "--session_service_uri", f"sqlite:///{db}", "--session", "refund-1", cwd=tmp_path,
+               stdin="")
+  assert ran.returncode == 0, ran.stderr
+  assert "Session refund-1 is paused; 1 call(s) wait for an answer." in ran.stdout
+  assert "[approval] refund(order_id='B200', amount=349.0)" in ran.stdout
+  assert "rejected (no terminal to ask" in ran.stdout and "[desk]: Refund not approved." in ran.stdout
+  assert log.read_text() == ""
+  again = adk_nb("run", str(folder), "--session_service_uri", f"sqlite:///{db}", "--session", "refund-1",
+                 "--approve", "auto", cwd=tmp_path)
+  assert "is paused" not in again.stdout and "[approval]" not in again.stdout  # answered: nothing waits any more
+  assert log.read_text() == ""
+
+
+def test_continuing_a_paused_session_asks_y_n_at_a_real_terminal_and_the_tool_runs_once(refund_agent, tmp_path):
+  import os
+  import pty
+  import subprocess
+  import sys
+
+  folder, log = refund_agent
+  db = tmp_path / "paused.db"
+  _pause_in_sqlite(folder, db)
+  master, slave = pty.openpty()  # the child's stdin is a terminal, so `ask` asks [y/N]
+  os.write(master, b"y\nexit\n")  # the terminal holds the lines until the child reads them
+  child = subprocess.run([sys.executable, "-m", "adk_nb.cli", "run", str(folder), "--session_service_uri",
+                          f"sqlite:///{db}", "--session", "refund-1"], stdin=slave, capture_output=True, text=True,
+                         cwd=tmp_path, timeout=120)
+  os.close(slave)
+  os.close(master)
+  assert child.returncode == 0, child.stderr
+  out = child.stdout
+  assert "[approval] refund(order_id='B200', amount=349.0) (" in out and "Approve? [y/N] " in out
+  assert out.index("Approve? [y/N]") < out.index("[desk] <- refund") < out.index("[desk]: Refund done.")
+  assert out.index("[desk]: Refund done.") < out.index("[user]: ")  # answered before any new message is read
+  assert log.read_text() == "B200\n"

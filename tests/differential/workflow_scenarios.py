@@ -13,6 +13,7 @@ import importlib
 import json
 import logging
 import os
+import re
 import sys
 import traceback
 import warnings
@@ -28,6 +29,7 @@ class Fw:
       sys.path.insert(0, REPO_ROOT)
     wf = importlib.import_module(prefix + ".workflow")
     self.Workflow, self.JoinNode, self.DEFAULT_ROUTE = wf.Workflow, wf.JoinNode, wf.DEFAULT_ROUTE
+    self.node = wf.node
     self.RequestInput = importlib.import_module(prefix + ".events").RequestInput
     self.LlmAgent = importlib.import_module(prefix + ".agents").LlmAgent
     models = importlib.import_module(prefix + ".models")
@@ -41,10 +43,22 @@ class Fw:
 
     class DiffModel(self.BaseLlm):
       async def generate_content_async(self, llm_request, stream: bool = False):
-        fw.requests.append([f"{c.role}: {p.text}" for c in llm_request.contents for p in c.parts or [] if p.text])
-        yield fw.LlmResponse(content=types.Content(role="model", parts=[types.Part(text=steps.pop(0))]))
+        fw.requests.append([_content_line(c, p) for c in llm_request.contents for p in c.parts or []
+                            if p.text or p.function_call or p.function_response])
+        step = steps.pop(0)
+        part = (types.Part(function_call=types.FunctionCall(name=step[0], args=step[1])) if isinstance(step, tuple)
+                else types.Part(text=step))
+        yield fw.LlmResponse(content=types.Content(role="model", parts=[part]))
 
     return DiffModel(model="diff-scripted")
+
+
+def _content_line(content, part) -> str:
+  if part.function_call:
+    return f"{content.role}: call {part.function_call.name} {json.dumps(part.function_call.args, sort_keys=True)}"
+  if part.function_response:
+    return f"{content.role}: answer {part.function_response.name} {json.dumps(part.function_response.response, sort_keys=True)}"
+  return f"{content.role}: {part.text}"
 
 
 def _value(value: Any) -> Any:
@@ -57,7 +71,7 @@ def _event(event) -> dict:
   out: dict[str, Any] = {"author": event.author}
   info = getattr(event, "node_info", None)
   if info is not None and info.path:
-    out["path"] = info.path
+    out["path"] = re.sub(r"@adk-[0-9a-f-]+", "@<call id>", info.path)
   if event.output is not None:
     out["output"] = _value(event.output)
   if event.actions.route is not None:
@@ -78,7 +92,7 @@ def _event(event) -> dict:
   if event.error_code:
     out["error"] = event.error_code
   if event.branch:
-    out["branch"] = event.branch
+    out["branch"] = re.sub(r"@adk-[0-9a-f-]+", "@<call id>", event.branch)  # call ids are random
   return out
 
 
@@ -169,7 +183,51 @@ def human_input(fw):
   return fw.Workflow(name="wf", edges=[("START", draft, approve, publish)]), ["post", {"answer": "approve-1"}]
 
 
-SCENARIOS = {f.__name__: f for f in (chain, routes, fan_out_join, loop, state, agent_node, nested, human_input)}
+def dynamic_pause(fw):
+  double = _fn("double", lambda node_input: node_input * 2)
+
+  async def ask(node_input):
+    yield fw.RequestInput(interrupt_id="q1", message=f"Use {node_input}?")
+
+  async def orch(ctx, node_input):
+    a = await ctx.run_node(double, node_input=3)
+    b = await ctx.run_node(ask, node_input=a)
+    c = await ctx.run_node(double, node_input=10)
+    return [a, b, c]
+
+  orch = fw.node(orch, rerun_on_resume=True)  # google-adk requires it for ctx.run_node
+  after = _fn("after", lambda node_input: f"after {node_input}")
+  return fw.Workflow(name="wf", edges=[("START", orch, after)]), ["go", {"answer": "q1"}]
+
+
+def node_confirmation(fw):
+  def refund(node_input: str):
+    return f"refunded for {node_input}"
+
+  refund = fw.node(refund, require_confirmation=True)
+  after = _fn("after", lambda node_input: f"after {node_input}")
+  return fw.Workflow(name="wf", edges=[("START", refund, after)]), [
+      "order 7", {"answer": "wf_tool_confirmation:wf@1/refund@1", "response": {"confirmed": True}}]
+
+
+def single_turn_agent(fw):
+  helper = fw.LlmAgent(name="helper", description="Summarizes.", mode="single_turn",
+                       model=fw.model(["short summary"]))
+  coord = fw.LlmAgent(name="coord", model=fw.model([("helper", {"request": "summarize X"}), "Here: short summary"]),
+                      sub_agents=[helper])
+  return coord, ["summarize please"]
+
+
+def task_agent(fw):
+  booker = fw.LlmAgent(name="booker", description="Books flights.", mode="task",
+                       model=fw.model(["Where to?", ("finish_task", {"result": "booked Paris"})]))
+  coord = fw.LlmAgent(name="coord", model=fw.model([("booker", {"request": "book a flight"}), "All set."]),
+                      sub_agents=[booker])
+  return coord, ["I need a flight", "Paris"]
+
+
+SCENARIOS = {f.__name__: f for f in (chain, routes, fan_out_join, loop, state, agent_node, nested, human_input,
+                                      dynamic_pause, node_confirmation, single_turn_agent, task_agent)}
 
 
 async def run_scenario(fw: Fw, name: str) -> dict:
@@ -182,7 +240,7 @@ async def run_scenario(fw: Fw, name: str) -> dict:
     if isinstance(turn, dict):
       t = fw.types
       message = t.Content(role="user", parts=[t.Part(function_response=t.FunctionResponse(
-          id=turn["answer"], name="adk_request_input", response={"ok": True}))])
+          id=turn["answer"], name="adk_request_input", response=turn.get("response", {"ok": True})))])
     else:
       message = fw.types.Content(role="user", parts=[fw.types.Part(text=turn)])
     events = [e async for e in runner.run_async(user_id="u", session_id=session.id, new_message=message)]

@@ -94,9 +94,9 @@ def test_plot_figures_data(results, worse):
 def test_view_escapes_model_text(results):
   from adk_nb.evaluation.view import case_html, static_html
 
-  results.case_results[0].error_message = "<img src=x onerror=alert(1)>"
-  results.__dict__.pop("_frames", None)
-  page = static_html(results)
+  edited = results.eval_set_result  # an in-memory copy: stored results are read afresh on every access
+  edited.eval_case_results[0].error_message = "<img src=x onerror=alert(1)>"
+  page = static_html(EvalResults(edited))
   assert "<img" not in page and "&lt;img src=x" in page
   assert "expected" in case_html(results, "hello_then_paris", 0)
   bundle = results.view(baseline=results)._repr_mimebundle_()

@@ -10,7 +10,7 @@ from adk_nb import Agent, InMemoryRunner
 from adk_nb.errors import traceback_text
 from adk_nb.events.protocol import error_traceback
 from adk_nb.inspect.details import step_details
-from adk_nb.inspect.steps import StepBuilder
+from adk_nb.inspect import StepBuilder
 from adk_nb.testing import ScriptedModel, call, run_turn, session_of
 
 
@@ -40,9 +40,19 @@ async def test_an_unhandled_tool_exception_keeps_its_traceback_in_the_log_the_ev
   for event in (await session_of(runner)).events:
     steps.add_event(event)
   [error] = [s for s in steps.steps.values() if s.kind == "error"]
-  assert error.traceback == kept and "traceback in details" in error.as_node()["meta"]
+  assert error.traceback == kept and error.as_node()["traceback"] == kept
   sections = step_details(error, (await session_of(runner)).events)["sections"]
   assert sections[0] == {"title": "traceback", "text": kept, "cut": 0}
+
+
+def test_the_static_tree_folds_a_traceback_and_escapes_it():
+  from adk_nb.notebook._static import tree_html
+
+  node = {"id": "s1", "parent": None, "kind": "error", "title": "error RuntimeError", "text": "boom",
+          "status": "error", "traceback": 'Traceback ...\nRuntimeError: <img src=x onerror="alert(1)">\n'}
+  html = tree_html([node])
+  assert "<details><summary>traceback</summary><pre>Traceback ...\nRuntimeError: &lt;img" in html
+  assert "<img" not in html
 
 
 async def test_a_tool_exception_an_error_callback_answers_is_logged_without_failing(caplog):

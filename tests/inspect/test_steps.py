@@ -174,3 +174,61 @@ def test_workflow_nodes_are_steps_keyed_by_node_path():
   [workflow] = [s for s in run.steps.steps.values() if s.title == "pipeline" and s.kind != "invocation"]
   assert {n.parent for n in nodes} == {workflow.id}
   assert LABELS["node"] == "node"
+
+
+def review_flow():
+  """A workflow with an agent node run twice (a routed loop back), three parallel checks and a person's answer."""
+  from adk_nb import Context, Workflow
+  from adk_nb.events import RequestInput
+  from adk_nb.workflow import JoinNode
+
+  writer = Agent(name="writer", model=ScriptedModel(["draft.", "draft!"]), instruction="Write.")
+
+  def critic(ctx: Context, node_input: str):
+    ctx.route = "ok" if node_input.endswith("!") else "revise"
+    return node_input
+
+  async def spelling(node_input: str):
+    return "ok"
+
+  async def tone(node_input: str):
+    return "upbeat"
+
+  async def ask(node_input: dict):
+    yield RequestInput(message="Publish <b>this</b>?", payload={"checks": node_input})
+
+  def publish(node_input: dict):
+    return "published" if node_input.get("approved") else "kept"
+
+  return Workflow(name="blurbs", edges=[
+      ("START", writer, critic, {"revise": writer, "ok": (spelling, tone)}),
+      ((spelling, tone), JoinNode(name="checks"), ask, publish)])
+
+
+def test_a_workflow_run_is_grouped_by_node_path_live_and_stored_alike():
+  run = nb.run(review_flow(), "coffee", store="memory://", view=False)
+  assert run.status == "paused", run.error
+  kinds = {"workflow", "node", "model_call", "input_request"}
+  paused = [(d, k, t, s) for d, k, t, s in outline(run.steps, kinds)]
+  assert paused == [
+      (1, "workflow", "blurbs", "paused"),
+      (2, "node", "writer@1", "done"), (3, "model_call", "scripted", "ok"),
+      (2, "node", "critic@1", "ok"),
+      (2, "node", "writer@2", "done"), (3, "model_call", "scripted", "ok"),
+      (2, "node", "critic@2", "ok"),
+      (2, "node", "spelling@1", "ok"), (2, "node", "tone@1", "ok"), (2, "node", "checks@1", "ok"),
+      (2, "node", "ask@1", "pending"), (3, "input_request", '"Publish <b>this</b>?"', "pending")]
+  [item] = run.pending
+  run.decide(item, "respond", {"approved": True})
+  assert run.status == "done", run.error
+  live = outline(run.steps, kinds)
+  # The resume goes on inside the same workflow step: one workflow, the new node last, the wait answered.
+  assert [(k, t) for _, k, t, _ in live].count(("workflow", "blurbs")) == 1
+  assert live[-3:] == [(2, "node", "ask@1", "ok"), (3, "input_request", '"Publish <b>this</b>?"',
+                                                    "responded"), (2, "node", "publish@1", "ok")]
+  stored = steps_of(run.events)
+  assert [(d, k, t) for d, k, t, _ in outline(stored, kinds - {"model_call"})] == \
+      [(d, k, t) for d, k, t, _ in live if k != "model_call"]
+  # Stored events have no progress points: the second writer node still holds its input and its model call.
+  writer = [s for s in stored.steps.values() if s.title == "writer@2"][0]
+  assert [s.kind for s in stored.steps.values() if s.parent == writer.id] == ["user", "model_call"]

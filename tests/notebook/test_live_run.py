@@ -359,3 +359,30 @@ async def test_edit_and_approve_checks_an_openapi_tools_parameters_and_loses_not
     http.shutdown()
     http.server_close()
   assert run.status == "done" and received == [{"name": "Rex", "age": 4}]
+
+
+def test_edit_and_approve_checks_a_tool_of_an_agent_run_through_agent_tool():
+  from adk_nb import Agent
+  from adk_nb.models import ScriptedModel
+  from adk_nb.tools import AgentTool, FunctionTool
+
+  refunds = []
+
+  def refund(order_id: str, amount: float) -> dict:
+    """Refunds an order."""
+    refunds.append((order_id, amount))
+    return {"refunded": amount}
+
+  child = Agent(name="refunder", description="Issues refunds.",
+                model=ScriptedModel([call("refund", order_id="A1", amount=250.0), "child done"]),
+                tools=[FunctionTool(refund, require_confirmation=True)])
+  desk = Agent(name="desk", model=ScriptedModel([call("refunder", request="refund A1"), "Done."]),
+               tools=[AgentTool(child)])
+  run = nb.run(desk, "refund A1", store="memory://", view=False)
+  (item,) = run.pending
+  assert item.nested and item.tool == "refund"
+  with pytest.raises(ValueError, match="Edited arguments rejected for refund: .*amount"):
+    run.edit_and_approve({"order_id": "A1", "amount": "lots"})
+  assert run.status == "paused" and refunds == []
+  run.edit_and_approve({"order_id": "A1", "amount": 90.0})
+  assert refunds == [("A1", 90.0)] and run.status == "done"

@@ -7,6 +7,7 @@ import json
 import threading
 import time
 
+from adk_nb import Context, Workflow
 from adk_nb.agents.run_config import RunConfig, StreamingMode
 from adk_nb.models import call
 import adk_nb.notebook as nb
@@ -300,3 +301,168 @@ def test_details_on_demand_show_the_request_as_sent_and_cut_large_payloads(make_
   assert "x" * 30_000 not in json.dumps(run.view.tree.get_state())  # never in the widget state
   run.view.tree._handle_custom_msg({"type": "detail", "id": "nope"}, [])
   assert sent[-1]["sections"][0]["text"] == "No details for this step."
+
+
+def test_a_workflow_question_gets_a_reply_form_that_resumes_the_workflow():
+  from adk_nb.events import RequestInput
+
+  async def ask(node_input: str):
+    yield RequestInput(message="Ship <img src=x onerror=alert(1)>?", payload={"draft": node_input})
+
+  def ship(node_input: dict):
+    return "shipped" if node_input.get("approved") else "kept"
+
+  run = nb.run(Workflow(name="release", edges=[("START", ask, ship)]), "v1", store="memory://")
+  assert run.status == "paused"
+  row = run.view.panel.children[0]
+  question, _, payload, answer, send = row.children[:5]
+  # Escaped: the question reads as written and no tag reaches the page.
+  assert question.value == "release asks: Ship &lt;img src=x onerror=alert(1)&gt;?"
+  assert '"draft": "v1"' in payload.value and "<img" not in payload.value
+  bundle = run.view._repr_mimebundle_()
+  saved = (bundle[0] if isinstance(bundle, tuple) else bundle)["text/html"]  # what a saved notebook shows
+  assert "release asks: Ship &lt;img src=x onerror=alert(1)&gt;?" in saved and "<img" not in saved
+  answer.value = '{"approved": true}'
+  send.click()
+  assert run.status == "done", run.error
+  assert [e.output for e in run.events if e.output is not None][-1] == "shipped"
+  assert run.decisions[0]["by"] == "button" and run.decisions[0]["decision"] == "responded"
+  [decision] = [s for s in run.steps.steps.values() if s.kind == "decision"]
+  assert decision.title == "responded by button: Ship <img src=x onerror=alert(1)>?"
+  assert json.loads(decision.text) == {"approved": True}
+
+
+async def test_a_repeated_request_after_an_interrupted_run_says_it_may_have_run():
+  from contextlib import suppress
+
+  from adk_nb import Agent, InMemoryRunner
+  from adk_nb.notebook.live_run import LiveRun
+  from adk_nb.pending import confirmation_response
+  from adk_nb.testing import ScriptedModel, answer, pending, run_turn
+  from adk_nb.tools import FunctionTool
+
+  started, starts = asyncio.Event(), []
+
+  async def refund(order_id: str) -> dict:
+    """Refunds an order."""
+    starts.append(order_id)
+    started.set()
+    await asyncio.Event().wait()  # held until cancelled
+    return {}
+
+  model = ScriptedModel([call("refund", order_id="A"), call("refund", order_id="A")])
+  runner = InMemoryRunner(Agent(name="desk", model=model, tools=[FunctionTool(refund, require_confirmation=True)]),
+                          app_name="app")
+  await run_turn(runner, "refund A")
+  [item] = await pending(runner)
+  task = asyncio.ensure_future(answer(runner, [confirmation_response(item, True)]))
+  await started.wait()
+  task.cancel()  # the process is interrupted while the approved tool runs
+  with suppress(asyncio.CancelledError):
+    await task
+  await answer(runner, [confirmation_response(item, True)])  # the retry: the model asks again
+  run = await LiveRun.attach(runner, session_id="session", user_id="user")
+  [repeat] = run.pending
+  assert repeat.may_have_run and starts == ["A"]
+  row = run.view.panel.children[0]
+  assert row.children[1].value.startswith("⚠ may have run:")
+  assert "adknb-may-have-run" in row.children[1]._dom_classes
+
+
+def test_a_workflow_run_view_draws_its_graph_live_and_a_click_filters_the_tree():
+  def classify(ctx: Context, node_input: str):
+    ctx.route = "<img src=x onerror=alert(1)>"
+    return node_input
+
+  def handle(node_input: str):
+    return "handled"
+
+  flow = Workflow(name="triage", edges=[("START", classify, {"<img src=x onerror=alert(1)>": handle})])
+  run = nb.run(flow, "hi", store="memory://")
+  assert run.status == "done", run.error
+  view = run.view
+  assert view.children[0] is view.graph
+  labels = {n["id"]: n["label"] for n in view.graph.graph["nodes"]}
+  assert {labels[k]: v for k, v in view.graph.status.items()} == {
+      "classify": {"status": "done", "runs": 1}, "handle": {"status": "done", "runs": 1}}
+  view.graph._on_browser_msg(view.graph, {"type": "select", "id": "node:triage/handle"}, [])
+  assert view.tree.filter == "handle"
+  bundle = view._repr_mimebundle_()
+  saved = (bundle[0] if isinstance(bundle, tuple) else bundle)["text/html"]
+  assert "&lt;img src=x onerror=alert(1)&gt;" in saved and "<img" not in saved
+  assert "✓ done" in saved
+
+
+def test_a_single_agent_has_no_graph_and_an_agent_alone_shows_its_graph(make_refund_agent):
+  from adk_nb.notebook.graph import graph_view
+
+  agent, _ = make_refund_agent(["hello"])
+  run = nb.run(agent, "hi", store="memory://")
+  assert run.view.graph is None and run.view.children[0] is run.view.tree
+  view = graph_view(agent)
+  assert {n["kind"] for n in view.graph["nodes"]} == {"agent", "tool"} and view.status == {}
+
+
+async def test_the_artifacts_tab_lists_versions_and_previews_them_safely():
+  from google.genai import types
+
+  from adk_nb import Agent
+  from adk_nb.models import ScriptedModel
+  from adk_nb.tools import ToolContext
+
+  png = b"\x89PNG\r\n\x1a\n" + b"\0" * 64
+
+  async def make_files(tool_context: ToolContext) -> dict:
+    """Saves the report files."""
+    await tool_context.save_artifact("notes.txt", types.Part(text="draft"))
+    await tool_context.save_artifact("notes.txt", types.Part(text="<img src=x onerror=alert(1)> final"))
+    await tool_context.save_artifact("chart.png", types.Part.from_bytes(data=png, mime_type="image/png"))
+    await tool_context.save_artifact("logo.svg", types.Part.from_bytes(data=b"<svg onload='alert(1)'/>",
+                                                                        mime_type="image/svg+xml"))
+    await tool_context.save_artifact("report.pdf", types.Part.from_bytes(data=b"%PDF-1.4", mime_type="application/pdf"))
+    return {"saved": 4}
+
+  agent = Agent(name="reporter", model=ScriptedModel([call("make_files"), "Saved."]), tools=[make_files])
+  run = await nb.arun(agent, "report", store="memory://")
+  assert run.status == "done", run.error
+  view = run.view.artifacts
+  assert [(i["name"], [(v["version"], v["mime_type"]) for v in i["versions"]]) for i in view.items] == [
+      ("chart.png", [(0, "image/png")]), ("logo.svg", [(0, "image/svg+xml")]),
+      ("notes.txt", [(0, "text/plain"), (1, "text/plain")]), ("report.pdf", [(0, "application/pdf")])]
+  assert (await view.content("report.pdf", 0))["kind"] == "file"  # a download link
+  text = await view.content("notes.txt", 1)
+  assert (text["kind"], text["text"]) == ("text", "<img src=x onerror=alert(1)> final")  # drawn with textContent
+  assert (await view.content("notes.txt", 0))["text"] == "draft"
+  image = await view.content("chart.png", None)
+  assert image["kind"] == "image" and image["mime"] == "image/png" and image["size"] == len(png)
+  svg = await view.content("logo.svg", 0)  # SVG can carry scripts: its source as text, never drawn
+  assert (svg["kind"], svg["text"]) == ("text", "<svg onload='alert(1)'/>")
+  assert (await view.content("gone.txt", 0))["kind"] == "missing"
+  bundle = run.view._repr_mimebundle_()
+  saved = (bundle[0] if isinstance(bundle, tuple) else bundle)["text/html"]
+  assert "notes.txt: v0 (text/plain), v1 (text/plain)" in saved
+
+
+def test_a_workflow_node_waiting_for_approval_gets_approve_and_reject_buttons():
+  from adk_nb.workflow import FunctionNode
+
+  for click, expected in (("Approve", [250.0]), ("Reject", [])):
+    refunds = []
+
+    def refund(amount: float = 250.0) -> dict:
+      refunds.append(amount)
+      return {"refunded": amount}
+
+    wf = Workflow(name="wf", edges=[("START", FunctionNode(func=refund, require_confirmation=True))])
+    run = nb.run(wf, "go", store="memory://")
+    assert run.status == "paused" and refunds == []
+    row = run.view.panel.children[0]
+    assert row.children[0].value == "wf wants to run the node refund"
+    assert json.loads(row.children[2].value) == {"amount": 250.0}
+    buttons = {w.description: w for w in row.children[3].children}
+    assert set(buttons) == {"Approve", "Reject"}  # not the answer box of a plain RequestInput
+    buttons[click].click()
+    assert run.status == "done", run.exception
+    assert refunds == expected
+    assert run.decisions[0]["decision"] == ("approved" if click == "Approve" else "rejected")
+    assert run.decisions[0]["by"] == "button"

@@ -26,7 +26,7 @@ import pytest
 from adk_nb.agents import LlmAgent
 from adk_nb.errors.stale_session_error import StaleSessionError
 from adk_nb.runners import Runner
-from adk_nb.sessions import DatabaseSessionService, InMemorySessionService
+from adk_nb.sessions import DatabaseSessionService
 from adk_nb.testing import ScriptedModel, call, run_turn
 from adk_nb.tools.tool_context import ToolContext
 
@@ -41,18 +41,10 @@ _spec.loader.exec_module(_stores)
 postgres_url, pg_database, pg_url = _stores.postgres_url, _stores.pg_database, _stores.pg_url
 
 
-def store(kind: str, tmp_path, pg: str | None):
-  if kind == "memory":
-    return InMemorySessionService()
-  if kind == "sqlite":
-    return DatabaseSessionService(f"sqlite:///{tmp_path / 'races.db'}")
-  return DatabaseSessionService(pg)
-
-
 @pytest.fixture(params=["memory", "sqlite", "postgresql"])
 async def service(request, tmp_path):
   pg = request.getfixturevalue("pg_url") if request.param == "postgresql" else None
-  service = store(request.param, tmp_path, pg)
+  service = _stores.make_service(request.param, tmp_path, pg)
   yield service
   await service.close()
 

@@ -117,7 +117,10 @@ def test_bad_input_gets_the_right_status_and_a_message(tmp_path, start_server):
   assert big.status_code == 413 and "--max_body_bytes" in big.json()["detail"]
   no_session = c.post("/run_sse", json={"appName": "weather_app", "userId": "u", "sessionId": "nope",
                                         "newMessage": message("hi")})
-  assert no_session.status_code == 404
+  assert no_session.status_code == 404 and "POST /apps/weather_app/users/u/sessions" in no_session.json()["detail"]
+  no_session_run = c.post("/run", json={"appName": "weather_app", "userId": "u", "sessionId": "nope",
+                                        "newMessage": message("hi")})
+  assert no_session_run.status_code == 404 and no_session_run.json()["error_code"] == "SESSION_NOT_FOUND"
   no_app = c.post("/run", json={"appName": "nope", "userId": "u", "sessionId": "s", "newMessage": message("hi")})
   assert no_app.status_code == 404 and no_app.json()["error_code"] == "APP_NOT_FOUND"
   assert c.get("/apps/weather_app/users/u/sessions/s").json()["events"] == []  # nothing half-written
@@ -138,6 +141,11 @@ def test_artifacts_save_load_list_and_refuse_traversal(tmp_path, start_server):
   assert c.get(f"{a}/notes.txt/versions").json() == [0, 1]
   assert c.get(f"{a}/notes.txt/versions/0").json() == {"text": "one"}
   assert c.get(f"{a}/notes.txt/versions/latest").json() == {"text": "two"}
+  metadata = c.get(f"{a}/notes.txt/versions/metadata").json()
+  assert [m["version"] for m in metadata] == [0, 1] and metadata[0]["mimeType"] == "text/plain"
+  assert c.get(f"{a}/notes.txt/versions/1/metadata").json()["version"] == 1
+  assert c.get(f"{a}/notes.txt/versions/latest/metadata").json()["version"] == 1
+  assert c.get(f"{a}/notes.txt/versions/7/metadata").status_code == 404
   assert c.get(f"{a}/missing.txt").status_code == 404
   bad = c.post(a, json={"filename": "../../escape.txt", "artifact": {"text": "x"}})
   assert bad.status_code == 400 and bad.json()["error_code"] == "UNSAFE_ARTIFACT_PATH"
@@ -217,3 +225,34 @@ def test_a_client_that_disconnects_mid_stream_does_not_cancel_the_run(tmp_path, 
     return [(e.author, e.content.parts[0].text) for e in session.events if e.content and e.content.parts[0].text]
 
   assert asyncio.run(stored())[-1] == ("writer", "Report written.")
+
+
+def test_run_live_is_refused_with_a_reason_not_a_404(tmp_path, start_server):
+  from websockets.exceptions import ConnectionClosed, InvalidStatus
+  from websockets.sync.client import connect
+
+  write_agent(tmp_path / "apps", "weather_app", WEATHER)
+  server = start_server(str(tmp_path / "apps"), "--session_service_uri", "memory://")
+  server.client.post("/apps/weather_app/users/u/sessions", json={"sessionId": "s"})
+  ws = server.url.replace("http://", "ws://") + "/run_live"
+
+  def close_of(query: str) -> tuple[int, str]:
+    with connect(f"{ws}?{query}") as socket:
+      try:
+        socket.recv(timeout=30)
+      except ConnectionClosed as closed:
+        return closed.rcvd.code, closed.rcvd.reason
+    raise AssertionError("the server sent a message instead of closing")
+
+  code, reason = close_of("app_name=weather_app&user_id=u&session_id=s&modalities=TEXT")
+  assert code == 1011 and "does not support live (bidi-streaming) models; use /run_sse" in reason
+  assert close_of("app_name=weather_app&user_id=u&session_id=nope") == (1002, "Session not found")
+  assert close_of("app_name=nope&user_id=u&session_id=s")[0] == 1008
+  try:
+    close_of("user_id=u&session_id=s")
+    raise AssertionError("a request without app_name was accepted")
+  except InvalidStatus as refused:  # refused during the handshake, as google-adk does
+    assert refused.response.status_code == 403
+  plain = server.client.get("/run_live")
+  assert plain.status_code == 501 and plain.json()["error_code"] == "LIVE_NOT_SUPPORTED"
+  assert server.client.get("/apps/weather_app/users/u/sessions/s").json()["events"] == []

@@ -1,102 +1,34 @@
 """Session stores under test: in memory, an SQLite file, and a real PostgreSQL server.
 
-PostgreSQL comes from $ADK_NB_TEST_PG_URL when set; otherwise, when Debian's server
-binaries are installed (`apt-get install postgresql`), a throwaway cluster is started
-on 127.0.0.1 for this test session and removed at the end.
+PostgreSQL comes from `tests/pg_server.throwaway_postgres` ($ADK_NB_TEST_PG_URL when set, else a
+throwaway cluster of Debian's binaries on 127.0.0.1 for this test session, removed at the end).
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import glob
-import os
-import pwd
-import shutil
-import socket
-import subprocess
-import tempfile
 import uuid
 from typing import Iterator, Optional
 
 import pytest
 
+from tests.pg_server import PostgresUnavailable, throwaway_postgres
+
 
 _PG_SKIP_REASON = ""
-
-
-def _free_port() -> int:
-  with socket.socket() as s:
-    s.bind(("127.0.0.1", 0))
-    return s.getsockname()[1]
-
-
-def _as_server_user(cmd: list[str]) -> list[str]:
-  if os.geteuid() != 0:
-    return cmd
-  return ["runuser", "-u", "postgres", "--", *cmd]
-
-
-def _ensure_server_user() -> None:
-  """PostgreSQL refuses to run as root; use (or create) the OS user 'postgres'."""
-  if os.geteuid() != 0:
-    return
-  try:
-    pwd.getpwnam("postgres")
-  except KeyError:
-    subprocess.run(["useradd", "--system", "--no-create-home", "postgres"], check=True,
-                   capture_output=True)
 
 
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[Optional[str]]:
   """A URL of an empty PostgreSQL database, or None (with `pg_skip_reason` set)."""
   global _PG_SKIP_REASON
-  url = os.environ.get("ADK_NB_TEST_PG_URL")
-  if url:
-    yield url
-    return
-  initdbs = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"),
-                   key=lambda p: int(p.split("/")[4]) if p.split("/")[4].isdigit() else 0)
-  if not initdbs:
-    _PG_SKIP_REASON = ("no PostgreSQL server: set ADK_NB_TEST_PG_URL=postgresql://... or "
-                       "install Debian's 'postgresql' package so the tests can start one")
-    yield None
-    return
-  bindir = os.path.dirname(initdbs[-1])
-  _ensure_server_user()
-  workdir = tempfile.mkdtemp(prefix="adk_nb_pg_")
-  datadir = os.path.join(workdir, "data")
-  if os.geteuid() == 0:
-    shutil.chown(workdir, "postgres", "postgres")
-  port = _free_port()
   try:
-    subprocess.run(
-        _as_server_user([os.path.join(bindir, "initdb"), "-D", datadir, "-U", "postgres",
-                         "--auth=trust", "-E", "UTF8", "--no-sync"]),
-        check=True, capture_output=True, cwd=workdir,
-    )
-    options = (f"-h 127.0.0.1 -p {port} -k {workdir} -c fsync=off "
-               "-c synchronous_commit=off -c full_page_writes=off")
-    subprocess.run(
-        _as_server_user([os.path.join(bindir, "pg_ctl"), "-D", datadir, "-o", options,
-                         "-l", os.path.join(workdir, "server.log"), "-w", "-t", "60", "start"]),
-        check=True, capture_output=True, cwd=workdir,
-    )
-  except (subprocess.CalledProcessError, OSError) as exc:
-    detail = getattr(exc, "stderr", b"") or b""
-    _PG_SKIP_REASON = f"could not start a throwaway PostgreSQL server: {exc} {detail.decode()[-500:]}"
-    shutil.rmtree(workdir, ignore_errors=True)
+    with throwaway_postgres() as url:
+      yield url
+  except PostgresUnavailable as exc:
+    _PG_SKIP_REASON = str(exc)
     yield None
-    return
-  try:
-    yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
-  finally:
-    subprocess.run(
-        _as_server_user([os.path.join(bindir, "pg_ctl"), "-D", datadir, "-m", "immediate", "stop"]),
-        capture_output=True, cwd=workdir,
-    )
-    shutil.rmtree(workdir, ignore_errors=True)
 
 
 def _run(coro):

@@ -69,8 +69,13 @@ def test_schema_mismatch_on_an_edge():
 def test_node_names_must_be_identifiers_and_node_options_are_checked():
   with pytest.raises(ValueError, match="Invalid node name 'bad name'"):
     FunctionNode(func=a, name="bad name")
-  with pytest.raises(ValueError, match="not supported by adk_nb yet: \\['require_confirmation'\\]"):
-    node(a, require_confirmation=True)
+  with pytest.raises(ValueError, match="not supported by adk_nb yet: \\['on_error'\\]"):
+    node(a, on_error=True)
+  with pytest.raises(ValueError, match="auth_config=...\\) is not supported"):
+    node(a, auth_config=object())
+  with pytest.raises(ValueError, match="require_confirmation needs rerun_on_resume=True"):
+    FunctionNode(func=a, require_confirmation=True, rerun_on_resume=False)
+  assert FunctionNode(func=a, require_confirmation=True).rerun_on_resume  # implied (google-adk makes you pass it)
   with pytest.raises(ValueError, match="max_parallel_workers needs parallel_worker=True"):
     node(a, max_parallel_workers=2)
 

@@ -2,7 +2,7 @@
 
 Every view of a run reads the steps built here: the notebook's live tree and its static
 HTML, `LiveRun.trajectory()`, the chat, the timeline. The label of each kind lives in
-`LABELS`, so no two views can name a step differently.
+`step.LABELS`, so no two views can name a step differently.
 
     builder = StepBuilder()
     for event in session.events:
@@ -19,216 +19,30 @@ latencies measured between events.
 
 from __future__ import annotations
 
-import json
 from collections import deque
-from dataclasses import dataclass, field
-from typing import Any, Literal, Optional
+from typing import Any, Optional
 
 from google.genai import types
 
 from ..events.event import Event
-from ..events.protocol import (REQUEST_CONFIRMATION, REQUEST_INPUT, confirmation_request, error_traceback,
-                               is_start_marker)
-
-StepKind = Literal["invocation", "agent", "sequential", "parallel", "loop", "iteration", "node", "user",
-                   "model_call", "text", "tool_call", "approval", "input_request", "transfer", "escalate",
-                   "error", "state", "decision"]
-
-LABELS: dict[str, str] = {
-    "invocation": "run", "agent": "agent", "sequential": "sequence", "parallel": "parallel", "loop": "loop",
-    "iteration": "iteration", "node": "node", "user": "user", "model_call": "model", "text": "text",
-    "tool_call": "tool", "approval": "approval", "input_request": "input", "transfer": "transfer",
-    "escalate": "escalate", "error": "error", "state": "state", "decision": "decision",
-}
-"""The label every view shows for each kind of step."""
-
-STATUS_TEXT: dict[str, str] = {
-    "running": "… running", "streaming": "… streaming", "ok": "✓ ok", "done": "✓ done", "error": "✗ error",
-    "pending": "⏸ waiting", "needs approval": "⏸ needs approval", "paused": "⏸ paused",
-    "approved": "✓ approved", "rejected": "⊘ rejected", "responded": "✓ answered",
-}
-"""How each status reads: a symbol and a word, so status never depends on colour alone."""
+from ..events.protocol import (PROTOCOL_CALLS, REQUEST_CONFIRMATION, REQUEST_INPUT, confirmation_request,
+                               error_traceback, is_start_marker)
+from .changelog import StepLog
+from .step import Step
+from .text import jsonable, readable_hint, short_args, to_json_text
 
 KEEP_REQUESTS = 500
 """Model requests kept (by reference) for the detail panel: those of the latest model calls."""
 
-CONTAINER_KINDS = {"invocation", "agent", "sequential", "parallel", "loop", "iteration", "node"}
-
-_WORKFLOW_KINDS = {"SequentialAgent": "sequential", "ParallelAgent": "parallel", "LoopAgent": "loop"}
-_DEFAULT_HINT = "Please approve or reject the tool call"  # ADK's hint: protocol advice, not for people
+_WORKFLOW_KINDS = {"SequentialAgent": "sequential", "ParallelAgent": "parallel", "LoopAgent": "loop",
+                   "Workflow": "workflow"}
 
 
-@dataclass
-class Step:
-  """One step of a run: a container (invocation, agent, workflow part) or something that happened in it."""
-
-  id: str
-  """Unique within the run."""
-  kind: str
-  """One of StepKind; `LABELS[kind]` is how views name it."""
-  parent: Optional[str]
-  """The id of the enclosing step (None for an invocation)."""
-  title: str
-  """One line: agent name, model name, `tool(args)`, ..."""
-  text: str = ""
-  """The step's text: a message, the model's answer, arguments as JSON, an error message."""
-  status: str = ""
-  """'' or a key of STATUS_TEXT."""
-  t0: Optional[float] = None
-  """When it began (seconds since the epoch)."""
-  t1: Optional[float] = None
-  """When it ended (None while it runs, or when unknown)."""
-  invocation_id: str = ""
-  author: str = ""
-  """The agent (or 'user') that produced it."""
-  branch: str = ""
-  """The branch (`parallel.child`): one lane per parallel branch."""
-  tool: str = ""
-  """For tool calls, approvals and input requests: the tool's name."""
-  args: Any = None
-  """For tool calls: the arguments."""
-  result: Any = None
-  """For tool calls: the response; for approvals: the answer."""
-  model: str = ""
-  """For model calls: the model's name."""
-  tokens: Optional[tuple[Optional[int], Optional[int]]] = None
-  """For model calls: (input, output) token counts, when the model reported them."""
-  finish: str = ""
-  """For model calls: the finish reason."""
-  event_id: str = ""
-  """The event that showed it (the model's response event for a model call)."""
-  path: str = ""
-  """For workflow nodes (and agents inside a workflow): the node path, e.g. `wf@1/child@2`."""
-  state_delta: Optional[dict[str, Any]] = None
-  """For state steps: the keys written."""
-  traceback: str = ""
-  """For error steps reporting an exception: its traceback (cut; shown folded in the details panel)."""
-  request: Any = field(default=None, repr=False, compare=False)
-  """For model calls of a live run: the LlmRequest as sent (kept by reference, never copied)."""
-  _shown: dict = field(default_factory=dict, repr=False, compare=False)
-  # JSON text of args and result, made once when a view first draws them.
-
-  def _json_of(self, name: str) -> str:
-    value = getattr(self, name)
-    cached = self._shown.get(name)
-    if cached is None or cached[0] is not value:
-      cached = self._shown[name] = (value, cut(to_json_text(value, indent=2)))
-    return cached[1]
-
-  @property
-  def label(self) -> str:
-    return LABELS.get(self.kind, self.kind)
-
-  @property
-  def ms(self) -> Optional[float]:
-    """Duration in milliseconds, when both ends are known."""
-    if self.t0 is None or self.t1 is None:
-      return None
-    return round((self.t1 - self.t0) * 1000, 1)
-
-  def meta(self) -> str:
-    """The small print after the title: branch, tokens, finish reason."""
-    parts = []
-    if self.status == "rejected" and self.text and self.kind == "tool_call":
-      parts.append(f"reason: {self.text if len(self.text) <= 80 else self.text[:79] + '…'}")
-    if self.kind in ("agent", "sequential", "parallel", "loop") and self.branch and "." in self.branch:
-      parts.append(f"branch {self.branch}")
-    if self.tokens:
-      tin, tout = self.tokens
-      parts.append(f"{_n(tin)} in · {_n(tout)} out tokens")
-    if self.finish and self.finish not in ("STOP", "FinishReason.STOP"):
-      parts.append(self.finish.lower())
-    if self.traceback:
-      parts.append("traceback in details")
-    return " · ".join(parts)
-
-  def as_node(self) -> dict[str, Any]:
-    """The step as the plain dict the widgets and the static HTML draw."""
-    if not self.text and self.kind == "tool_call" and self.args:
-      text = self._json_of("args")  # made when a view asks, not for every call
-    else:
-      text = cut(self.text)
-    node: dict[str, Any] = {"id": self.id, "parent": self.parent, "kind": self.kind, "title": self.title,
-                            "text": text, "status": self.status}
-    if self.t0 is not None:
-      node["t"] = self.t0
-    ms = self.ms
-    if ms is not None:
-      node["ms"] = ms
-    meta = self.meta()
-    if meta:
-      node["meta"] = meta
-    if self.result is not None and self.kind == "tool_call":
-      node["result"] = self._json_of("result")
-    if self.branch:
-      node["branch"] = self.branch
-    return node
-
-
-NODE_TEXT_LIMIT = 4_000
-"""Characters of a step's text and result in the tree; the whole is in its details panel."""
-
-
-def cut(text: str, limit: int = NODE_TEXT_LIMIT) -> str:
-  """`text`, or its first `limit` characters and a note saying how much is in the details panel."""
-  if len(text) <= limit:
-    return text
-  return text[:limit] + f"… ({len(text) - limit:,} more characters: see details)"
-
-
-def _n(value: Optional[int]) -> str:
-  return "?" if value is None else (f"{value / 1000:.1f}k" if value >= 10_000 else str(value))
-
-
-def readable_hint(hint: Optional[str]) -> str:
-  """A confirmation's hint for people: '' for ADK's default, which is advice to API clients."""
-  hint = hint or ""
-  return "" if hint.startswith(_DEFAULT_HINT) else hint
-
-
-def to_json_text(value: Any, indent: Optional[int] = None) -> str:
-  """JSON text for anything a tool or model produced (non-JSON values shown with str())."""
-  try:
-    return json.dumps(value, ensure_ascii=False, indent=indent, default=str)
-  except (TypeError, ValueError):
-    return str(value)
-
-
-def jsonable(value: Any) -> Any:
-  """`value` as plain JSON data (what widgets can carry)."""
-  try:
-    return json.loads(json.dumps(value, default=str))
-  except (TypeError, ValueError):
-    return str(value)
-
-
-def _short_value(value: Any) -> str:
-  if isinstance(value, str):
-    return json.dumps(value, ensure_ascii=False)
-  if value is None or isinstance(value, (bool, int, float)):
-    return json.dumps(value)
-  return to_json_text(value)
-
-
-def short_args(args: Optional[dict[str, Any]], limit: int = 80) -> str:
-  """`a=1, b='x'` cut to `limit` characters, for a one-line title."""
-  text = ", ".join(f"{k}={_short_value(v)}" for k, v in (args or {}).items())
-  return text if len(text) <= limit else text[:limit - 1] + "…"
-
-
-class StepBuilder:
-  """Folds a run's events and progress points into Steps, and logs each change for live views.
-
-  `ops` is the change log a live view replays: ['add', id] | ['set', id, fields] |
-  ['text', id, chunk]; `take_ops()` turns it into messages for the browser.
-  """
+class StepBuilder(StepLog):
+  """Folds a run's events and progress points into Steps, and logs each change for live views (see StepLog)."""
 
   def __init__(self, keep_ops: bool = True) -> None:
-    self.steps: dict[str, Step] = {}
-    """Every step by id, in the order they began."""
-    self.keep_ops = keep_ops
-    """False when no live view reads the change log (nothing is kept)."""
-    self.ops: list[list] = []
+    super().__init__(keep_ops)
     self._invocations: dict[str, str] = {}     # invocation id -> step id
     self._unbound: Optional[str] = None        # an invocation step shown before its id was known
     self._active: dict[tuple[str, str], str] = {}   # (invocation, agent name) -> its current step
@@ -240,80 +54,6 @@ class StepBuilder:
     self._live_models: set[str] = set()         # event ids of model calls announced by progress
     self._with_request: deque[Step] = deque()
     self._keys: dict[str, str] = {}             # 'model:<event id>', 'call:<call id>', ... -> step id
-    self._counter = 0
-
-  # ---- the change log ------------------------------------------------------------------------
-
-  def _new_id(self, prefix: str = "s") -> str:
-    # Short ids: a 10,000-event run's snapshot repeats each id in its children's `parent`.
-    self._counter += 1
-    return f"{prefix}{self._counter}"
-
-  def _key_id(self, key: str) -> str:
-    """A new step id for what `key` names (`model:<event id>`, `call:<call id>`, ...), found again by `_find`."""
-    step_id = self._keys[key] = self._new_id()
-    return step_id
-
-  def _find(self, key: str) -> Optional[Step]:
-    step_id = self._keys.get(key)
-    return None if step_id is None else self.steps.get(step_id)
-
-  def _add(self, step: Step) -> Step:
-    self.steps[step.id] = step
-    if self.keep_ops:
-      self.ops.append(["add", step.id])
-    return step
-
-  def _set(self, step: Step, **fields: Any) -> None:
-    for name, value in fields.items():
-      setattr(step, name, value)
-    if self.keep_ops:
-      ops = self.ops
-      if ops and ops[-1][0] == "set" and ops[-1][1] == step.id:
-        ops[-1][2].update(fields)
-      elif not (ops and ops[-1][0] == "add" and ops[-1][1] == step.id):
-        ops.append(["set", step.id, dict(fields)])
-
-  def _append_text(self, step: Step, chunk: str) -> None:
-    before = len(step.text)
-    step.text += chunk
-    if before >= NODE_TEXT_LIMIT:
-      return  # the view shows the first NODE_TEXT_LIMIT characters; the end result says how much more
-    if before + len(chunk) > NODE_TEXT_LIMIT:
-      chunk = chunk[:NODE_TEXT_LIMIT - before] + "…"
-    if self.keep_ops:
-      ops = self.ops
-      if ops and ops[-1][0] == "text" and ops[-1][1] == step.id:
-        ops[-1][2] += chunk
-      elif not (ops and ops[-1][0] == "add" and ops[-1][1] == step.id):
-        ops.append(["text", step.id, chunk])
-
-  def take_ops(self) -> list[list]:
-    """The changes since the last call as browser operations (and forgets them).
-
-    A step added in this batch travels whole ('add' with its current node); its later
-    changes in the batch are already in it.
-    """
-    ops, self.ops = self.ops, []
-    out: list[list] = []
-    added: set[str] = set()
-    for op in ops:
-      step = self.steps[op[1]]
-      if op[0] == "add":
-        added.add(step.id)
-        out.append(["add", step.as_node()])
-      elif step.id in added:
-        continue
-      elif op[0] == "set":
-        node = step.as_node()  # derived fields (ms, meta, result text) follow their sources
-        out.append(["set", step.id, {k: node.get(k) for k in _node_fields(op[2])}])
-      else:
-        out.append(op)
-    return out
-
-  def nodes(self) -> list[dict[str, Any]]:
-    """Every step as a node dict, in order (the snapshot a reloaded view draws)."""
-    return [s.as_node() for s in self.steps.values()]
 
   # ---- structure -----------------------------------------------------------------------------
 
@@ -376,6 +116,10 @@ class StepBuilder:
   def agent_started(self, invocation_id: str, agent: Any, branch: Optional[str], when: float) -> None:
     """An agent began (a progress point): a new step for this activation, inside its container."""
     inv = self._invocation(invocation_id, when)
+    resumed = self.steps.get(self._active.get((inv.invocation_id, agent.name), ""))
+    if resumed is not None and resumed.kind == "workflow" and resumed.status == "paused":
+      self._set(resumed, status="running", t1=None)  # a resumed workflow goes on under the same node paths
+      return
     parent_agent = getattr(agent, "parent_agent", None)
     parent_id = self._active.get((inv.invocation_id, parent_agent.name)) if parent_agent is not None else None
     parent = self.steps[parent_id] if parent_id is not None else inv
@@ -430,23 +174,56 @@ class StepBuilder:
     self._active[key] = step.id
     return step
 
-  def _node(self, event: Event, workflow: Step) -> Step:
-    """The step of the workflow node run that produced `event`, keyed by its node path (`wf@1/child@2`)."""
-    path = event.node_info.path
-    key = f"node:{workflow.invocation_id}:{path}"
-    step = self._find(key)
-    if step is None:
-      parent_path = path.rsplit("/", 1)[0] if "/" in path else ""
-      parent = self._find(f"node:{workflow.invocation_id}:{parent_path}") if "/" in parent_path else None
-      step = self._add(Step(id=self._key_id(key), kind="node", parent=(parent or workflow).id,
-                            title=path.rsplit("/", 1)[-1], t0=event.timestamp, status="running",
-                            invocation_id=workflow.invocation_id, author=event.author, branch=event.branch or "",
-                            path=path))
+  # ---- workflows ------------------------------------------------------------------------------
+
+  def _workflow_node(self, event: Event) -> Step:
+    """The step of the workflow node run that produced `event`, found by its node path (`wf@1/child@2`).
+
+    Each path segment is one step: the root (`wf@1`) is the workflow, nested segments are
+    nodes inside it. An agent run as a node, announced by a progress point before its first
+    event, becomes that node's step, so its model calls stay inside it.
+    """
+    inv = self._invocation(event.invocation_id, event.timestamp)
+    info = event.node_info
+    step = self._node_at(inv, info.path, event)
+    if event.partial:
+      return step
     output = getattr(event, "output", None)
-    if output is not None and not event.partial:
+    if output is not None:
       self._set(step, status="ok", t1=event.timestamp, result=jsonable(output), text=to_json_text(output, indent=2))
-    elif event.error_code and not event.partial:
+    elif info.message_as_output and event.text and event.author != "user":
+      self._set(step, status="ok", t1=event.timestamp)
+    elif event.error_code:
       self._set(step, status="error", t1=event.timestamp)
+    for path in info.output_for or ():
+      done = self._find(f"node:{inv.invocation_id}:{path}")
+      if done is not None and done is not step and done.kind in ("node", "workflow") and done.status != "paused":
+        self._set(done, status="ok", t1=event.timestamp)
+    return step
+
+  def _node_at(self, inv: Step, path: str, event: Event) -> Step:
+    key = f"node:{inv.invocation_id}:{path}"
+    step = self._find(key)
+    if step is not None:
+      return step
+    parent_path, _, segment = path.rpartition("/")
+    name = segment.rsplit("@", 1)[0]
+    parent = self._node_at(inv, parent_path, event) if parent_path else None
+    active = self.steps.get(self._active.get((inv.invocation_id, name), ""))
+    if active is not None and not active.path and (parent is None or active.parent == parent.id):
+      self._keys[key] = active.id
+      if parent is None:
+        self._set(active, path=path, kind="workflow")
+      else:
+        self._set(active, path=path, title=segment, kind="node" if active.kind == "agent" else active.kind)
+      return active
+    root = parent is None
+    step = self._add(Step(id=self._key_id(key), kind="workflow" if root else "node", parent=(parent or inv).id,
+                          title=name if root else segment, t0=event.timestamp, status="" if root else "running",
+                          invocation_id=inv.invocation_id, author=name if root else event.author,
+                          branch="" if root else event.branch or "", path=path))
+    if root:
+      self._active[(inv.invocation_id, name)] = step.id
     return step
 
   # ---- model calls ---------------------------------------------------------------------------
@@ -479,13 +256,16 @@ class StepBuilder:
     """Folds one event (partial chunks grow their model call's text in place)."""
     if is_start_marker(event):
       return  # the at-most-once marker is bookkeeping, not a step
+    in_workflow = event.node_info is not None and bool(event.node_info.path)
     if event.author == "user":
-      inv = self._invocation(event.invocation_id, event.timestamp)
-      self._user(inv, event.content, event.actions.state_delta, event.timestamp, event.id)
+      # Inside a workflow a user-authored event is a node's input: shown inside that node.
+      where = self._workflow_node(event) if in_workflow else self._invocation(event.invocation_id, event.timestamp)
+      self._user(where, event.content, event.actions.state_delta, event.timestamp, event.id)
       return
-    agent = self._agent(event.invocation_id, event.author, event.branch, event.timestamp)
-    if event.node_info is not None and event.node_info.path:
-      agent = self._node(event, agent)  # inside a Workflow, steps live under their node
+    if in_workflow:
+      agent = self._workflow_node(event)  # inside a Workflow, steps live under their node path
+    else:
+      agent = self._agent(event.invocation_id, event.author, event.branch, event.timestamp)
     lane = (agent.invocation_id, event.branch or "")
     previous = self._last_time.get(lane) or self._last_time.get((agent.invocation_id, "*")) or agent.t0
     if not event.partial:
@@ -578,8 +358,10 @@ class StepBuilder:
         self._original_of[step.id] = original.id
       return
     if call.name == REQUEST_INPUT:
+      if parent.kind == "node":
+        self._set(parent, status="pending")  # the node waits for a person's answer
       self._add(Step(id=self._key_id(f"call:{call.id}"), kind="input_request", parent=parent.id,
-                     title=f"input requested: {to_json_text(args.get('message') or args)}", status="pending",
+                     title=to_json_text(args.get('message') or args), status="pending",
                      tool=call.name, args=args, **common))
       return
     long_running = call.id in (event.long_running_tool_ids or set())
@@ -649,27 +431,9 @@ def _looks_like_model_output(event: Event) -> bool:
     return False
   if event.usage_metadata is not None or event.finish_reason is not None or event.model_version:
     return True
-  return any(p.text or (p.function_call is not None and p.function_call.name != REQUEST_CONFIRMATION)
+  # Protocol calls (confirmations, input requests) come from the framework, not from a model.
+  return any(p.text or (p.function_call is not None and p.function_call.name not in PROTOCOL_CALLS)
              for p in parts)
-
-
-_FIELD_SOURCES = {"t0": ("t", "ms"), "t1": ("ms",), "tokens": ("meta",), "finish": ("meta",),
-                  "branch": ("branch", "meta"), "result": ("result",), "text": ("text", "meta"),
-                  "status": ("status", "meta"), "model": (),
-                  "request": (), "args": (), "tool": (), "state_delta": (), "invocation_id": (), "author": (),
-                  "event_id": (), "path": ()}
-"""For each Step field, the node keys that follow from it (none: not drawn)."""
-
-
-def _node_fields(changed: dict[str, Any]) -> list[str]:
-  """The node keys that follow from changed Step fields."""
-  out: list[str] = []
-  for name in changed:
-    for key in _FIELD_SOURCES.get(name, (name,)):
-      if key not in out:
-        out.append(key)
-  return out
-
 
 def steps_of(events: list[Event]) -> StepBuilder:
   """The steps of stored events (no progress points: latencies are measured between events)."""

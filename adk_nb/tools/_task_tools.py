@@ -1,0 +1,119 @@
+"""The Task API's tools (google-adk 2.x agent `mode`): a coordinator calls its `single_turn` and
+`task` sub-agents like tools, and a task agent ends its task with `finish_task`.
+
+The delegation tools only declare the call; the coordinator's flow runs the sub-agent itself
+(adk_nb.flows._delegation), so the sub-agent's events stream and are committed like any other.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, Optional
+
+from google.genai import types
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+
+from .base_tool import BaseTool
+
+if TYPE_CHECKING:
+  from ..agents.llm_agent import LlmAgent
+  from ..models.llm_request import LlmRequest
+  from .tool_context import ToolContext
+
+FINISH_TASK = "finish_task"
+"""The tool a task-mode agent calls to hand its result back (google-adk's name)."""
+FINISH_TASK_SUCCESS = "Task completed."
+"""finish_task's answer when the result is valid (google-adk's wording)."""
+
+_FINISH_INSTRUCTION = (
+    "Do NOT call `finish_task` prematurely. Use your available tools to fully complete every aspect of "
+    "the delegated task first. If the task is unclear, ask the user for clarification before proceeding. "
+    "Once the task is fully complete, call `finish_task` by itself with no accompanying text output."
+)
+
+
+class _DefaultTaskOutput(BaseModel):
+  result: str
+  """A brief summary of what the agent accomplished."""
+
+
+class _DefaultRequest(BaseModel):
+  request: str = Field(description="Detailed instructions or context for the sub-agent.")
+
+
+class FinishTaskTool(BaseTool):
+  """Ends a task-mode agent's task: its arguments (the agent's `output_schema`, else `{result: str}`)
+  become the answer to the coordinator's call. Invalid arguments go back to the model to retry."""
+
+  def __init__(self, agent: "LlmAgent"):
+    schema = agent.output_schema if agent.output_schema is not None else _DefaultTaskOutput
+    self.adapter = TypeAdapter(schema)
+    json_schema = self.adapter.json_schema()
+    self.wrapper_key: Optional[str] = None if json_schema.get("type") == "object" else "result"
+    """A non-object schema is wrapped under this key (the model can only pass an object)."""
+    description = ("Signal that this agent has completed its delegated task. Call this when you have "
+                   "finished your delegated task.")
+    if agent.output_schema is not None:
+      description += " Pass the required output data in the parameters."
+    super().__init__(name=FINISH_TASK, description=description)
+
+  def _get_declaration(self) -> types.FunctionDeclaration:
+    schema = self.adapter.json_schema()
+    if self.wrapper_key:
+      defs = schema.pop("$defs", None)
+      schema = {"type": "object", "properties": {self.wrapper_key: schema}, "required": [self.wrapper_key]}
+      if defs:
+        schema["$defs"] = defs
+    return types.FunctionDeclaration(name=self.name, description=self.description, parameters_json_schema=schema)
+
+  def result(self, args: dict[str, Any]) -> Any:
+    """The validated task result (JSON-ready) for these arguments; raises ValidationError."""
+    value = args.get(self.wrapper_key) if self.wrapper_key else args
+    return self.adapter.dump_python(self.adapter.validate_python(value), mode="json")
+
+  async def process_llm_request(self, *, tool_context: "ToolContext", llm_request: "LlmRequest") -> None:
+    await super().process_llm_request(tool_context=tool_context, llm_request=llm_request)
+    llm_request.append_instructions([_FINISH_INSTRUCTION])
+
+  async def run_async(self, *, args: dict[str, Any], tool_context: "ToolContext") -> Any:
+    try:
+      self.result(args)
+    except ValidationError as exc:
+      return {"error": f"Invoking `{self.name}()` failed due to validation errors:\n{exc}\nYou could retry "
+                       "calling this tool, but it is IMPORTANT for you to provide all the mandatory parameters "
+                       "with correct types."}
+    tool_context.actions.skip_summarization = True  # the task agent's turn ends here
+    return FINISH_TASK_SUCCESS
+
+
+class DelegationTool(BaseTool):
+  """A sub-agent offered to its coordinator as a tool (mode 'single_turn' or 'task')."""
+
+  def __init__(self, agent: "LlmAgent"):
+    self.agent = agent
+    description = agent.description or ""
+    if agent.mode == "task":
+      description = (description + "\nIMPORTANT: This tool delegates execution to a specialized agent. Do NOT "
+                     "call this tool in parallel with any other tools.").strip()
+    super().__init__(name=agent.name, description=description)
+
+  @property
+  def mode(self) -> str:
+    return self.agent.mode
+
+  def _get_declaration(self) -> types.FunctionDeclaration:
+    schema = (self.agent.input_schema or _DefaultRequest).model_json_schema()
+    return types.FunctionDeclaration(name=self.name, description=self.description, parameters_json_schema=schema)
+
+  def task_input(self, args: dict[str, Any]) -> str:
+    """The sub-agent's first user turn: the request text, or the arguments as JSON."""
+    if self.agent.input_schema is not None:
+      return self.agent.input_schema.model_validate(args).model_dump_json()
+    if self.agent.mode == "single_turn":
+      return str(args.get("request", ""))
+    return json.dumps(args, ensure_ascii=False)
+
+  async def run_async(self, *, args: dict[str, Any], tool_context: "ToolContext") -> Any:
+    # Reached only when something runs the tool outside an LlmAgent's flow.
+    raise RuntimeError(f"Sub-agent {self.name!r} (mode={self.agent.mode!r}) runs through its coordinator's "
+                       "flow; call the coordinator LlmAgent instead of the tool.")
