@@ -87,11 +87,14 @@ def adk_nb_worker(cases: int, concurrency: int, mode: str) -> dict:
         f"root_agent = Agent(name='bench', model=ScriptedModel(lambda r: {ANSWER!r}, latency={LATENCY}, record=False))\n")
     executor = RayExecutor(address=mode[4:], workers=2, concurrency_per_worker=concurrency // 2)
     results = asyncio.run(evaluate(folder, eval_set, config, executor=executor, progress=False))
+    phases = executor.timings
   else:
     results = asyncio.run(evaluate(agent, eval_set, config, concurrency=concurrency, progress=False))
   wall = time.perf_counter() - t0
   peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
   out = {"wall_s": wall, "rss_base_mb": base_rss / 1024, "rss_peak_mb": peak / 1024, "cases": cases}
+  if mode.startswith("ray="):
+    out["phases"] = phases
   if mode == "memory":
     import tracemalloc
 
@@ -204,6 +207,23 @@ def run_nb(cases: int, concurrency: int, mode: str = "evaluate") -> dict:
   return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def ray_figures(address: str, c: int) -> dict:
+  """(c): 2,000 cases in one process, then on the Ray cluster at `address` with 2 workers, same total concurrency."""
+  single = run_nb(2000, c)
+  load_single = os.getloadavg()[0]
+  on_ray = run_nb(2000, c, f"ray={address}")
+  load_ray = os.getloadavg()[0]
+  speedup = single["wall_s"] / on_ray["wall_s"]
+  print(f"(c) 2,000 cases: one process {single['wall_s']:.2f} s (load average after {load_single:.1f}), Ray 2 workers "
+        f"{on_ray['wall_s']:.2f} s (load average after {load_ray:.1f}) (total concurrency {c}) -> {speedup:.2f}x "
+        f"({speedup / 2:.0%} of 2x; the Ray figure includes connecting and starting the workers)")
+  phases = on_ray["phases"]
+  print(f"    Ray phases: connect {phases['connect_s']:.1f} s, workers importing the agent {phases['start_workers_s']:.1f} s, "
+        f"running the 2,000 case runs {phases['run_s']:.1f} s -> {2000 / phases['run_s']:.0f} case runs/s against "
+        f"{2000 / single['wall_s']:.0f}/s in one process (whole run)")
+  return {"single_process": single, "ray_2_workers": on_ray, "load_average_after": [load_single, load_ray]}
+
+
 def main() -> None:
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
   parser.add_argument("--cases", type=int, default=500)
@@ -212,6 +232,8 @@ def main() -> None:
   parser.add_argument("--ray-address", default=None,
                       help="also run (c): 2,000 cases on this Ray cluster with 2 workers (start one with "
                            "`ray start --head --num-cpus=2`) against one process at the same total concurrency")
+  parser.add_argument("--ray-only", action="store_true",
+                      help="with --ray-address: run only (c), the single-process and Ray runs of 2,000 cases")
   parser.add_argument("--memory-sizes", type=int, nargs="*", default=[500, 2000, 10000],
                       help="case counts of the memory runs (default 500 2000 10000)")
   parser.add_argument("--worker", nargs=3, help=argparse.SUPPRESS)
@@ -220,6 +242,13 @@ def main() -> None:
     print(json.dumps(adk_nb_worker(int(args.worker[0]), int(args.worker[1]), args.worker[2])))
     return
   n, c = args.cases, args.concurrency
+  if args.ray_only:
+    if not args.ray_address:
+      parser.error("--ray-only needs --ray-address host:port")
+    print(f"(c) only: 2,000 cases x {TURNS} turns, scripted model {LATENCY * 1000:.0f} ms, total concurrency {c}; "
+          f"load average before: {os.getloadavg()[0]:.1f}")
+    ray_figures(args.ray_address, c)
+    return
   ideal = n * TURNS * LATENCY / c
   print(f"eval bench: {n} cases x {TURNS} turns, scripted model {LATENCY * 1000:.0f} ms, concurrency {c}")
   main_run = run_nb(n, c)
@@ -237,13 +266,7 @@ def main() -> None:
     print(f"  heap peak at {rows[-1][0]} cases / at {rows[0][0]} cases: {rows[-1][1] / rows[0][1]:.2f}x")
   report = {"cases": n, "concurrency": c, "ideal_s": ideal, "adk_nb": main_run, "memory": rows}
   if args.ray_address:
-    single = run_nb(2000, c)
-    on_ray = run_nb(2000, c, f"ray={args.ray_address}")
-    report["ray"] = {"single_process": single, "ray_2_workers": on_ray}
-    speedup = single["wall_s"] / on_ray["wall_s"]
-    print(f"(c) 2,000 cases: one process {single['wall_s']:.2f} s, Ray 2 workers {on_ray['wall_s']:.2f} s "
-          f"(total concurrency {c}) -> {speedup:.2f}x ({speedup / 2:.0%} of 2x; the Ray figure includes connecting "
-          "and starting the workers)")
+    report["ray"] = ray_figures(args.ray_address, c)
   if not args.skip_adk:
     python = adk_python()
     if python is None:

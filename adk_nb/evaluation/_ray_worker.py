@@ -1,4 +1,4 @@
-"""The Ray actor behind `RayExecutor`: loads the agent once from its module path, runs case runs on request.
+"""The Ray actor behind `RayExecutor`: loads the agent once from its module path, runs batches of case runs.
 
 Plain Python (no Ray import): `RayExecutor` wraps it with `ray.remote` on the driver.
 """
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from typing import Any, Optional
+from typing import Any, AsyncIterator, Optional
 
 from ._run import CaseRunner, runner_for
 from .eval_case import EvalCase
@@ -51,3 +51,34 @@ class CaseWorker:
   async def run(self, case: EvalCase, run: int) -> EvalCaseResult:
     """One case run, scored."""
     return await (await self._runner()).run(case, run)
+
+  async def run_batch(self, batch: list[tuple[int, EvalCase]]) -> AsyncIterator[list[tuple[int, EvalCaseResult]]]:
+    """Runs every (run, case) of `batch` at once; yields [(position in batch, result), ...] as they finish.
+
+    Each yield carries all the results finished since the last one, so a Ray streaming call sends a few
+    messages per batch instead of one per case, and the driver knows which positions are still running.
+    """
+    case_runner = await self._runner()
+    finished: asyncio.Queue = asyncio.Queue()
+
+    async def one(position: int, run: int, case: EvalCase) -> None:
+      try:
+        finished.put_nowait((position, await case_runner.run(case, run)))
+      except Exception as exc:  # raised by the generator below, so the driver sees the worker's error
+        finished.put_nowait((position, exc))
+
+    tasks = [asyncio.create_task(one(position, run, case)) for position, (run, case) in enumerate(batch)]
+    try:
+      left = len(tasks)
+      while left:
+        chunk = [await finished.get()]
+        while not finished.empty():
+          chunk.append(finished.get_nowait())
+        for _, outcome in chunk:
+          if isinstance(outcome, Exception):
+            raise outcome
+        left -= len(chunk)
+        yield chunk
+    finally:
+      for task in tasks:
+        task.cancel()

@@ -14,9 +14,11 @@ listed in `EvalResults.retried`; a case run whose worker dies twice is recorded 
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import logging
 import os
+import time
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Optional
 
@@ -97,6 +99,9 @@ class RayExecutor:
     self.address, self.workers, self.num_cpus = address, workers, num_cpus
     self.concurrency_per_worker = concurrency_per_worker
     self.init_kwargs = dict(init_kwargs or {})
+    self.timings: dict[str, float] = {}
+    """Seconds of the last run: connect_s (joining the cluster), start_workers_s (workers importing the agent)
+    and run_s (sending, running and storing the case runs)."""
 
   def _connect(self):
     ray = _import_ray()
@@ -115,7 +120,9 @@ class RayExecutor:
 
   async def run(self, spec: RunSpec, jobs: Iterator[Job], sink: ResultSink, progress: Any = None) -> None:
     self.check(spec)
+    started = time.perf_counter()
     ray = self._connect()
+    self.timings = {"connect_s": time.perf_counter() - started}
     from ._ray_worker import CaseWorker
 
     remote_worker = ray.remote(CaseWorker)
@@ -135,9 +142,12 @@ class RayExecutor:
       for actor, _ in slots:
         ray.kill(actor)
       raise
+    self.timings["start_workers_s"] = time.perf_counter() - started - self.timings["connect_s"]
+    running = time.perf_counter()
     retry: collections.deque = collections.deque()
     attempts: dict[tuple[int, str], int] = {}
     budget = [2 * count]  # replacement workers allowed, so a crash loop cannot go on for ever
+    refill = max(1, per_worker // 2)
 
     async def emit(result: EvalCaseResult, index: int) -> None:
       written = sink(result, index)
@@ -146,42 +156,88 @@ class RayExecutor:
       if progress is not None:
         progress.advance(case_status(result))
 
-    async def pump(slot: list) -> None:
-      while True:
-        job = retry.popleft() if retry else next(jobs, None)
-        if job is None or slot[0] is None:
-          if job is not None:
-            retry.appendleft(job)
-          return
-        run, index, case = job
-        actor, generation = slot
+    def take(size: int) -> list:
+      batch = []
+      while len(batch) < size:
+        job = next(jobs, None)
+        if job is None:
+          break
+        batch.append(job)
+      return batch
+
+    async def drive(slot: list) -> None:
+      """Keeps `per_worker` case runs in flight on one worker, sent in batches as earlier ones finish."""
+      in_flight = [0]
+      woken = asyncio.Event()
+      batches: set = set()
+      alone = [False]  # a retried case run is in flight by itself
+
+      async def consume(actor: Any, generation: int, batch: list) -> None:
+        waiting = dict(enumerate(batch))
         try:
-          result = await actor.run.remote(case, run)
+          stream = actor.run_batch.options(num_returns="streaming").remote([(run, case) for run, _, case in batch])
+          async for ref in stream:
+            for position, result in await ref:
+              _, index, _ = waiting.pop(position)
+              in_flight[0] -= 1
+              await emit(result, index)
+            woken.set()
         except ray.exceptions.RayActorError as exc:
-          key = (run, case.eval_id)
-          attempts[key] = attempts.get(key, 0) + 1
-          if slot[1] == generation:  # the first of this worker's jobs to notice: replace the worker
+          if slot[1] == generation:  # the first of this worker's batches to notice: replace the worker
             ray.kill(actor)
             slot[1] += 1
             slot[0] = start_worker() if budget[0] > 0 else None
             budget[0] -= 1
-          if attempts[key] == 1:
-            logger.warning("A Ray worker died running case %s (run %d); running it once more.", case.eval_id, run)
-            spec.retried.append(key)
-            retry.append(job)
-          else:
-            await emit(worker_died(spec.eval_set_id, case.eval_id, run, exc), index)
-          continue
-        await emit(result, index)
+          for job in waiting.values():  # the case runs it had not finished; those it sent back stay done
+            run, index, case = job
+            key = (run, case.eval_id)
+            attempts[key] = attempts.get(key, 0) + 1
+            if attempts[key] == 1:
+              logger.warning("A Ray worker died running case %s (run %d); running it once more.", case.eval_id, run)
+              spec.retried.append(key)
+              retry.append(job)
+            else:
+              await emit(worker_died(spec.eval_set_id, case.eval_id, run, exc), index)
+        finally:
+          in_flight[0] -= len(waiting)
+          woken.set()
+
+      while True:
+        if not batches:
+          alone[0] = False
+        room = per_worker - in_flight[0]
+        if slot[0] is not None and not alone[0] and retry:
+          # A case run whose worker died runs alone on its next worker, so a second death is its own.
+          if not batches:
+            alone[0] = True
+            in_flight[0] += 1
+            batches.add(asyncio.ensure_future(consume(slot[0], slot[1], [retry.popleft()])))
+            continue
+        elif slot[0] is not None and not alone[0] and (room >= refill or not batches):
+          batch = take(room)
+          if batch:
+            in_flight[0] += len(batch)
+            batches.add(asyncio.ensure_future(consume(slot[0], slot[1], batch)))
+            continue
+        if not batches:
+          return
+        woken.clear()
+        wake = asyncio.ensure_future(woken.wait())
+        await asyncio.wait([wake, *batches], return_when=asyncio.FIRST_COMPLETED)
+        wake.cancel()
+        for task in [t for t in batches if t.done()]:
+          batches.discard(task)
+          task.result()  # a worker's own error (not its death) stops the eval with that error
 
     while True:
       live = [s for s in slots if s[0] is not None]
       if not live:
         raise RuntimeError("Every Ray worker died and no replacement could be started; see the Ray logs "
                            "(ray logs cluster) for why.")
-      await _gather(pump(s) for s in live for _ in range(per_worker))
+      await _gather(drive(s) for s in live)
       if not retry:
         break
+    self.timings["run_s"] = time.perf_counter() - running
     for actor, _ in slots:
       if actor is not None:
         ray.kill(actor)

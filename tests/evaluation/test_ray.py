@@ -121,7 +121,9 @@ def agent_folder(tmp_path):
 
 async def test_an_eval_set_runs_on_two_ray_workers_and_a_dead_worker_is_retried_once(ray_cluster, agent_folder,
                                                                                     tmp_path):
-  executor = RayExecutor(address=ray_cluster, concurrency_per_worker=1)
+  # 3 at once per worker: the crashing cases die inside batches with other cases, whose unfinished runs are
+  # retried (alone, so only a case that kills its worker on its own is recorded as WorkerDied).
+  executor = RayExecutor(address=ray_cluster, concurrency_per_worker=3)
   results = await evaluate(str(agent_folder), eval_set_from_dict(EVAL_SET), CRITERIA, executor=executor,
                            progress=False, results_dir=tmp_path / "runs")
   cases = results.cases.set_index("eval_id")
@@ -135,6 +137,7 @@ async def test_an_eval_set_runs_on_two_ray_workers_and_a_dead_worker_is_retried_
   assert {(0, "crash_once"), (0, "crash_always")} <= set(results.retried)
   assert "were run again after their Ray worker died" in results.summary()
   assert EvalResults.open(results.run_dir).counts()["passed"] == 9  # stored as it streamed back
+  assert set(executor.timings) == {"connect_s", "start_workers_s", "run_s"}
 
 
 async def test_a_worker_that_cannot_import_the_agent_stops_the_run_with_the_reason(ray_cluster, tmp_path):
