@@ -5,11 +5,15 @@
                              executor=RayExecutor(address="10.0.0.5:6379", concurrency_per_worker=16))
 
 With Ray, each worker (a Ray actor) imports the agent from its module path or agent folder (ADK's
-agent-folder convention, loaded by the command line's loader), runs case runs with its own Runner and
-in-memory services, and sends each result back as soon as it is scored; the driver commits it to the
-run's result store. When a worker dies, the case runs it held are run once more on another worker and
-listed in `EvalResults.retried`; a case run whose worker dies twice is recorded as an error
-(`error_type='WorkerDied'`). `ray` is the optional extra `pip install 'adk_nb[ray]'`, imported only here.
+agent-folder convention, loaded by the command line's loader) and runs case runs with its own Runner and
+in-memory services. The driver keeps `concurrency_per_worker` case runs in flight on each worker, sent in
+batches (one Ray streaming call per batch, a new batch of the free slots whenever half of them have
+finished, so no worker queues more than it runs and the end of a run has no long tail); the worker runs a
+batch's case runs at once and sends back whatever has finished each time it yields, and the driver commits
+each result to the run's result store and the progress bar. When a worker dies, the case runs of its
+batches that had not come back are run once more, each alone on a worker, and listed in
+`EvalResults.retried`; one whose worker dies again is recorded as an error (`error_type='WorkerDied'`).
+`ray` is the optional extra `pip install 'adk_nb[ray]'`, imported only here.
 """
 
 from __future__ import annotations
