@@ -103,3 +103,14 @@ def test_compaction_is_a_marker_saying_how_many_events_it_replaced_and_cache_is_
   assert (marker.title, marker.text, marker.parent) == ("summarised 2 events", "They greeted.", None)
   [call] = by_kind(steps, "model_call")
   assert "cache fingerprint abcdef12 (2 contents)" in call.meta()
+
+
+def test_details_of_a_grounded_call_list_its_sources_and_searches():
+  from adk_nb.inspect.details import step_details
+  grounding = types.GroundingMetadata(
+      web_search_queries=["q1"],
+      grounding_chunks=[types.GroundingChunk(web=types.GroundingChunkWeb(uri="https://a.example/x", title="A"))])
+  event = model_event([types.Part(text="Sunny.")], grounding_metadata=grounding)
+  [call] = by_kind(steps_of([event]), "model_call")
+  sections = {s["title"]: s["text"] for s in step_details(call, [event])["sections"]}
+  assert sections["grounding (sources, searches)"] == "A <https://a.example/x>\nsearched: q1"
