@@ -55,7 +55,9 @@ class Runner:
       memory_service: Optional[Any] = None,
       credential_service: Optional[Any] = None,
       auto_create_session: bool = False,
+      plugin_close_timeout: float = 5.0,
   ):
+    """`plugin_close_timeout` bounds each plugin's `close()` (seconds) when the runner closes."""
     if app is not None:
       if agent is not None:
         raise ValueError("Pass either app=... or agent=..., not both (the App already holds root_agent).")
@@ -80,8 +82,10 @@ class Runner:
     self.artifact_service = artifact_service
     self.memory_service = memory_service
     self.credential_service = credential_service
-    self.plugin_manager = PluginManager(plugins)
+    self.plugin_manager = PluginManager(plugins, close_timeout=plugin_close_timeout)
     self.auto_create_session = auto_create_session
+    self.context_cache_config = self.app.context_cache_config if self.app is not None else None
+    """The App's context cache settings (None without an App or when it sets none)."""
 
   # ---- the async API ------------------------------------------------------------------------
 
@@ -206,11 +210,18 @@ class Runner:
       failure = exc
       logger.debug("Run failed in invocation %s", invocation_id, exc_info=True)
       yield await self._record_failure(ctx, session, exc)
+      await _notify_run_error(pm, ctx, exc)
       raise
     finally:
       tracing.end_span(span, failure)
-      if pm.has("after_run_callback"):
-        await pm.run("after_run_callback", invocation_context=ctx)
+      # As in ADK: after_run_callback for a run that ended without error; a failed run's plugins
+      # heard of it through on_run_error_callback.
+      if failure is None and pm.has("after_run_callback"):
+        try:
+          await pm.run("after_run_callback", invocation_context=ctx)
+        except Exception as exc:
+          await _notify_run_error(pm, ctx, exc)
+          raise
 
   async def _record_failure(self, ctx: InvocationContext, session: Session, exc: BaseException) -> Event:
     """Commits (when the store allows) and returns the error event of a failed run."""
@@ -271,6 +282,15 @@ class Runner:
     """
     return [interrupted_answer(event, calls)
             for event, calls in unanswered_calls(session.events, resume.paused if resume else ())]
+
+  @staticmethod
+  def _should_append_event(event: Event, is_live_call: bool) -> bool:
+    """Whether the session keeps `event` (google-adk's rule): everything but the audio, video or
+    image bytes a model streams in a live run. adk_nb has no live runs, so it keeps every event."""
+    if not is_live_call or event.author == "user" or not event.content:
+      return True
+    return not any(p.inline_data is not None and (p.inline_data.mime_type or "").startswith(("audio/", "video/", "image/"))
+                   for p in event.content.parts or [])
 
   def _match_answers(self, session: Session, message: types.Content) -> Optional[Resume]:
     """The paused invocation `message` resumes, or None (see `adk_nb.resume.match_answers`)."""
@@ -406,6 +426,16 @@ def _transferable_across_tree(agent: BaseAgent) -> bool:
   return True
 
 
+async def _notify_run_error(pm: PluginManager, ctx: InvocationContext, error: Exception) -> None:
+  """Tells the plugins a run failed; a plugin that raises is logged, never hides `error`."""
+  if not pm.has("on_run_error_callback"):
+    return
+  try:
+    await pm.run("on_run_error_callback", invocation_context=ctx, error=error)
+  except Exception:  # noqa: BLE001 - a notification must not replace the run's own error
+    logger.exception("on_run_error_callback raised; the run's error is raised instead")
+
+
 def _fill_answer_ids(session: Session, message: types.Content) -> types.Content:
   """The message with an id on each FunctionResponse that has none but names exactly one pending
   long-running call (as google-adk matches them); other parts are left as they are."""
@@ -441,6 +471,7 @@ class InMemoryRunner(Runner):
       plugins: Optional[list[BasePlugin]] = None,
       app: Optional[App] = None,
       auto_create_session: bool = False,
+      plugin_close_timeout: float = 5.0,
   ):
     artifact_service = memory_service = None
     try:
@@ -464,4 +495,5 @@ class InMemoryRunner(Runner):
         artifact_service=artifact_service,
         memory_service=memory_service,
         auto_create_session=auto_create_session,
+        plugin_close_timeout=plugin_close_timeout,
     )

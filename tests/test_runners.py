@@ -73,3 +73,17 @@ def test_runner_needs_an_agent_and_a_session_service():
     Runner(app_name="x", session_service=InMemorySessionService())
   with pytest.raises(ValueError, match="InMemorySessionService"):
     Runner(app_name="x", agent=Agent(name="a"))
+
+
+async def test_a_plugin_that_never_finishes_closing_is_cut_off_by_plugin_close_timeout():
+  from adk_nb.plugins import BasePlugin
+
+  class Stuck(BasePlugin):
+    async def close(self):
+      await asyncio.Event().wait()  # never set: only the timeout ends it
+
+  runner = InMemoryRunner(Agent(name="a", model=ScriptedModel([])), app_name="app",
+                          plugins=[Stuck(name="stuck")], plugin_close_timeout=0.01)
+  with pytest.raises(RuntimeError, match="'stuck': TimeoutError"):
+    await runner.close()
+  assert runner.context_cache_config is None

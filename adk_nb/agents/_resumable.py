@@ -59,12 +59,29 @@ def _pause_window_states(ctx: "InvocationContext") -> dict[str, dict[str, Any]]:
 
 
 def restored_state(agent: "BaseAgent", ctx: "InvocationContext") -> Optional[dict[str, Any]]:
-  """The checkpoint to continue from, once per resume; None on a fresh run."""
-  if not ctx.resumed:
-    return None
+  """The checkpoint to continue from, once per resume; None on a fresh run.
+
+  Besides the checkpoints of a paused invocation, a resumable context may carry states set through
+  google-adk's API (`ctx.agent_states[name] = ...`, `populate_invocation_agent_states`): the agent
+  continues from those.
+  """
   key = f"{agent.name}|{ctx.branch or ''}"
   shared = ctx._shared
   if key in shared.restored:
     return None
+  if not ctx.resumed:
+    given = ctx.agent_states.get(agent.name) if ctx.is_resumable else None
+    if not given:
+      return None
+    shared.restored.add(key)
+    return given if isinstance(given, dict) else given.model_dump(mode="json")
   shared.restored.add(key)
   return _pause_window_states(ctx).get(key)
+
+
+def sub_agent_index(agent: "BaseAgent", name: Optional[str]) -> int:
+  """The position of the sub-agent called `name` (google-adk's `current_sub_agent`); 0 when unnamed or unknown."""
+  for index, sub_agent in enumerate(agent.sub_agents):
+    if sub_agent.name == name:
+      return index
+  return 0

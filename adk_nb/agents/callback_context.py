@@ -51,10 +51,9 @@ class CallbackContext(ReadonlyContext):
   ) -> int:
     """Saves a new version of an artifact and records it in `actions.artifact_delta`."""
     ctx = self._invocation_context
-    kwargs = {"custom_metadata": custom_metadata} if custom_metadata is not None else {}
     version = await self._artifacts().save_artifact(
         app_name=ctx.app_name, user_id=ctx.user_id, session_id=ctx.session.id,
-        filename=filename, artifact=artifact, **kwargs,
+        filename=filename, artifact=artifact, custom_metadata=custom_metadata,
     )
     self._event_actions.artifact_delta[filename] = version
     return version
@@ -73,3 +72,20 @@ class CallbackContext(ReadonlyContext):
     return await self._artifacts().list_artifact_keys(
         app_name=ctx.app_name, user_id=ctx.user_id, session_id=ctx.session.id
     )
+
+  def _credentials(self):
+    service = self._invocation_context.credential_service
+    if service is None:
+      raise ValueError(
+          "Credential service is not initialized: pass credential_service=InMemoryCredentialService() "
+          "(adk_nb.auth.credential_service.in_memory_credential_service) to the Runner."
+      )
+    return service
+
+  async def save_credential(self, auth_config: Any) -> None:
+    """Stores `auth_config`'s exchanged credential in the run's credential service (per app and user)."""
+    await self._credentials().save_credential(auth_config, self)
+
+  async def load_credential(self, auth_config: Any) -> Optional[Any]:
+    """The credential stored for `auth_config` (its `credential_key`), or None."""
+    return await self._credentials().load_credential(auth_config, self)

@@ -100,6 +100,9 @@ class InvocationContext(BaseModel):
     # `_shared` lives in the instance __dict__ rather than a pydantic PrivateAttr (whose reads
     # cost microseconds); model_copy copies __dict__, so every copy shares the same object.
     object.__setattr__(self, "_shared", _InvocationShared())
+    if not self.is_resumable and getattr(self.resumability_config, "is_resumable", False):
+      # Built directly (not by a Runner) with the App's config: derive the flag as google-adk does.
+      object.__setattr__(self, "is_resumable", True)
 
   @property
   def app_name(self) -> str:
@@ -108,6 +111,36 @@ class InvocationContext(BaseModel):
   @property
   def user_id(self) -> str:
     return self.session.user_id
+
+  def _get_events(self, *, current_invocation: bool = False, current_branch: bool = False) -> list[Any]:
+    """The session's events, optionally only this invocation's and/or this branch's.
+
+    On a branch, the agents' events must be on exactly this branch; a user's event may also be on no
+    branch or on a branch below this one, and when it answers calls, at least one of them must have
+    been made on this branch or below (an answer to another parallel branch's call stays there).
+    """
+    events = list(self.session.events)
+    if current_invocation:
+      events = [e for e in events if e.invocation_id == self.invocation_id]
+    if current_branch:
+      events = [e for e in events if self._on_this_branch(e)]
+    return events
+
+  def _on_this_branch(self, event: Any) -> bool:
+    branch = self.branch
+    if getattr(event, "author", None) != "user":
+      return event.branch == branch
+    if not (event.branch is None or branch is None or event.branch == branch
+            or (branch and event.branch.startswith(branch + "."))):
+      return False
+    answered = {r.id for r in event.get_function_responses() if r.id}
+    if answered and branch:
+      below = branch + "."
+      made_here = {c.id for e in self.session.events
+                   if e.branch and (e.branch == branch or e.branch.startswith(below))
+                   for c in e.get_function_calls() if c.id}
+      return bool(answered & made_here)
+    return True
 
   def increment_llm_call_count(self) -> None:
     """Counts a model call; raises LlmCallsLimitExceededError past `max_llm_calls`."""

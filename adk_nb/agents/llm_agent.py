@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import logging
 from typing import Any, AsyncGenerator, Awaitable, Callable, Literal, Optional, Union
 
 from google.genai import types
@@ -21,6 +22,8 @@ from ._callbacks import (AfterModelCallback, AfterToolCallback, BeforeModelCallb
 from .base_agent import BaseAgent
 from .invocation_context import InvocationContext
 from .readonly_context import ReadonlyContext
+
+logger = logging.getLogger(__name__)
 
 _set = object.__setattr__
 InstructionProvider = Callable[[ReadonlyContext], Union[str, Awaitable[str]]]
@@ -252,22 +255,41 @@ class LlmAgent(BaseAgent):
       _set(self, "_identity", text)
     return self._identity
 
+  def _get_available_agent_names(self) -> list[str]:
+    """The names of every agent in this agent's tree (from its root), in tree order."""
+    names, stack = [], [self.root_agent]
+    while stack:
+      agent = stack.pop()
+      names.append(agent.name)
+      stack.extend(reversed(agent.sub_agents))
+    return names
+
   # ---- running -------------------------------------------------------------------------------
 
   async def _run_async_impl(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
     from ..flows.llm_flow import run_flow
 
     async for event in run_flow(self, ctx):
-      self._maybe_save_output(event)
+      self.__maybe_save_output_to_state(event)
       yield event
     done = end_of_agent(self, ctx)
     if done is not None:
       yield done
 
-  def _maybe_save_output(self, event: Event) -> None:
+  def __maybe_save_output_to_state(self, event: Event) -> None:
     """Stores the final answer under output_key; an answer that fails output_schema raises
-    pydantic's ValidationError, which ends the run as in ADK."""
-    if not self.output_key or event.author != self.name or event.partial or not event.is_final_response():
+    pydantic's ValidationError, which ends the run as in ADK.
+
+    (google-adk's tests call it by its mangled name, `_LlmAgent__maybe_save_output_to_state`.)
+    """
+    if not self.output_key:
+      return
+    if event.author != self.name:
+      # After a transfer the events of the agent handed to pass through here: they are not ours.
+      logger.debug("Agent %s keeps output_key for its own answers; event by %s not saved", self.name,
+                   event.author)
+      return
+    if event.partial or not event.is_final_response():
       return
     if not event.content or not event.content.parts or event.get_function_responses():
       return
@@ -276,6 +298,8 @@ class LlmAgent(BaseAgent):
       return
     value: Any = text
     if self.output_schema is not None:
+      if not text.strip():
+        return  # the empty last chunk of a stream: nothing to validate
       try:
         value = self.output_schema.model_validate_json(text).model_dump(exclude_none=True)
       except ValidationError as exc:

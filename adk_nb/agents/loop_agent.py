@@ -6,7 +6,7 @@ from typing import AsyncGenerator, Optional
 
 from ..events.event import Event
 from ._agent_state import LoopAgentState  # noqa: F401  (google-adk's path)
-from ._resumable import end_of_agent, pause_checkpoint, progress_checkpoint, restored_state
+from ._resumable import end_of_agent, pause_checkpoint, progress_checkpoint, restored_state, sub_agent_index
 from .base_agent import BaseAgent
 from .invocation_context import InvocationContext
 
@@ -24,16 +24,18 @@ class LoopAgent(BaseAgent):
   async def _run_async_impl(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
     if not self.sub_agents:
       return
-    saved = restored_state(self, ctx)
-    iteration = saved.get("iteration", 0) if saved else 0
-    start = saved.get("index", 0) if saved else 0
+    saved = restored_state(self, ctx) or {}
+    iteration = saved.get("iteration", saved.get("times_looped", 0))
+    start = saved.get("index", sub_agent_index(self, saved.get("current_sub_agent")))
+    resumed_at = (iteration, start) if saved else None
     escalated = False
     while not escalated and (self.max_iterations is None or iteration < self.max_iterations):
       for index in range(start, len(self.sub_agents)):
-        checkpoint = progress_checkpoint(
-            self, ctx, {"current_sub_agent": self.sub_agents[index].name, "times_looped": iteration})
-        if checkpoint is not None:
-          yield checkpoint
+        if (iteration, index) != resumed_at:  # the sub-agent being resumed already has its checkpoint
+          checkpoint = progress_checkpoint(
+              self, ctx, {"current_sub_agent": self.sub_agents[index].name, "times_looped": iteration})
+          if checkpoint is not None:
+            yield checkpoint
         async for event in self.sub_agents[index].run_async(ctx):
           yield event
           if event.actions.escalate:

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import logging
+import sys
 from enum import Enum
 from typing import Any, Optional
 
+from google.genai import types
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+logger = logging.getLogger(__name__)
 
 
 class StreamingMode(Enum):
@@ -47,12 +52,22 @@ class RunConfig(BaseModel):
   response_modalities: Optional[list[str]] = None
   custom_metadata: Optional[dict[str, Any]] = None
   """Free-form JSON attached to the run."""
+  output_audio_transcription: Optional[types.AudioTranscriptionConfig] = Field(
+      default_factory=types.AudioTranscriptionConfig)
+  """Live runs only (absent in adk_nb): transcribe the model's speech. Kept for google-adk compatibility."""
+  input_audio_transcription: Optional[types.AudioTranscriptionConfig] = Field(
+      default_factory=types.AudioTranscriptionConfig)
+  """Live runs only (absent in adk_nb): transcribe the user's speech. Kept for google-adk compatibility."""
   tool_thread_pool_config: Optional[ToolThreadPoolConfig] = None
   """Threads for sync tool functions; None uses 4 (they run on threads either way, unlike google-adk)."""
 
   @field_validator("max_llm_calls")
   @classmethod
-  def _limit(cls, value: int) -> int:
-    if value == 2**63 - 1:
-      raise ValueError("max_llm_calls must be below sys.maxsize; use 0 for no limit.")
+  def validate_max_llm_calls(cls, value: int) -> int:
+    """Refuses sys.maxsize (use 0 for no limit) and warns when the run will have no limit."""
+    if value == sys.maxsize:
+      raise ValueError(f"max_llm_calls should be less than {sys.maxsize}; use 0 (or less) for no limit.")
+    if value <= 0:
+      logger.warning(f"RunConfig(max_llm_calls={value}): no limit on model calls; a looping agent will run "
+                     "until stopped.")
     return value

@@ -6,7 +6,7 @@ from typing import AsyncGenerator
 
 from ..events.event import Event
 from ._agent_state import SequentialAgentState  # noqa: F401  (google-adk's path)
-from ._resumable import end_of_agent, pause_checkpoint, progress_checkpoint, restored_state
+from ._resumable import end_of_agent, pause_checkpoint, progress_checkpoint, restored_state, sub_agent_index
 from .base_agent import BaseAgent
 from .invocation_context import InvocationContext
 
@@ -20,12 +20,14 @@ class SequentialAgent(BaseAgent):
   """
 
   async def _run_async_impl(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
-    saved = restored_state(self, ctx)
-    start = saved.get("index", 0) if saved else 0
+    saved = restored_state(self, ctx) or {}
+    start = saved.get("index", sub_agent_index(self, saved.get("current_sub_agent")))
+    resumed_at = start if saved else None
     for index in range(start, len(self.sub_agents)):
-      checkpoint = progress_checkpoint(self, ctx, {"current_sub_agent": self.sub_agents[index].name})
-      if checkpoint is not None:
-        yield checkpoint
+      if index != resumed_at:  # the sub-agent being resumed already has its checkpoint
+        checkpoint = progress_checkpoint(self, ctx, {"current_sub_agent": self.sub_agents[index].name})
+        if checkpoint is not None:
+          yield checkpoint
       async for event in self.sub_agents[index].run_async(ctx):
         yield event
       if ctx.paused:

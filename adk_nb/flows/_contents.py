@@ -270,6 +270,27 @@ def _build_locked(key: tuple, agent_name: str, branch: Optional[str], events: li
   return entry.request_contents(strip_client_ids)
 
 
+def without_rewound(events: list[Event]) -> list[Event]:
+  """The events still in force: an event with `rewind_before_invocation_id=X` takes itself and
+  everything back to the first event of invocation X out of the conversation."""
+  first: dict[str, int] = {}
+  for i, event in enumerate(events):
+    first.setdefault(event.invocation_id, i)
+  kept: list[Event] = []
+  i = len(events) - 1
+  while i >= 0:
+    target = events[i].actions.rewind_before_invocation_id
+    if target:
+      start = first.get(target)
+      if start is not None and start < i:
+        i = start
+    else:
+      kept.append(events[i])
+    i -= 1
+  kept.reverse()
+  return kept
+
+
 def build_current_turn(agent_name: str, branch: Optional[str], events: list[Event],
                        strip_client_ids: bool = False, thoughts_as_text: bool = False) -> list[types.Content]:
   """Only the current turn (for include_contents='none'): from the last user or other-agent message on."""

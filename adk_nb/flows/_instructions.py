@@ -72,3 +72,82 @@ async def inject_session_state(template: str, readonly_context: "ReadonlyContext
       )
   out.append(template[last:])
   return "".join(out)
+
+
+# ---- where each instruction goes (the order of google-adk's request processors) ----------------
+
+_TURN_BEGIN = "[[agent instruction for this turn]]"
+_TURN_END = "[[end of agent instruction]]"
+
+
+def _label_turn_instruction(text: str) -> str:
+  """The agent's per-turn instruction as it is sent in the conversation (when a static instruction
+  holds the system slot): marked as the agent's own, so the model does not take it for the user."""
+  body = text.replace(_TURN_BEGIN, "[...]").replace(_TURN_END, "[...]")  # state cannot forge the end
+  return (f"Between the two markers below is your instruction for this turn, with the current session "
+          f"state filled in. It comes from your configuration, not from the user: follow it, do not "
+          f"answer it.\n{_TURN_BEGIN}\n{body}\n{_TURN_END}")
+
+
+def static_content(value) -> "types.Content":
+  """An LlmAgent.static_instruction (text, Part, Content, or a list of texts and Parts) as a Content."""
+  from google.genai import types
+
+  if isinstance(value, types.Content):
+    return value
+  if isinstance(value, dict):
+    return types.Content.model_validate(value)
+  items = value if isinstance(value, list) else [value]
+  parts = [types.Part(text=i) if isinstance(i, str) else i if isinstance(i, types.Part)
+           else types.Part.model_validate(i) for i in items]
+  return types.Content(role="user", parts=parts)
+
+
+async def add_instructions(agent, ctx, request) -> None:
+  """Adds the root's global instruction, the static instruction and the agent's instruction.
+
+  Texts go to the system instruction. With a static instruction, that one holds the system slot
+  (and its files travel as user contents), and the agent's `instruction` is sent as a user content
+  of the current turn instead, as google-adk does; `add_contents` places these contents.
+  """
+  from google.genai import types
+
+  from ..agents.readonly_context import ReadonlyContext
+
+  readonly = ReadonlyContext(ctx)
+  root = agent.root_agent
+  if getattr(root, "global_instruction", None):
+    text, bypass = await root.canonical_global_instruction(ctx)
+    request.append_instructions([text if bypass else await inject_session_state(text, readonly)])
+  static = agent.static_instruction
+  if static:
+    request.append_instructions(static_content(static))
+  if agent.instruction:
+    text, bypass = await agent.canonical_instruction(readonly)
+    text = text if bypass else await inject_session_state(text, readonly)
+    if static:
+      request.contents.append(types.Content(role="user", parts=[types.Part(text=_label_turn_instruction(text))]))
+    else:
+      request.append_instructions([text])
+
+
+def place_instruction_contents(request, instruction_contents: list) -> None:
+  """Puts the instruction contents into the conversation built for the request.
+
+  Files of a static instruction (and the turn instruction with them) open the conversation, so the
+  prefix stays the same from turn to turn; otherwise the contents go just before the latest user
+  messages, after a tool answer so a call and its answer stay together.
+  """
+  if not instruction_contents:
+    return
+  contents = request.contents
+  if any(p.inline_data or p.file_data for c in instruction_contents for p in c.parts or []):
+    contents[0:0] = instruction_contents
+    return
+  at = len(contents)
+  for i in range(len(contents) - 1, -1, -1):
+    content = contents[i]
+    if content.role != "user" or any(p.function_response for p in content.parts or []):
+      break
+    at = i
+  contents[at:at] = instruction_contents

@@ -18,9 +18,8 @@ from ..telemetry import progress, tracing
 from ..models.llm_response import LlmResponse
 from ..tools.set_model_response_tool import SET_MODEL_RESPONSE
 from ..tools.tool_context import ToolContext
-from . import (_code_execution, _compaction, _contents, _context_cache, _delegation, _functions, _planning, _resume,
-               _transfer)
-from ._instructions import inject_session_state
+from . import (_code_execution, _compaction, _contents, _context_cache, _delegation, _functions, _instructions,
+               _planning, _resume, _transfer)
 
 if TYPE_CHECKING:
   from ..agents.invocation_context import InvocationContext
@@ -74,51 +73,77 @@ async def run_flow(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGenerato
 
 
 async def build_request(agent: "LlmAgent", ctx: "InvocationContext") -> LlmRequest:
-  """The request for the next model call: instructions, tools, history, schema."""
+  """The request for the next model call: instructions, tools, history, schema.
+
+  The steps run in the order of google-adk's request processors (each is also one of the
+  `flows.llm_flows.*.request_processor` objects): model and config, instructions, identity,
+  conversation, transfer, planning, code execution, tools, output schema, context cache.
+  """
+  request = new_request(agent)
+  await _instructions.add_instructions(agent, ctx, request)
+  add_identity(agent, request)
+  add_contents(agent, ctx, request)
+  transfer_targets = _transfer.targets(agent)
+  if transfer_targets:
+    request.append_instructions([_transfer.instruction(agent, transfer_targets)])
+  # History before tools, as in ADK: a tool's process_llm_request may read or extend the contents
+  # (load_artifacts attaches what the model asked for).
+  _planning.apply_to_request(agent, ctx, request)
+  _code_execution.apply_to_request(agent, request)
+  tools = await add_tools(agent, ctx, request, transfer_targets)
+  add_output_schema(agent, request, has_tools=bool(tools))
+  _context_cache.apply_to_request(agent, ctx, request)
+  return request
+
+
+def new_request(agent: "LlmAgent") -> LlmRequest:
+  """An empty request for the agent's model, with its generate_content_config (google-adk's `basic`)."""
   llm = agent.canonical_model
   # A shallow copy of a per-agent base config: building a GenerateContentConfig costs ~15 us.
   config = agent._base_config().model_copy()
-  request = LlmRequest.model_construct(model=llm.model, contents=[], config=config, tools_dict={})
+  return LlmRequest.model_construct(model=llm.model, contents=[], config=config, tools_dict={})
 
-  instructions = [agent._identity_instruction]
-  root = agent.root_agent
-  if getattr(root, "global_instruction", None):
-    text, bypass = await root.canonical_global_instruction(ctx)
-    instructions.append(text if bypass else await inject_session_state(text, _readonly(ctx)))
-  if agent.static_instruction is not None:
-    instructions.append(_content_text(agent.static_instruction))
-  if agent.instruction:
-    text, bypass = await agent.canonical_instruction(_readonly(ctx))
-    instructions.append(text if bypass else await inject_session_state(text, _readonly(ctx)))
-  transfer_targets = _transfer.targets(agent)
-  if transfer_targets:
-    instructions.append(_transfer.instruction(agent, transfer_targets))
-  request.append_instructions(instructions)
 
-  # History before tools, as in ADK: a tool's process_llm_request may read or extend the contents
-  # (load_artifacts attaches what the model asked for). The list is new; its Contents are shared.
+def add_identity(agent: "LlmAgent", request: LlmRequest) -> None:
+  """Tells the model its agent name and description (google-adk's `identity`)."""
+  request.append_instructions([agent._identity_instruction])
+
+
+def add_contents(agent: "LlmAgent", ctx: "InvocationContext", request: LlmRequest) -> None:
+  """Replaces the request's contents by the conversation the agent sees, with whatever the
+  instruction step put there (a turn instruction, a static instruction's files) placed in it."""
+  instruction_contents = list(request.contents)
   events = ctx.session.events
   # The 'adk-' ids adk_nb gave calls are not the model's: dropped, unless the provider pairs
   # calls and answers by id (LiteLLM / OpenAI-style), as google-adk does.
-  strip = not getattr(llm, "pairs_calls_by_id", False)
+  try:
+    strip = not getattr(agent.canonical_model, "pairs_calls_by_id", False)
+  except ValueError:  # no model anywhere up the tree (a request built by hand): nothing pairs by id
+    strip = True
   # A planner that rewrites answers (PlanReActPlanner) marks its plan as thoughts: the model reads
   # them again as plain text, as in google-adk.
   plans = _planning.rewrites_responses(agent.planner)
+  session = ctx.session
+  key = (session.app_name, session.user_id, session.id)
+  if any(e.actions.rewind_before_invocation_id for e in events):
+    events, key = _contents.without_rewound(events), key + ("rewound",)
   if ctx.isolation_scope:
     request.contents = _contents.build_scoped(agent.name, ctx.isolation_scope, events, strip)
   elif agent.include_contents == "none":
     request.contents = _contents.build_current_turn(agent.name, ctx.branch, events, strip, plans)
   else:
-    session = ctx.session
-    key = (session.app_name, session.user_id, session.id)
     # Summaries of compacted events replace them; the generation keys the contents cache anew.
     events, generation = _compaction.visible_events(key, agent.name, events)
     if generation is not None:
       key = (*key, generation)
+    # The list is new; its Contents are shared with the session's events.
     request.contents = _contents.build_contents(key, agent.name, ctx.branch, events, strip, plans)
-  _planning.apply_to_request(agent, ctx, request)
-  _code_execution.apply_to_request(agent, request)
+  _instructions.place_instruction_contents(request, instruction_contents)
 
+
+async def add_tools(agent: "LlmAgent", ctx: "InvocationContext", request: LlmRequest,
+                    transfer_targets: Optional[list] = None) -> list:
+  """Lets each toolset and tool add itself to the request; returns the agent's tools."""
   tools = await agent.canonical_tools(ctx)
   if transfer_targets:
     tools = tools + [_transfer.tool_for(agent, transfer_targets)]
@@ -129,14 +154,20 @@ async def build_request(agent: "LlmAgent", ctx: "InvocationContext") -> LlmReque
       await toolset.process_llm_request(tool_context=tc, llm_request=request)
     for tool in tools:
       await tool.process_llm_request(tool_context=tc, llm_request=request)
+  return tools
 
-  if agent.output_schema is not None:
-    if not tools:
-      request.set_output_schema(agent.output_schema)
-    else:  # schema and function calling do not mix: the answer arrives through a tool call
-      request.append_tools([agent._set_model_response_tool()])
-  _context_cache.apply_to_request(agent, ctx, request)
-  return request
+
+def add_output_schema(agent: "LlmAgent", request: LlmRequest, *, has_tools: bool) -> None:
+  """Asks for JSON of output_schema; with tools, through the set_model_response tool instead."""
+  if agent.output_schema is None:
+    return
+  if not has_tools:
+    request.set_output_schema(agent.output_schema)
+  else:  # schema and function calling do not mix: the answer arrives through a tool call
+    request.append_tools([agent._set_model_response_tool()])
+    request.append_instructions([
+        f"Use your other tools as needed, then give your final answer by calling {SET_MODEL_RESPONSE} "
+        "with arguments in its schema: only that call counts as your answer."])
 
 
 def _structured_answer(agent, ctx, response_event: Optional[Event]) -> Optional[Event]:
@@ -149,22 +180,6 @@ def _structured_answer(agent, ctx, response_event: Optional[Event]) -> Optional[
       return Event(invocation_id=ctx.invocation_id, author=agent.name, branch=ctx.branch,
                    content=types.Content(role="model", parts=[types.Part(text=text)]))
   return None
-
-
-def _readonly(ctx: "InvocationContext"):
-  from ..agents.readonly_context import ReadonlyContext
-
-  return ReadonlyContext(ctx)
-
-
-def _content_text(value) -> str:
-  if isinstance(value, str):
-    return value
-  if isinstance(value, types.Content):
-    return "".join(p.text or "" for p in value.parts or [])
-  if isinstance(value, types.Part):
-    return value.text or ""
-  return str(value)
 
 
 def _isolate(request: LlmRequest) -> None:
@@ -250,6 +265,8 @@ async def _run_one_step(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGen
   event_id = Event.new_id()
   final: Optional[Event] = None
   async for response in _call_model(agent, ctx, request, cc, event_id):
+    if not response.content and not response.error_code and not response.interrupted:
+      continue  # an empty response carries nothing to record (google-adk drops it too)
     response, planner_state = _planning.process_response(agent, ctx, response)
     if planner_state is not None:
       yield planner_state
@@ -277,14 +294,22 @@ async def _run_one_step(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGen
     yield event
   if final is None or final.error_code:
     return
+  async for event in run_function_calls(agent, ctx, final, request.tools_dict):
+    yield event
+
+
+async def run_function_calls(agent: "LlmAgent", ctx: "InvocationContext", final: Event,
+                             tools_dict: dict) -> AsyncGenerator[Event, None]:
+  """Runs the calls of the model's event: their answers, a structured answer or a confirmation
+  request, and the agent a transfer hands over to. Nothing when the event makes no call."""
   calls = final.get_function_calls()
   if not calls:
     return
-  if _delegation.delegation_calls(calls, request.tools_dict):
-    async for event in _delegation.run_calls(agent, ctx, calls, request.tools_dict):
+  if _delegation.delegation_calls(calls, tools_dict):
+    async for event in _delegation.run_calls(agent, ctx, calls, tools_dict):
       yield event
     return
-  results = await _functions.handle_function_calls(agent, ctx, calls, request.tools_dict)
+  results = await _functions.handle_function_calls(agent, ctx, calls, tools_dict)
   response_event, paused = results.event, results.paused
   structured = _structured_answer(agent, ctx, response_event)
   if structured is not None:

@@ -43,7 +43,12 @@ class BasePlugin:
     return None
 
   async def after_run_callback(self, *, invocation_context: "InvocationContext") -> None:
-    """Runs when the run ends (finished, paused or failed)."""
+    """Runs when the run ends without an error (finished, or paused for an answer)."""
+    return None
+
+  async def on_run_error_callback(self, *, invocation_context: "InvocationContext", error: Exception) -> None:
+    """Runs instead of after_run_callback when the run fails; a notification only: the error is
+    raised to the caller afterwards whatever the plugin does (an error in the plugin is logged)."""
     return None
 
   async def before_agent_callback(

@@ -32,6 +32,9 @@ class LoggingPlugin(BasePlugin):
   async def after_run_callback(self, *, invocation_context):
     self._log("run end invocation=%s paused=%s", invocation_context.invocation_id, invocation_context.paused)
 
+  async def on_run_error_callback(self, *, invocation_context, error):
+    self._log("run failed invocation=%s error=%s: %s", invocation_context.invocation_id, type(error).__name__, error)
+
   async def before_agent_callback(self, *, agent, callback_context):
     self._log("agent start %s", agent.name)
 

@@ -12,6 +12,7 @@ _HOOKS = (
     "on_user_message_callback", "before_run_callback", "on_event_callback", "after_run_callback",
     "before_agent_callback", "after_agent_callback", "before_model_callback", "after_model_callback",
     "on_model_error_callback", "before_tool_callback", "after_tool_callback", "on_tool_error_callback",
+    "on_run_error_callback",
 )
 
 
@@ -98,5 +99,6 @@ PluginCallbackName = Literal[
     "on_user_message_callback", "before_run_callback", "after_run_callback", "on_event_callback",
     "before_agent_callback", "after_agent_callback", "before_tool_callback", "after_tool_callback",
     "before_model_callback", "after_model_callback", "on_tool_error_callback", "on_model_error_callback",
+    "on_run_error_callback",
 ]
 """The hook names a PluginManager runs (google-adk's type alias)."""

@@ -30,6 +30,9 @@ class ToolCallLimitPlugin(BasePlugin):
   async def after_run_callback(self, *, invocation_context):
     self._counts.pop(invocation_context.invocation_id, None)
 
+  async def on_run_error_callback(self, *, invocation_context, error):
+    self._counts.pop(invocation_context.invocation_id, None)  # a failed run ends too
+
   async def before_tool_callback(self, *, tool, tool_args, tool_context):
     counts = self._counts.setdefault(tool_context.invocation_id, {})
     total = counts.get("*", 0)

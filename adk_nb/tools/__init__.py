@@ -19,6 +19,7 @@ _EXPORTS = {
     "ToolConfirmation": ".tool_confirmation",
     "ToolContext": ".tool_context",
     "TransferToAgentTool": ".transfer_to_agent_tool",
+    "VertexAiSearchTool": ".vertex_ai_search_tool",
     "exit_loop": ".exit_loop_tool",
     "google_search": ".google_search_tool",
     "load_artifacts": ".load_artifacts_tool",

@@ -89,6 +89,7 @@ class FunctionSignature:
       hints = {}
     _, param_docs = parse_docstring(inspect.getdoc(inner))
     fields: dict[str, Any] = {}
+    param_names: list[str] = []  # the parameter each field holds, in field order
     self.context_param: Optional[str] = None
     self.accepts_var_kwargs = False
     self.required: list[str] = []
@@ -113,13 +114,20 @@ class FunctionSignature:
         annotation = Optional[annotation]  # `x: int = None` accepts an explicit null, as in ADK
       if param.kind is inspect.Parameter.POSITIONAL_ONLY:
         self.positional_only += (pname,)
-      fields[pname] = (annotation, Field(default, description=param_docs.get(pname)))
+      if pname.startswith("_"):
+        # pydantic refuses field names with a leading underscore: hold it under another name,
+        # keep the parameter's own name as the alias the model sees and sends.
+        fields[f"arg{pname}"] = (annotation, Field(default, alias=pname, description=param_docs.get(pname)))
+      else:
+        fields[pname] = (annotation, Field(default, description=param_docs.get(pname)))
+      param_names.append(pname)
     self.model: type[BaseModel] = create_model(  # type: ignore[call-overload]
         f"{name}_arguments",
         __config__=ConfigDict(arbitrary_types_allowed=True, extra="ignore"),
         **fields,
     )
     self.field_names = tuple(fields)
+    self._param_names = tuple(param_names)
     self._schema: Optional[dict[str, Any]] = None
 
   @property
@@ -133,6 +141,22 @@ class FunctionSignature:
         schema.pop("required", None)
       self._schema = schema
     return self._schema
+
+  def convert_leniently(self, args: dict[str, Any]) -> dict[str, Any]:
+    """Converts each known argument to its parameter's type (a dict to its pydantic model, ...),
+    keeping a value as it is when it does not convert; other keys pass through unchanged."""
+    from pydantic import TypeAdapter
+
+    out = dict(args)
+    for param, field in zip(self._param_names, self.field_names):
+      if param not in args:
+        continue
+      info = self.model.model_fields[field]
+      try:
+        out[param] = TypeAdapter(info.annotation).validate_python(args[param])
+      except (ValidationError, TypeError, ValueError):
+        pass
+    return out
 
   def validate(self, args: dict[str, Any]) -> dict[str, Any]:
     """Validates and converts model-supplied arguments; raises ToolArgumentsError with the fix."""
@@ -151,7 +175,7 @@ class FunctionSignature:
           f"Invalid arguments for `{self.name}`: {problems}. Call `{self.name}` again with "
           "arguments that match its schema."
       ) from None
-    values = {name: getattr(parsed, name) for name in self.field_names}
+    values = {param: getattr(parsed, field) for param, field in zip(self._param_names, self.field_names)}
     if self.accepts_var_kwargs:
       for key, value in args.items():
         if key not in values:

@@ -86,7 +86,9 @@ async def call_in_thread(func: Callable[..., Any], args: list[Any], kwargs: dict
 def _max_workers(tool_context: Optional["ToolContext"]) -> int:
   ctx = getattr(tool_context, "_invocation_context", None)
   config = getattr(getattr(ctx, "run_config", None), "tool_thread_pool_config", None)
-  return config.max_workers if config is not None else DEFAULT_MAX_WORKERS
+  workers = getattr(config, "max_workers", None)
+  # Only a real ToolThreadPoolConfig counts: a context stand-in (a test's mock) gets the default.
+  return workers if isinstance(workers, int) and workers >= 1 else DEFAULT_MAX_WORKERS
 
 
 def _detach_state(tool_context: Optional["ToolContext"]) -> Optional[_ThreadState]:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from .tool_context import ToolContext
 
 
-def exit_loop(tool_context: ToolContext):
+def exit_loop(tool_context: ToolContext) -> None:
   """Exits the loop.
 
   Call this function only when you are instructed to do so.
   """
   tool_context.actions.escalate = True
   tool_context.actions.skip_summarization = True
-  return {}
+  # Returns nothing: the model reads {'result': None}, as from google-adk.

@@ -65,6 +65,11 @@ class FunctionTool(BaseTool):
     """The model-visible parameters (schema and validator)."""
     return self._signature
 
+  def _preprocess_args(self, args: dict[str, Any]) -> dict[str, Any]:
+    """The arguments converted to the function's parameter types where they convert (google-adk's
+    name); a value that does not convert is kept as it is. Calls validate strictly: `validate_args`."""
+    return self._signature.convert_leniently(args)
+
   def validate_args(self, args: dict[str, Any]) -> dict[str, Any]:
     """Validates arguments against the signature; raises ToolArgumentsError naming the problem."""
     return self._signature.validate(args)

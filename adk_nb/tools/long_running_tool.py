@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 from google.genai import types
 
@@ -21,8 +21,10 @@ class LongRunningFunctionTool(FunctionTool):
     super().__init__(func, **kwargs)
     self.is_long_running = True
 
-  def _get_declaration(self) -> types.FunctionDeclaration:
+  def _get_declaration(self) -> Optional[types.FunctionDeclaration]:
     decl = super()._get_declaration()
+    if decl is None:  # a subclass that declares nothing
+      return None
     note = (
         "NOTE: This is a long-running operation. Do not call this tool again if it has "
         "already returned some intermediate or pending status."

@@ -101,3 +101,46 @@ async def test_should_pause_invocation_on_long_running_calls_and_input_requests(
   assert ctx.should_pause_invocation(calls(("lookup", "c1"), ("ticket", "c2"), long_running={"c2"})) is True
   assert ctx.should_pause_invocation(calls(("adk_request_input", "c3"))) is True
   assert ctx.should_pause_invocation(Event(invocation_id="inv-1", author="stepper")) is False
+
+
+def test_a_context_built_with_the_apps_resumability_config_is_resumable_and_filters_its_events():
+  from adk_nb.apps import ResumabilityConfig
+  from adk_nb.sessions import Session
+
+  def event(inv, branch, author="a"):
+    return Event(invocation_id=inv, author=author, branch=branch)
+
+  mine, sibling, older = event("inv-1", "root.a"), event("inv-1", "root.b"), event("inv-0", "root.a")
+  session = Session(id="s", app_name="app", user_id="u", events=[mine, sibling, older])
+  ctx = InvocationContext(session_service=InMemorySessionService(), invocation_id="inv-1", agent=Stepper(name="a"),
+                          session=session, branch="root.a",
+                          resumability_config=ResumabilityConfig(is_resumable=True))
+  assert ctx.is_resumable
+  assert ctx._get_events(current_invocation=True, current_branch=True) == [mine]
+  assert ctx._get_events(current_branch=True) == [mine, older]
+  plain = ctx.model_copy(update={"resumability_config": ResumabilityConfig(is_resumable=False)})
+  assert InvocationContext(session_service=InMemorySessionService(), invocation_id="i", agent=Stepper(name="a"),
+                           session=session, resumability_config=plain.resumability_config).is_resumable is False
+
+
+async def test_workflow_agents_continue_from_a_state_given_through_adks_api():
+  from adk_nb.agents import LoopAgent, SequentialAgent
+  from adk_nb.apps import ResumabilityConfig
+
+  class Hello(BaseAgent):
+    async def _run_async_impl(self, ctx):
+      yield self._new_event(ctx, content=types.Content(role="model", parts=[types.Part(text=self.name)]))
+
+  async def run(agent, state):
+    service = InMemorySessionService()
+    session = await service.create_session(app_name="app", user_id="u")
+    ctx = InvocationContext(session_service=service, invocation_id="inv", agent=agent, session=session,
+                            resumability_config=ResumabilityConfig(is_resumable=True))
+    ctx.agent_states[agent.name] = state.model_dump(mode="json")
+    return [(e.author, e.content.parts[0].text if e.content else "end" if e.actions.end_of_agent else "state")
+            async for e in agent.run_async(ctx)]
+
+  seq = SequentialAgent(name="seq", sub_agents=[Hello(name="one"), Hello(name="two")])
+  assert await run(seq, SequentialAgentState(current_sub_agent="two")) == [("two", "two"), ("seq", "end")]
+  loop = LoopAgent(name="loop", max_iterations=2, sub_agents=[Hello(name="a"), Hello(name="b")])
+  assert await run(loop, LoopAgentState(current_sub_agent="b", times_looped=1)) == [("b", "b"), ("loop", "end")]

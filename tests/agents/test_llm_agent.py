@@ -261,6 +261,21 @@ async def test_output_key_and_output_schema():
   assert session.events[-1].error_code == "ValidationError" and session.events[-1].content is None
 
 
+async def test_a_blank_last_answer_with_output_schema_keeps_the_state_and_does_not_fail():
+  class Verdict(BaseModel):
+    ok: bool
+
+  # A stream can end with a whitespace-only chunk; there is nothing to validate, so nothing is saved.
+  model = ScriptedModel(['{"ok": true}', LlmResponse(content=types.ModelContent("  \n"))])
+  runner = InMemoryRunner(Agent(name="judge", model=model, output_schema=Verdict, output_key="verdict"),
+                          app_name="app")
+  await run_turn(runner, "judge")
+  events = await run_turn(runner, "again")
+  assert events[-1].text.strip() == "" and not events[-1].error_code
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  assert session.state["verdict"] == {"ok": True}
+
+
 async def test_include_contents_none_sends_only_the_current_turn():
   model = ScriptedModel(["one", "two"])
   runner = InMemoryRunner(Agent(name="a", model=model, include_contents="none"), app_name="app")
@@ -391,3 +406,20 @@ async def test_call_ids_made_up_by_adk_nb_reach_only_models_that_pair_calls_by_i
     sent = model.requests[1].contents
     ids = [sent[1].parts[0].function_call.id, sent[2].parts[0].function_response.id]
     assert ids == ([call_id, call_id] if kept else [None, None])
+
+
+def test_run_config_limits_and_the_agent_tree_names(caplog):
+  import sys
+
+  assert RunConfig(max_llm_calls=100).max_llm_calls == 100
+  with caplog.at_level("WARNING"):
+    RunConfig(max_llm_calls=0)
+  assert "no limit on model calls" in caplog.text
+  with pytest.raises(ValueError, match="use 0"):
+    RunConfig(max_llm_calls=sys.maxsize)
+  # ADK's live-only transcription settings exist, one object per config
+  assert RunConfig().output_audio_transcription is not RunConfig().output_audio_transcription
+  leaf = Agent(name="leaf", model="gemini-2.5-flash")
+  root = Agent(name="root", model="gemini-2.5-flash", sub_agents=[Agent(name="mid", model="gemini-2.5-flash",
+                                                                      sub_agents=[leaf])])
+  assert leaf._get_available_agent_names() == ["root", "mid", "leaf"]

@@ -85,6 +85,7 @@ async def test_loop_stops_on_exit_loop_and_yields_the_escalating_event():
   authors = [e.author for e in events[1:]]
   assert authors == ["critic", "reviser", "critic", "critic"]
   assert events[-1].actions.escalate is True
+  assert events[-1].get_function_responses()[0].response == {"result": None}  # as google-adk's exit_loop
   critic.assert_complete()
   reviser.assert_complete()
 

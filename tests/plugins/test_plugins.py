@@ -145,3 +145,28 @@ async def test_plugin_errors_are_runtime_errors_naming_the_plugin_and_the_hook()
   assert Fine.closed  # one failing plugin does not keep the others open
   with pytest.raises(ValueError, match="Plugin with name 'fine' already registered"):
     runner.plugin_manager.register_plugin(Fine("fine"))
+
+
+async def test_a_failed_run_notifies_on_run_error_instead_of_after_run():
+  heard = []
+
+  class Watch(BasePlugin):
+    async def after_run_callback(self, *, invocation_context):
+      heard.append("after_run")
+
+    async def on_run_error_callback(self, *, invocation_context, error):
+      heard.append(("error", type(error).__name__))
+      raise RuntimeError("a broken notifier must not hide the run's error")
+
+  def explode() -> str:
+    """Fails."""
+    raise KeyError("boom")
+
+  runner = InMemoryRunner(Agent(name="a", model=ScriptedModel([call("explode")]), tools=[explode]),
+                          app_name="app", plugins=[Watch(name="watch")])
+  with pytest.raises(KeyError):
+    await run_turn(runner, "go")
+  assert heard == [("error", "KeyError")]
+  ok = InMemoryRunner(Agent(name="a", model=ScriptedModel(["fine"])), app_name="app", plugins=[Watch(name="watch")])
+  await run_turn(ok, "go")
+  assert heard[-1] == "after_run"

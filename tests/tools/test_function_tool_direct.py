@@ -91,3 +91,32 @@ async def test_a_require_confirmation_predicate_gets_the_arguments_it_names_and_
   assert await confirmation_required(by_kwargs, args, tc) is False
   assert await confirmation_required(True, args, tc) is True
   assert seen == [("named", 250.0, True), ("all", ["amount", "order_id", "tool_context"])]
+
+
+async def test_a_sync_tool_called_with_a_stand_in_context_runs_on_the_default_threads():
+  from unittest.mock import MagicMock
+
+  def double(x: int) -> int:
+    """Doubles."""
+    return 2 * x
+
+  # Tests of user code often pass a MagicMock as tool_context: its run_config is no ToolThreadPoolConfig.
+  assert await FunctionTool(double).run_async(args={"x": 4}, tool_context=MagicMock()) == 8
+
+
+def test_a_long_running_tool_whose_base_declares_nothing_declares_nothing():
+  from adk_nb.tools import LongRunningFunctionTool
+
+  class Hidden(FunctionTool):
+    def _get_declaration(self):
+      return None  # e.g. a tool only callbacks use
+
+  class HiddenLongRunning(LongRunningFunctionTool, Hidden):
+    pass
+
+  def wait() -> str:
+    """Waits."""
+    return "pending"
+
+  assert HiddenLongRunning(wait)._get_declaration() is None
+  assert "long-running" in LongRunningFunctionTool(wait)._get_declaration().description

@@ -1,9 +1,14 @@
-"""`AutoFlow` at google-adk's path: importable; constructing it raises (see `flows.llm_flows`)."""
+"""`AutoFlow` at google-adk's path: SingleFlow plus transfer between agents."""
 
 from __future__ import annotations
 
-from .base_llm_flow import BaseLlmFlow
+from . import agent_transfer
+from .single_flow import SingleFlow
 
 
-class AutoFlow(BaseLlmFlow):
-  """ADK's AutoFlow; adk_nb's LlmAgent runs its own loop (adk_nb.flows.llm_flow)."""
+class AutoFlow(SingleFlow):
+  """SingleFlow that also offers the agents the current one may transfer to."""
+
+  def __init__(self) -> None:
+    super().__init__()
+    self.request_processors += [agent_transfer.request_processor]

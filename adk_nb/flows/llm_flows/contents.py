@@ -1,13 +1,30 @@
-"""ADK's `contents` request processor at its path: importable; running it raises (see `flows.llm_flows`)."""
+"""google-adk's `contents` request processor at its path: the conversation the agent sends.
+
+Replaces the request's contents by what the agent sees of the session (its branch, other agents' turns
+as context, no protocol calls or partial events), then places the contents the instruction step left
+there (a per-turn instruction, a static instruction's files).
+"""
 
 from __future__ import annotations
 
-from . import ImportOnlyProcessor, not_in_adk_nb
+from typing import Any
 
-request_processor = ImportOnlyProcessor("contents.request_processor")
+from .._instructions import place_instruction_contents
+from ..llm_flow import add_contents
+from . import RequestProcessor
 
 
-async def _add_instructions_to_user_content(invocation_context, llm_request, dynamic_instructions) -> None:
-  """ADK's helper that moves dynamic instructions into the user content (with static instructions);
-  adk_nb sends both as system instruction, so this import-only name raises."""
-  not_in_adk_nb("flows.llm_flows.contents._add_instructions_to_user_content")
+class _ContentLlmRequestProcessor(RequestProcessor):
+  name = "contents"
+
+  async def _apply(self, agent, invocation_context, llm_request) -> None:
+    add_contents(agent, invocation_context, llm_request)
+
+
+request_processor = _ContentLlmRequestProcessor()
+
+
+async def _add_instructions_to_user_content(invocation_context: Any, llm_request: Any,
+                                            instruction_contents: list) -> None:
+  """Places instruction contents in the request's conversation (before the latest user messages)."""
+  place_instruction_contents(llm_request, instruction_contents)

@@ -1,17 +1,16 @@
-"""ADK's `identity` request processor at its path, working: tells the model its agent name and description."""
+"""google-adk's `identity` request processor at its path: tells the model its agent name and description."""
 
 from __future__ import annotations
 
-from typing import Any, AsyncGenerator
+from ..llm_flow import add_identity
+from . import RequestProcessor
 
 
-class _IdentityRequestProcessor:
-  async def run_async(self, invocation_context: Any, llm_request: Any) -> AsyncGenerator[Any, None]:
-    agent = invocation_context.agent
-    if hasattr(agent, "_identity_instruction"):
-      llm_request.append_instructions([agent._identity_instruction])
-    return
-    yield  # pragma: no cover
+class _IdentityLlmRequestProcessor(RequestProcessor):
+  name = "identity"
+
+  async def _apply(self, agent, invocation_context, llm_request) -> None:
+    add_identity(agent, llm_request)
 
 
-request_processor = _IdentityRequestProcessor()
+request_processor = _IdentityLlmRequestProcessor()

@@ -1,0 +1,31 @@
+"""Credentials at google-adk's paths: the data a tool and a client exchange to authenticate a call.
+
+What is here: the credential and auth-config models (`AuthCredential`, `AuthConfig`, ...), the scheme
+kinds, and credential services that keep exchanged credentials per app and user
+(`InMemoryCredentialService`, reached from callbacks and tools through `save_credential` /
+`load_credential`). What is not: the OAuth2 / OpenID Connect exchange and refresh flows (google-adk's
+`AuthHandler`, exchangers, refreshers); toolsets take their credentials directly (README "Compatibility").
+"""
+
+import importlib
+
+_EXPORTS = {
+    "AuthConfig": ".auth_tool",
+    "AuthCredential": ".auth_credential",
+    "AuthCredentialTypes": ".auth_credential",
+    "AuthScheme": ".auth_schemes",
+    "AuthSchemeType": ".auth_schemes",
+    "OpenIdConnectWithConfig": ".auth_schemes",
+    "OAuth2Auth": ".auth_credential",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+  module = _EXPORTS.get(name)
+  if module is None:
+    raise AttributeError(f"module 'adk_nb.auth' has no attribute {name!r}")
+  value = getattr(importlib.import_module(module, __name__), name)
+  globals()[name] = value
+  return value

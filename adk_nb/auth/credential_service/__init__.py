@@ -1,0 +1,1 @@
+"""Where exchanged credentials are kept between calls, per app and user."""

@@ -1,0 +1,1 @@
+"""google-adk's `cli.utils` paths (the agent loader)."""
