@@ -91,7 +91,8 @@ async def test_a_changed_instruction_invalidates_the_cache(server):
   events = await run_turn(runner, "q3", state_delta={"mood": "Be cheerful."})
   delete, call3 = server.requests[3:]
   assert delete.method == "DELETE" and "cachedContent" not in call3.json
-  assert call3.json["systemInstruction"]["parts"][0]["text"].endswith("Be cheerful.")
+  # The new instruction goes to the model uncached (before the identity line, in google-adk's order).
+  assert "Europe. Be cheerful.\n" in call3.json["systemInstruction"]["parts"][0]["text"]
   assert events[-1].cache_metadata.cache_name is None
 
 
