@@ -386,10 +386,18 @@ class StepBuilder(StepLog):
           self._set(step, status=status, result=outcome.output or "", t1=event.timestamp)
 
   def _compaction(self, event: Event) -> None:
-    """A compaction (its own invocation, between turns): a top-level marker saying what its summary replaced."""
     compaction = event.actions.compaction
     replaced = bisect_right(self._event_times, compaction.end_timestamp) - bisect_left(
         self._event_times, compaction.start_timestamp)
+    self.add_compaction(event, replaced)
+
+  def add_compaction(self, event: Event, replaced: int) -> None:
+    """A compaction (its own invocation, between turns): a top-level marker saying what its summary replaced.
+
+    `add_event` counts the replaced events among those it saw; a live run, which saw only its own
+    turn, passes the count it read from the whole session.
+    """
+    compaction = event.actions.compaction
     summary = "".join(p.text or "" for p in compaction.compacted_content.parts or [])
     self._add(Step(id=self._key_id(f"compaction:{event.id}"), kind="compaction", parent=None,
                    title=f"summarised {replaced} events", text=summary, t0=event.timestamp,

@@ -114,3 +114,18 @@ def test_details_of_a_grounded_call_list_its_sources_and_searches():
   [call] = by_kind(steps_of([event]), "model_call")
   sections = {s["title"]: s["text"] for s in step_details(call, [event])["sections"]}
   assert sections["grounding (sources, searches)"] == "A <https://a.example/x>\nsearched: q1"
+
+
+def test_a_live_run_shows_the_compaction_its_turn_triggered():
+  from adk_nb.apps import App, EventsCompactionConfig
+  from adk_nb.apps.llm_event_summarizer import LlmEventSummarizer
+  chat = Agent(name="chat", model=ScriptedModel(lambda request: "noted"))
+  app = App(name="trip", root_agent=chat, events_compaction_config=EventsCompactionConfig(
+      compaction_interval=2, overlap_size=0, summarizer=LlmEventSummarizer(llm=ScriptedModel(lambda r: "Sum."))))
+  first = nb.run(app, "one", store="memory://", view=False)
+  assert by_kind(first.steps, "compaction") == []
+  second = nb.run(app, "two", store="memory://", view=False)
+  [marker] = by_kind(second.steps, "compaction")
+  assert (marker.title, marker.text, marker.parent) == ("summarised 4 events", "Sum.", None)  # both turns
+  # The run's own events stay as yielded: the marker is a step, not an event of the run.
+  assert all(e.actions.compaction is None for e in second.events)
