@@ -7,7 +7,8 @@
 
 /**
  * @typedef {{id: string, parent: ?string, kind: string, title: string, text: string, status: string,
- *            t?: number, ms?: number, meta?: string, result?: string, branch?: string, traceback?: string}} Node
+ *            t?: number, ms?: number, meta?: string, result?: string, branch?: string, traceback?: string,
+ *            folded?: boolean, sources?: {title: string, href: string}[], queries?: string[]}} Node
  */
 
 const CONTAINERS = new Set(["invocation", "agent", "sequential", "parallel", "loop", "iteration", "workflow", "node"]);
@@ -21,6 +22,41 @@ function el(tag, cls, text) {
   if (cls) node.className = cls;
   if (text !== undefined && text !== null) node.textContent = String(text);
   return node;
+}
+
+// Only http(s) links are made clickable (the kernel already blanks other hrefs; this is the second check).
+function safeHref(href) {
+  return typeof href === "string" && /^https?:\/\//i.test(href.trim());
+}
+
+// A grounded model call's sources (links) and the searches it ran, all as text nodes.
+function paintGrounding(box, n) {
+  box.textContent = "";
+  const sources = n.sources || [];
+  const queries = n.queries || [];
+  box.hidden = !sources.length && !queries.length;
+  if (sources.length) {
+    const list = el("ul");
+    for (const source of sources) {
+      const item = el("li");
+      if (safeHref(source.href)) {
+        const link = el("a", "", source.title || source.href);
+        link.href = source.href;
+        link.target = "_blank";
+        link.rel = "noopener noreferrer";
+        item.append(link);
+      } else {
+        item.textContent = source.title || "";
+      }
+      list.append(item);
+    }
+    box.append(el("div", "adknb-grounding-title", "sources"), list);
+  }
+  if (queries.length) {
+    const list = el("ul");
+    for (const q of queries) list.append(el("li", "", q));
+    box.append(el("div", "adknb-grounding-title", "searched"), list);
+  }
 }
 
 function render({ model, el: root }) {
@@ -79,6 +115,7 @@ function render({ model, el: root }) {
     entry.text.hidden = !n.text;
     entry.result.textContent = n.result ? `→ ${n.result}` : "";
     entry.result.hidden = !n.result;
+    paintGrounding(entry.grounding, n);
     entry.tracebackText.textContent = n.traceback || "";  // an exception's traceback, folded
     entry.traceback.hidden = !n.traceback;
     entry.root.dataset.kind = n.kind;
@@ -224,14 +261,14 @@ function render({ model, el: root }) {
     if (byId.has(n.id)) { Object.assign(byId.get(n.id).data, n); paint(byId.get(n.id)); return; }
     const nodeRoot = el("details", "adknb-node");
     if (CONTAINERS.has(n.kind)) nodeRoot.classList.add("adknb-container");
-    // Tool calls and state changes start folded; everything else is open.
-    nodeRoot.open = n.kind !== "state" && n.kind !== "tool_call";
+    // Tool calls, state changes and thoughts start folded (the step model says which); everything else is open.
+    nodeRoot.open = !(n.folded || n.kind === "state" || n.kind === "tool_call");
     const summary = el("summary");
     const entry = {
       data: { ...n }, root: nodeRoot,
       kind: el("span", "adknb-kind"), title: el("span", "adknb-node-title"),
       status: el("span", "adknb-node-status"), ms: el("span", "adknb-ms"), meta: el("span", "adknb-meta"),
-      text: el("pre", "adknb-text"), result: el("pre", "adknb-result"),
+      text: el("pre", "adknb-text"), result: el("pre", "adknb-result"), grounding: el("div", "adknb-grounding"),
       traceback: el("details", "adknb-traceback"), tracebackText: el("pre", "adknb-text"),
       detail: el("div", "adknb-detail"), info: el("button", "adknb-info", "details"),
       children: el("div", "adknb-children"),
@@ -245,7 +282,7 @@ function render({ model, el: root }) {
     });
     summary.append(entry.kind, entry.title, entry.status, entry.ms, entry.meta, entry.info);
     entry.traceback.append(el("summary", "", "traceback"), entry.tracebackText);
-    nodeRoot.append(summary, entry.text, entry.result, entry.traceback, entry.detail, entry.children);
+    nodeRoot.append(summary, entry.text, entry.result, entry.grounding, entry.traceback, entry.detail, entry.children);
     paint(entry);
     const parent = n.parent !== null && n.parent !== undefined ? byId.get(n.parent) : undefined;
     (parent ? parent.children : body).appendChild(nodeRoot);

@@ -162,6 +162,17 @@ def metric_threshold(metric: EvalMetric) -> Optional[float]:
   return metric.threshold
 
 
+def criterion_of(metric: EvalMetric, kind: type, default_threshold: float) -> Any:
+  """The metric's criterion as `kind`: as given, converted from another criterion class, or (none given)
+  a `kind` with the metric's own threshold, else `default_threshold`."""
+  crit = metric.criterion
+  if isinstance(crit, kind):
+    return crit
+  if crit is None:
+    return kind(threshold=metric.threshold if metric.threshold is not None else default_threshold)
+  return kind.model_validate(crit.model_dump())
+
+
 class MetricInfo(EvalBaseModel):
   """What a metric is, for listings (google-adk's `MetricInfo`, without the value-range details)."""
 

@@ -11,6 +11,7 @@ from typing import Any, Optional
 from .eval_case import Invocation
 from .eval_metrics import EvalMetric
 from .evaluator import EvaluationResult, Evaluator
+from ._rouge import RougeScore, rouge1
 from .metrics import response_match_score
 
 
@@ -29,3 +30,9 @@ class RougeEvaluator(Evaluator):
 
 
 __all__ = ["RougeEvaluator"]
+
+
+def _calculate_rouge_1_scores(candidate: str, reference: str) -> RougeScore:
+  """ROUGE-1 precision, recall and F-measure of `candidate` against `reference` (google-adk's private
+  helper name, which its tests and some evaluation code call)."""
+  return rouge1(candidate, reference)

@@ -19,7 +19,8 @@ import re
 from typing import Any, Optional
 
 from .eval_case import Invocation, content_text, get_all_tool_calls_with_responses
-from .eval_metrics import EvalMetric, HallucinationsCriterion, LlmAsAJudgeCriterion, metric_threshold
+from .eval_metrics import (EvalMetric, HallucinationsCriterion, LlmAsAJudgeCriterion, criterion_of,
+                           metric_threshold)
 from .evaluator import EvaluationResult, PerInvocationResult, status_of
 
 SEGMENT_PROMPT = """Split the text below into its sentences, in order, each wrapped as <sentence>...</sentence>, and
@@ -91,12 +92,7 @@ def _intermediate_texts(a: Invocation) -> list[str]:
 
 
 def _criterion(metric: EvalMetric, kind: type) -> Any:
-  crit = metric.criterion
-  if isinstance(crit, kind):
-    return crit
-  data = crit.model_dump() if crit is not None else {"threshold": metric.threshold if metric.threshold is not None
-                                                     else 0.5}
-  return kind.model_validate(data)
+  return criterion_of(metric, kind, 0.5)
 
 
 async def hallucinations_v1(metric: EvalMetric, actual: list[Invocation], expected: Optional[list[Invocation]], *,

@@ -21,7 +21,7 @@ from google.genai import types
 from ._rouge import rouge1
 from .eval_case import Invocation, content_text, get_all_tool_calls
 from .eval_metrics import (BaseCriterion, EvalMetric, EvalStatus, LlmAsAJudgeCriterion, PrebuiltMetrics,
-                           ToolTrajectoryCriterion, metric_threshold)
+                           ToolTrajectoryCriterion, criterion_of, metric_threshold)
 from .evaluator import EvaluationResult, PerInvocationResult, status_of
 from .judge_metrics import hallucinations_v1, safety_v1
 from .rubric_metrics import rubric_based_final_response_quality_v1, rubric_based_tool_use_quality_v1
@@ -89,12 +89,7 @@ def trajectory_prf(actual: list[types.FunctionCall], expected: list[types.Functi
 
 
 def _criterion(metric: EvalMetric, kind: type[BaseCriterion]) -> Any:
-  crit = metric.criterion
-  if crit is None:
-    return kind(threshold=metric.threshold if metric.threshold is not None else 1.0)
-  if not isinstance(crit, kind):
-    return kind.model_validate(crit.model_dump())
-  return crit
+  return criterion_of(metric, kind, 1.0)
 
 
 def _per_turn(metric: EvalMetric, actual: list[Invocation], expected: Optional[list[Invocation]],

@@ -15,7 +15,7 @@ import re
 from typing import Any, Optional
 
 from .eval_case import Invocation, content_text, get_all_tool_calls_with_responses
-from .eval_metrics import EvalMetric, RubricsBasedCriterion, metric_threshold
+from .eval_metrics import EvalMetric, RubricsBasedCriterion, criterion_of, metric_threshold
 from .eval_rubrics import Rubric, RubricScore
 from .evaluator import EvaluationResult, PerInvocationResult, status_of
 
@@ -68,12 +68,7 @@ def _tool_use(invocation: Invocation) -> str:
 
 
 def _criterion(metric: EvalMetric) -> RubricsBasedCriterion:
-  crit = metric.criterion
-  if isinstance(crit, RubricsBasedCriterion):
-    return crit
-  data = crit.model_dump() if crit is not None else {"threshold": metric.threshold if metric.threshold is not None
-                                                     else 0.5}
-  return RubricsBasedCriterion.model_validate(data)
+  return criterion_of(metric, RubricsBasedCriterion, 0.5)
 
 
 def _rubrics_for(crit: RubricsBasedCriterion, expected: Optional[Invocation], kind: str) -> list[Rubric]:

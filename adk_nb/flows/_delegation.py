@@ -97,12 +97,9 @@ async def run_calls(agent: "LlmAgent", ctx: "InvocationContext", calls: list[typ
   others = [c for c in calls if not isinstance(tools.get(c.name), DelegationTool)]
   if others:
     results = await _functions.handle_function_calls(agent, ctx, others, tools)
-    if results.event is not None:
-      yield results.event
-    for event in results.surfaced:
+    async for event in _functions.emit_results(ctx, results):
       yield event
     if results.paused:
-      ctx.pause()
       return
   answers: list[types.Part] = []
   for call in calls:

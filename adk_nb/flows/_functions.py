@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any, NamedTuple, Optional
+from typing import TYPE_CHECKING, Any, AsyncGenerator, NamedTuple, Optional
 
 from google.genai import types
 from pydantic import BaseModel
@@ -74,6 +74,17 @@ class CallResults(NamedTuple):
   """True when some call waits for a person or an external answer."""
   surfaced: list[Event]
   """Pending calls of agents run through AgentTool, raised to this invocation."""
+
+
+async def emit_results(ctx: "InvocationContext", results: CallResults) -> AsyncGenerator[Event, None]:
+  """Yields a step's function response event and any newly raised nested calls; pauses the invocation
+  when a call waits."""
+  if results.event is not None:
+    yield results.event
+  for event in results.surfaced:
+    yield event
+  if results.paused:
+    ctx.pause()
 
 
 def _response_part(call: types.FunctionCall, response: Any,

@@ -99,7 +99,7 @@ async def resume_confirmed_calls(agent: "LlmAgent", ctx: "InvocationContext") ->
       yield Event(invocation_id=ctx.invocation_id, author=agent.name, branch=ctx.branch,
                   custom_metadata=start_marker(call_id))
   results = await _functions.handle_function_calls(agent, ctx, calls, tools, confirmations)
-  async for event in _emit(ctx, results):
+  async for event in _functions.emit_results(ctx, results):
     yield event
 
 
@@ -152,7 +152,7 @@ async def resume_nested_calls(agent: "LlmAgent", ctx: "InvocationContext") -> As
   results = await _functions.handle_function_calls(agent, ctx, calls, tools, outcomes=outcomes)
   if results.event is not None and interrupted:
     results.event.custom_metadata = {**(results.event.custom_metadata or {}), INTERRUPTED_KEY: interrupted}
-  async for event in _emit(ctx, results):
+  async for event in _functions.emit_results(ctx, results):
     yield event
 
 
@@ -161,16 +161,6 @@ def _may_have_run(tool_call: types.FunctionCall) -> types.Part:
   return types.Part(function_response=types.FunctionResponse(id=tool_call.id, name=tool_call.name, response={
       "error": f"`{tool_call.name}` was continuing after an answer when the run was interrupted, and may "
                "have run (its own tools included); it was not run again. Check its effect before retrying."}))
-
-
-async def _emit(ctx: "InvocationContext", results: "_functions.CallResults") -> AsyncGenerator[Event, None]:
-  """Yields a resumed step's answer and any newly raised nested calls; pauses again if needed."""
-  if results.event is not None:
-    yield results.event
-  for event in results.surfaced:
-    yield event
-  if results.paused:
-    ctx.pause()
 
 
 def still_waiting(agent: "LlmAgent", ctx: "InvocationContext") -> bool:

@@ -19,6 +19,7 @@ latencies measured between events.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import deque
 from typing import Any, Optional
 
@@ -54,6 +55,8 @@ class StepBuilder(StepLog):
     self._live_models: set[str] = set()         # event ids of model calls announced by progress
     self._with_request: deque[Step] = deque()
     self._keys: dict[str, str] = {}             # 'model:<event id>', 'call:<call id>', ... -> step id
+    self._event_times: list[float] = []        # timestamps of the events seen (sorted: sessions append)
+    self._open_code: dict[tuple[str, str], str] = {}  # (invocation, author) -> code step awaiting its output
 
   # ---- structure -----------------------------------------------------------------------------
 
@@ -256,6 +259,11 @@ class StepBuilder(StepLog):
     """Folds one event (partial chunks grow their model call's text in place)."""
     if is_start_marker(event):
       return  # the at-most-once marker is bookkeeping, not a step
+    if event.actions.compaction is not None:
+      self._compaction(event)
+      return
+    if not event.partial:
+      self._event_times.append(event.timestamp)
     in_workflow = event.node_info is not None and bool(event.node_info.path)
     if event.author == "user":
       # Inside a workflow a user-authored event is a node's input: shown inside that node.
@@ -274,6 +282,7 @@ class StepBuilder(StepLog):
     parent = model or agent
     if event.partial:
       return
+    self._parts(event, parent)
     for call in event.get_function_calls():
       self._call(event, call, parent)
     waiting = event.actions.requested_tool_confirmations or {}
@@ -337,8 +346,62 @@ class StepBuilder(StepLog):
     if event.model_version and not step.model:
       fields["model"] = event.model_version
       fields["title"] = event.model_version
+    grounding = event.grounding_metadata
+    if grounding is not None:
+      sources = [(chunk.web.title or chunk.web.uri or "", chunk.web.uri or "")
+                 for chunk in grounding.grounding_chunks or [] if chunk.web is not None]
+      fields["sources"] = sources or None
+      fields["queries"] = list(grounding.web_search_queries or []) or None
+    if event.cache_metadata is not None:
+      fields["cache"] = _cache_line(event.cache_metadata)
     self._set(step, **fields)
     return step
+
+  def _parts(self, event: Event, parent: Step) -> None:
+    """Thoughts (folded), code the model wrote and its output: steps under the model call that made them."""
+    parts = event.content.parts or [] if event.content is not None else []
+    common = {"t0": event.timestamp, "invocation_id": parent.invocation_id, "author": event.author,
+              "branch": event.branch or "", "event_id": event.id}
+    thoughts = "\n\n".join(p.text for p in parts if p.thought and p.text)
+    if thoughts:
+      self._add(Step(id=self._key_id(f"thought:{event.id}"), kind="thought", parent=parent.id, title="thoughts",
+                     text=thoughts, **common))
+    lane = (parent.invocation_id, event.author)
+    for index, part in enumerate(parts):
+      if part.executable_code is not None:
+        code = part.executable_code
+        language = str(getattr(code.language, "value", code.language) or "code").lower()
+        step = self._add(Step(id=self._key_id(f"code:{event.id}:{index}"), kind="code", parent=parent.id,
+                              title=language, text=code.code or "", status="running", **common))
+        self._open_code[lane] = step.id
+      elif part.code_execution_result is not None:
+        outcome = part.code_execution_result
+        ok = str(getattr(outcome.outcome, "value", outcome.outcome)) == "OUTCOME_OK"
+        status = "ok" if ok else "error"
+        step = self.steps.get(self._open_code.pop(lane, ""))
+        if step is None:  # output whose code was never shown (e.g. a session cut before it)
+          self._add(Step(id=self._key_id(f"code:{event.id}:{index}"), kind="code", parent=parent.id, title="output",
+                         status=status, result=outcome.output or "", t1=event.timestamp, **common))
+        else:
+          self._set(step, status=status, result=outcome.output or "", t1=event.timestamp)
+
+  def _compaction(self, event: Event) -> None:
+    compaction = event.actions.compaction
+    replaced = bisect_right(self._event_times, compaction.end_timestamp) - bisect_left(
+        self._event_times, compaction.start_timestamp)
+    self.add_compaction(event, replaced)
+
+  def add_compaction(self, event: Event, replaced: int) -> None:
+    """A compaction (its own invocation, between turns): a top-level marker saying what its summary replaced.
+
+    `add_event` counts the replaced events among those it saw; a live run, which saw only its own
+    turn, passes the count it read from the whole session.
+    """
+    compaction = event.actions.compaction
+    summary = "".join(p.text or "" for p in compaction.compacted_content.parts or [])
+    self._add(Step(id=self._key_id(f"compaction:{event.id}"), kind="compaction", parent=None,
+                   title=f"summarised {replaced} events", text=summary, t0=event.timestamp,
+                   invocation_id=event.invocation_id, author=event.author, event_id=event.id))
 
   def _call(self, event: Event, call: types.FunctionCall, parent: Step) -> None:
     args = dict(call.args or {})
@@ -432,8 +495,15 @@ def _looks_like_model_output(event: Event) -> bool:
   if event.usage_metadata is not None or event.finish_reason is not None or event.model_version:
     return True
   # Protocol calls (confirmations, input requests) come from the framework, not from a model.
-  return any(p.text or (p.function_call is not None and p.function_call.name not in PROTOCOL_CALLS)
+  return any(p.text or p.executable_code is not None or (p.function_call is not None and p.function_call.name not in PROTOCOL_CALLS)
              for p in parts)
+
+def _cache_line(cache: Any) -> str:
+  """One line for a model call's context cache: the cache used, or the prefix a later call may cache."""
+  if cache.cache_name:
+    return f"cache {cache.cache_name} ({cache.contents_count} contents, used {cache.invocations_used}x)"
+  return f"cache fingerprint {cache.fingerprint[:8]} ({cache.contents_count} contents)"
+
 
 def steps_of(events: list[Event]) -> StepBuilder:
   """The steps of stored events (no progress points: latencies are measured between events)."""

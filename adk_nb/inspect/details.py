@@ -47,6 +47,10 @@ def step_details(step: Step, events: Iterable[Event], *, limit: Optional[int] = 
     sections += [(f"request: {title}", text) for title, text in request_sections(step.request)]
   elif step.kind == "model_call":
     sections.append(("request", "Not kept: only model calls made while this view was live keep their request."))
+  if step.sources or step.queries:
+    lines = [f"{title} <{uri}>" for title, uri in step.sources or []]
+    lines += [f"searched: {query}" for query in step.queries or []]
+    sections.append(("grounding (sources, searches)", "\n".join(lines)))
   event = next((e for e in events if e.id == step.event_id), None) if step.event_id else None
   if event is not None:
     title = "raw response (event)" if step.kind == "model_call" else "event"

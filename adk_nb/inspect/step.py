@@ -9,13 +9,14 @@ from .text import cut, to_json_text
 
 StepKind = Literal["invocation", "agent", "sequential", "parallel", "loop", "iteration", "workflow", "node", "user",
                    "model_call", "text", "tool_call", "approval", "input_request", "transfer", "escalate",
-                   "error", "state", "decision"]
+                   "error", "state", "decision", "thought", "code", "compaction"]
 
 LABELS: dict[str, str] = {
     "invocation": "run", "agent": "agent", "sequential": "sequence", "parallel": "parallel", "loop": "loop",
     "iteration": "iteration", "workflow": "workflow", "node": "node", "user": "user", "model_call": "model",
     "text": "text", "tool_call": "tool", "approval": "approval", "input_request": "input", "transfer": "transfer",
-    "escalate": "escalate", "error": "error", "state": "state", "decision": "decision",
+    "escalate": "escalate", "error": "error", "state": "state", "decision": "decision", "thought": "thoughts",
+    "code": "code", "compaction": "compaction",
 }
 """The label every view shows for each kind of step."""
 
@@ -25,6 +26,9 @@ STATUS_TEXT: dict[str, str] = {
     "approved": "✓ approved", "rejected": "⊘ rejected", "responded": "✓ answered",
 }
 """How each status reads: a symbol and a word, so status never depends on colour alone."""
+
+FOLDED_KINDS = {"state", "tool_call", "thought"}
+"""Kinds every view draws folded (collapsed) until a person opens them."""
 
 CONTAINER_KINDS = {"invocation", "agent", "sequential", "parallel", "loop", "iteration", "workflow", "node"}
 
@@ -73,6 +77,12 @@ class Step:
   """For state steps: the keys written."""
   traceback: str = ""
   """For error steps reporting an exception: its traceback (cut; drawn folded under the error)."""
+  sources: Optional[list[tuple[str, str]]] = None
+  """For model calls grounded by a search: (title, uri) of each source the model cited."""
+  queries: Optional[list[str]] = None
+  """For model calls grounded by a search: the search queries the model ran."""
+  cache: str = ""
+  """For model calls: the context cache used or fingerprinted, as one line ('' when none)."""
   request: Any = field(default=None, repr=False, compare=False)
   """For model calls of a live run: the LlmRequest as sent (kept by reference, never copied)."""
   _shown: dict = field(default_factory=dict, repr=False, compare=False)
@@ -108,6 +118,8 @@ class Step:
       parts.append(f"{_n(tin)} in · {_n(tout)} out tokens")
     if self.finish and self.finish not in ("STOP", "FinishReason.STOP"):
       parts.append(self.finish.lower())
+    if self.cache:
+      parts.append(self.cache)
     return " · ".join(parts)
 
   def as_node(self) -> dict[str, Any]:
@@ -128,12 +140,25 @@ class Step:
       node["meta"] = meta
     if self.result is not None and self.kind == "tool_call":
       node["result"] = self._json_of("result")
+    elif self.result is not None and self.kind == "code":
+      node["result"] = cut(str(self.result))  # the code's output, as it printed it
+    if self.kind in FOLDED_KINDS:
+      node["folded"] = True
+    if self.sources:
+      node["sources"] = [{"title": title, "href": uri if safe_href(uri) else ""} for title, uri in self.sources]
+    if self.queries:
+      node["queries"] = list(self.queries)
     if self.branch:
       node["branch"] = self.branch
     if self.traceback:
       node["traceback"] = self.traceback  # drawn folded under the error
     return node
 
+
+
+def safe_href(uri: str) -> bool:
+  """True for links a view may make clickable (http and https); anything else is shown as text."""
+  return isinstance(uri, str) and uri.strip().lower().startswith(("http://", "https://"))
 
 
 def _n(value: Optional[int]) -> str:

@@ -36,7 +36,7 @@ def tree_html(nodes: list[dict[str, Any]], status: str = "", title: str = "") ->
   parts: list[str] = []
 
   def walk(node: dict[str, Any]) -> None:
-    parts.append("<details open><summary>")
+    parts.append("<details><summary>" if node.get("folded") else "<details open><summary>")
     kind = str(node.get("kind", ""))
     parts.append(f"<span class='k'>{escape(LABELS.get(kind, kind))}</span>{escape(str(node.get('title', '')))}")
     if node.get("status"):
@@ -50,6 +50,8 @@ def tree_html(nodes: list[dict[str, Any]], status: str = "", title: str = "") ->
       parts.append(f"<pre>{escape(str(node['text']))}</pre>")
     if node.get("result"):
       parts.append(f"<pre>→ {escape(str(node['result']))}</pre>")
+    if node.get("sources") or node.get("queries"):
+      parts.append(_grounding_html(node))
     if node.get("traceback"):
       parts.append(f"<details><summary>traceback</summary><pre>{escape(str(node['traceback']))}</pre></details>")
     for child in kids.get(node["id"], []):
@@ -64,6 +66,19 @@ def tree_html(nodes: list[dict[str, Any]], status: str = "", title: str = "") ->
   head = (f"<div><b>{escape(title or 'agent run')}</b> "
           f"<span class='st'>{escape(STATUS_TEXT.get(status, status))}</span></div>") if status or title else ""
   return head + "".join(parts)
+
+
+def _grounding_html(node: dict[str, Any]) -> str:
+  """A grounded model call's sources (links only for http and https, as the step model allows) and searches."""
+  items = []
+  for source in node.get("sources") or []:
+    title = escape(str(source.get("title", "")))
+    href = source.get("href") or ""
+    items.append(f"<li><a href='{escape(href, quote=True)}' target='_blank' rel='noopener noreferrer'>{title}</a></li>"
+                 if href else f"<li>{title}</li>")
+  queries = "".join(f"<li>{escape(str(q))}</li>" for q in node.get("queries") or [])
+  out = f"<div class='src'>sources<ul>{''.join(items)}</ul></div>" if items else ""
+  return out + (f"<div class='src'>searched<ul>{queries}</ul></div>" if queries else "")
 
 
 def format_ms(ms: float) -> str:

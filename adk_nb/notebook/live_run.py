@@ -438,6 +438,15 @@ class LiveRun:
                      if e.author == "user" and e.invocation_id in mine and e.id not in known]
       if stored_only:  # user messages and answers, committed but not yielded
         self.events = sorted(self.events + stored_only, key=lambda e: e.timestamp)
+      # A compaction the Runner appended after this run's invocation (stored, never yielded): its marker.
+      last_mine = max((i for i, e in enumerate(session.events) if e.invocation_id in mine), default=None)
+      if last_mine is not None:
+        for event in session.events[last_mine + 1:]:
+          compaction = event.actions.compaction
+          if compaction is not None and event.id not in known:
+            replaced = sum(1 for e in session.events if e.actions.compaction is None
+                           and compaction.start_timestamp <= e.timestamp <= compaction.end_timestamp)
+            self.steps.add_compaction(event, replaced)
       self.pending = [p for p in pending_items(session.events) if p.invocation_id in mine]
       await self._resolve_tools()
     await self._list_artifacts()

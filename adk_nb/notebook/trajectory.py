@@ -10,7 +10,8 @@ from ..inspect import CONTAINER_KINDS, StepBuilder, steps_of
 COLUMNS = ["invocation", "author", "branch", "kind", "tool", "arguments", "result", "text", "state_delta",
            "latency_ms", "timestamp"]
 """kind is a step kind (`adk_nb.inspect.LABELS`): user, model_call, text, tool_call, approval,
-input_request, transfer, escalate, error, state, decision. latency_ms is the step's own
+input_request, transfer, escalate, error, state, decision, thought, code (text: the code; result: its
+output), compaction. latency_ms is the step's own
 duration in milliseconds: a model call alone (live runs; between events for stored ones), a
 tool call from its start to its result, an approval the person's wait."""
 

@@ -55,3 +55,11 @@ def test_rouge1_matches_rouge_score_when_installed():
   scorer = rouge_scorer.RougeScorer(["rouge1"], use_stemmer=True)
   for a, b in [("Generously generalized conditions", "general condition"), ("Hopping happily", "hop happy")]:
     assert rouge1(a, b).fmeasure == pytest.approx(scorer.score(b, a)["rouge1"].fmeasure)
+
+
+def test_google_adks_private_rouge_helper_name_scores_the_same():
+  from adk_nb.evaluation.final_response_match_v1 import _calculate_rouge_1_scores
+
+  score = _calculate_rouge_1_scores("This is a test candidate response.", "This is a test reference.")
+  assert (score.precision, score.recall, score.fmeasure) == pytest.approx((2 / 3, 4 / 5, 8 / 11))
+  assert _calculate_rouge_1_scores("", "").fmeasure == 0
