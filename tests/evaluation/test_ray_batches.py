@@ -1,0 +1,93 @@
+"""RayExecutor's batching and retries, driven against a stand-in for Ray's API in this process (fast, exact):
+which case runs a dead worker's batch sends again is decided by the driver, so no cluster is needed here."""
+
+import types
+
+from adk_nb.evaluation import RayExecutor, evaluate, executors
+from adk_nb.evaluation._ray_worker import CaseWorker
+from adk_nb.evaluation.formats import eval_set_from_dict
+
+CRITERIA = {"criteria": {"tool_trajectory_avg_score": 1.0}}
+IDS = ["c0", "c1", "dies_once", "c3", "c4", "c5"]
+EVAL_SET = {"eval_set_id": "batches", "eval_cases": [
+    {"eval_id": i, "conversation": [{"user_content": {"role": "user", "parts": [{"text": i}]},
+                                     "final_response": {"role": "model", "parts": [{"text": "ok"}]}}]} for i in IDS]}
+AGENT = ("from adk_nb import Agent\nfrom adk_nb.models import ScriptedModel\n"
+         "root_agent = Agent(name='batch_agent', model=ScriptedModel(lambda request: 'ok'))\n")
+
+
+class ActorDied(Exception):
+  pass
+
+
+class FakeRay:
+  """The parts of Ray's API RayExecutor uses. A worker runs its batch's case runs in order and dies (once, the
+  first time) when it reaches 'dies_once', after sending back the case runs before it."""
+
+  exceptions = types.SimpleNamespace(RayActorError=ActorDied, RayTaskError=RuntimeError)
+
+  def __init__(self):
+    self.batches: list[list[str]] = []
+    self.died = False
+
+  def is_initialized(self):
+    return True
+
+  def cluster_resources(self):
+    return {"CPU": 1}
+
+  def kill(self, actor):
+    actor.dead = True
+
+  def remote(self, cls):
+    fake = self
+
+    class Handle:
+      def options(self, **_):
+        return types.SimpleNamespace(remote=lambda *args: Actor(fake, cls(*args)))
+
+    return Handle()
+
+
+class Actor:
+  def __init__(self, fake, worker):
+    self.fake, self.worker, self.dead = fake, worker, False
+    self.ready = types.SimpleNamespace(remote=self._ready)
+    self.run_batch = types.SimpleNamespace(options=lambda **_: types.SimpleNamespace(remote=self._stream))
+
+  async def _ready(self):
+    return await self.worker.ready()
+
+  async def _stream(self, batch):
+    self.fake.batches.append([case.eval_id for _, case in batch])
+    for position, (run, case) in enumerate(batch):
+      if self.dead:
+        raise ActorDied("the worker had died")
+      if case.eval_id == "dies_once" and not self.fake.died:
+        self.fake.died = self.dead = True
+        raise ActorDied("the worker died")
+      result = await self.worker.run(case, run)
+
+      async def chunk(position=position, result=result):
+        return [(position, result)]
+
+      yield chunk()
+
+
+async def test_a_dead_batch_sends_again_only_its_unfinished_case_runs_each_alone(tmp_path, monkeypatch):
+  fake = FakeRay()
+  monkeypatch.setattr(executors, "_import_ray", lambda: fake)
+  folder = tmp_path / "batch_agent"
+  folder.mkdir()
+  (folder / "__init__.py").write_text("from . import agent\n")
+  (folder / "agent.py").write_text(AGENT)
+  executor = RayExecutor(workers=1, concurrency_per_worker=4)
+  results = await evaluate(str(folder), eval_set_from_dict(EVAL_SET), CRITERIA, executor=executor, progress=False,
+                           results_dir=tmp_path / "runs")
+  assert fake.batches[0] == ["c0", "c1", "dies_once", "c3"]  # 4 in flight on the worker, sent as one batch
+  assert sorted(results.retried) == [(0, "c3"), (0, "dies_once")]  # c0 and c1 had come back: not run again
+  assert fake.batches[1:3] == [["dies_once"], ["c3"]]  # each retried case run alone on the new worker
+  assert fake.batches[3:] == [["c4", "c5"]]
+  cases = results.cases.set_index("eval_id")
+  assert sorted(cases.index) == sorted(IDS) and (cases["status"] == "passed").all()  # each stored once
+  assert set(executor.timings) == {"connect_s", "start_workers_s", "run_s"}
