@@ -233,18 +233,20 @@ class RayExecutor:
           batches.discard(task)
           task.result()  # a worker's own error (not its death) stops the eval with that error
 
-    while True:
-      live = [s for s in slots if s[0] is not None]
-      if not live:
-        raise RuntimeError("Every Ray worker died and no replacement could be started; see the Ray logs "
-                           "(ray logs cluster) for why.")
-      await _gather(drive(s) for s in live)
-      if not retry:
-        break
-    self.timings["run_s"] = time.perf_counter() - running
-    for actor, _ in slots:
-      if actor is not None:
-        ray.kill(actor)
+    try:
+      while True:
+        live = [s for s in slots if s[0] is not None]
+        if not live:
+          raise RuntimeError("Every Ray worker died and no replacement could be started; see the Ray logs "
+                             "(ray logs cluster) for why.")
+        await _gather(drive(s) for s in live)
+        if not retry:
+          break
+    finally:  # also when a worker's error or a cancelled cell stops the run: no actor is left holding CPUs
+      self.timings["run_s"] = time.perf_counter() - running
+      for actor, _ in slots:
+        if actor is not None:
+          ray.kill(actor)
 
 
 async def _gather(coros) -> None:

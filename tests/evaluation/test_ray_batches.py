@@ -3,12 +3,14 @@ which case runs a dead worker's batch sends again is decided by the driver, so n
 
 import types
 
+import pytest
+
 from adk_nb.evaluation import RayExecutor, evaluate, executors
 from adk_nb.evaluation._ray_worker import CaseWorker
 from adk_nb.evaluation.formats import eval_set_from_dict
 
 CRITERIA = {"criteria": {"tool_trajectory_avg_score": 1.0}}
-IDS = ["c0", "c1", "dies_once", "c3", "c4", "c5"]
+IDS = ["c0", "dies_once", "c2", "c3", "c4", "c5"]
 EVAL_SET = {"eval_set_id": "batches", "eval_cases": [
     {"eval_id": i, "conversation": [{"user_content": {"role": "user", "parts": [{"text": i}]},
                                      "final_response": {"role": "model", "parts": [{"text": "ok"}]}}]} for i in IDS]}
@@ -28,6 +30,7 @@ class FakeRay:
 
   def __init__(self):
     self.batches: list[list[str]] = []
+    self.actors: list = []
     self.died = False
 
   def is_initialized(self):
@@ -44,7 +47,11 @@ class FakeRay:
 
     class Handle:
       def options(self, **_):
-        return types.SimpleNamespace(remote=lambda *args: Actor(fake, cls(*args)))
+        def start(*args):
+          fake.actors.append(Actor(fake, cls(*args)))
+          return fake.actors[-1]
+
+        return types.SimpleNamespace(remote=start)
 
     return Handle()
 
@@ -63,6 +70,8 @@ class Actor:
     for position, (run, case) in enumerate(batch):
       if self.dead:
         raise ActorDied("the worker had died")
+      if case.eval_id == "raises":
+        raise RuntimeError("the worker's own error")
       if case.eval_id == "dies_once" and not self.fake.died:
         self.fake.died = self.dead = True
         raise ActorDied("the worker died")
@@ -84,10 +93,26 @@ async def test_a_dead_batch_sends_again_only_its_unfinished_case_runs_each_alone
   executor = RayExecutor(workers=1, concurrency_per_worker=4)
   results = await evaluate(str(folder), eval_set_from_dict(EVAL_SET), CRITERIA, executor=executor, progress=False,
                            results_dir=tmp_path / "runs")
-  assert fake.batches[0] == ["c0", "c1", "dies_once", "c3"]  # 4 in flight on the worker, sent as one batch
-  assert sorted(results.retried) == [(0, "c3"), (0, "dies_once")]  # c0 and c1 had come back: not run again
-  assert fake.batches[1:3] == [["dies_once"], ["c3"]]  # each retried case run alone on the new worker
-  assert fake.batches[3:] == [["c4", "c5"]]
+  # 4 in flight on the worker, sent as one batch; it dies after sending c0 back (before a second batch, which
+  # goes when half of the 4 have come back)
+  assert fake.batches[0] == ["c0", "dies_once", "c2", "c3"]
+  assert sorted(results.retried) == [(0, "c2"), (0, "c3"), (0, "dies_once")]  # c0 had come back: not run again
+  assert fake.batches[1:4] == [["dies_once"], ["c2"], ["c3"]]  # each retried case run alone on the new worker
+  assert fake.batches[4:] == [["c4", "c5"]]
   cases = results.cases.set_index("eval_id")
   assert sorted(cases.index) == sorted(IDS) and (cases["status"] == "passed").all()  # each stored once
   assert set(executor.timings) == {"connect_s", "start_workers_s", "run_s"}
+
+
+async def test_a_workers_own_error_stops_the_run_and_its_workers_are_stopped(tmp_path, monkeypatch):
+  fake = FakeRay()
+  monkeypatch.setattr(executors, "_import_ray", lambda: fake)
+  folder = tmp_path / "batch_agent"
+  folder.mkdir()
+  (folder / "__init__.py").write_text("from . import agent\n")
+  (folder / "agent.py").write_text(AGENT)
+  eval_set = {**EVAL_SET, "eval_cases": [{**EVAL_SET["eval_cases"][0], "eval_id": "raises"}]}
+  with pytest.raises(RuntimeError, match="the worker's own error"):
+    await evaluate(str(folder), eval_set_from_dict(eval_set), CRITERIA, executor=RayExecutor(workers=1),
+                   progress=False, results_dir=tmp_path / "runs")
+  assert fake.actors and all(actor.dead for actor in fake.actors)  # killed, not left holding the cluster's CPUs
