@@ -107,6 +107,11 @@ DEFAULT_EVAL_CONFIG = EvalConfig(criteria={"tool_trajectory_avg_score": 1.0, "re
 _DEFAULT_EVAL_CONFIG = DEFAULT_EVAL_CONFIG  # google-adk's (private) name for it
 
 
+def get_eval_metrics_from_config(eval_config: EvalConfig) -> list[EvalMetric]:
+  """The metrics an EvalConfig asks for, one per criterion (google-adk's name for `EvalConfig.eval_metrics`)."""
+  return eval_config.eval_metrics()
+
+
 def get_evaluation_criteria_or_default(eval_config_file_path: Optional[str]) -> EvalConfig:
   """The EvalConfig in `eval_config_file_path` (a test_config.json), or ADK's default criteria if absent."""
   from .formats import load_eval_config  # formats imports this module

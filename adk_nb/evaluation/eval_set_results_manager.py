@@ -27,11 +27,16 @@ class EvalSetResultsManager(abc.ABC):
     """Ids of the app's stored results."""
 
 
+def result_file_name(result_id: str) -> str:
+  """The name an eval set result is stored under: its id with slashes replaced, so it is one file name."""
+  return result_id.replace("/", "_")
+
+
 def new_eval_set_result(app_name: str, eval_set_id: str, eval_case_results: list[EvalCaseResult]) -> EvalSetResult:
   """An EvalSetResult named `<app>_<eval set>_<timestamp>` (slashes replaced, so it is a file name)."""
   now = time.time()
   result_id = f"{app_name}_{eval_set_id}_{now}"
-  return EvalSetResult(eval_set_result_id=result_id, eval_set_result_name=result_id.replace("/", "_"),
+  return EvalSetResult(eval_set_result_id=result_id, eval_set_result_name=result_file_name(result_id),
                        eval_set_id=eval_set_id, eval_case_results=eval_case_results, creation_timestamp=now)
 
 

@@ -202,8 +202,8 @@ _CONFIG_KEYS = frozenset({"criteria", "custom_metrics", "customMetrics", "user_s
 
 
 def load_eval_config(path: Optional[PathLike] = None, *, default: Optional[EvalConfig] = None) -> EvalConfig:
-  """Reads `test_config.json`; ADK's default criteria when `path` is None or missing."""
-  if path is None or not Path(path).exists():
+  """Reads `test_config.json`; ADK's default criteria when `path` is None, empty or missing."""
+  if not path or not Path(path).exists():
     return default or DEFAULT_EVAL_CONFIG
   data = read_json_file(path)
   if not isinstance(data, dict):

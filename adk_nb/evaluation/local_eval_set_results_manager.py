@@ -13,6 +13,8 @@ from .eval_set_results_manager import EvalSetResultsManager, new_eval_set_result
 
 EVAL_HISTORY_DIR = ".adk/eval_history"
 EVAL_SET_RESULT_FILE_EXTENSION = ".evalset_result.json"
+_ADK_EVAL_HISTORY_DIR = EVAL_HISTORY_DIR  # google-adk's (private) names for the two
+_EVAL_SET_RESULT_FILE_EXTENSION = EVAL_SET_RESULT_FILE_EXTENSION
 
 
 def _segment(what: str, value: str) -> str:

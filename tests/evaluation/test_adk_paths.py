@@ -140,3 +140,25 @@ def test_scenario_cases_are_read_as_scenarios():
       "starting_prompt": "Book a flight", "conversation_plan": "Then a car."}})
   assert scenario_case.conversation_scenario == ConversationScenario(starting_prompt="Book a flight",
                                                                      conversation_plan="Then a car.")
+
+
+def test_adks_config_and_result_helpers_at_their_paths(tmp_path):
+  from adk_nb.evaluation._eval_set_results_manager_utils import (_sanitize_eval_set_result_name,
+                                                                  create_eval_set_result, parse_eval_set_result_json)
+  from adk_nb.evaluation.eval_config import DEFAULT_EVAL_CONFIG, EvalConfig, get_eval_metrics_from_config
+  from adk_nb.evaluation.local_eval_set_results_manager import _ADK_EVAL_HISTORY_DIR, _EVAL_SET_RESULT_FILE_EXTENSION
+
+  metrics = get_eval_metrics_from_config(EvalConfig(criteria={"tool_trajectory_avg_score": 1.0,
+                                                              "response_match_score": 0.8}))
+  assert [(m.metric_name, m.threshold, m.criterion.threshold) for m in metrics] == [
+      ("tool_trajectory_avg_score", 1.0, 1.0), ("response_match_score", 0.8, 0.8)]
+  assert get_eval_metrics_from_config(EvalConfig(criteria={})) == []
+  assert get_evaluation_criteria_or_default("") == DEFAULT_EVAL_CONFIG  # an empty path means "none given"
+
+  assert _sanitize_eval_set_result_name("app/sub_set_1.5") == "app_sub_set_1.5"
+  result = create_eval_set_result("app/sub", "set", [])
+  assert result.eval_set_result_name == result.eval_set_result_id.replace("/", "_")
+  assert parse_eval_set_result_json(json.dumps(result.model_dump_json())) == result  # the double-encoded form
+  LocalEvalSetResultsManager(str(tmp_path)).save_eval_set_result("app", "set", [])
+  [written] = (tmp_path / "app" / _ADK_EVAL_HISTORY_DIR).iterdir()
+  assert written.name.endswith(_EVAL_SET_RESULT_FILE_EXTENSION)
