@@ -62,8 +62,8 @@ def test_every_listed_code_is_produced():
   listed = {name: value for name, value in vars(codes).items() if name.isupper() and isinstance(value, str)}
   source = "\n".join(p.read_text() for p in Path(adk_nb.__file__).parent.rglob("*.py") if p.parent.name != "errors")
   for name, value in listed.items():
-    if value in codes.EVENT_CODES:
-      assert f"codes.{name}" in source, f"{name} is listed as an event code but no module writes it"
+    if value in codes.EVENT_CODES or value in codes.HTTP_CODES:
+      assert f"codes.{name}" in source, f"{name} is listed as an event or HTTP code but no module writes it"
     else:
       assert value in on_classes, f"{name} is listed but no exception class carries it"
 
@@ -74,3 +74,18 @@ def test_events_carry_the_class_name_and_programs_the_class_code():
   exc = CallAlreadyAnsweredError("answered twice")
   assert (event_error_code(exc), error_code_of(exc)) == ("CallAlreadyAnsweredError", "CALL_ALREADY_ANSWERED")
   assert (event_error_code(KeyError("x")), error_code_of(KeyError("x"))) == ("KeyError", "AGENT_ERROR")
+
+
+def test_no_module_spells_a_code_as_a_string():
+  """Codes are written through `codes.NAME`, so a renamed or misspelt code fails at import, not in a client."""
+  import ast
+
+  listed = {value for name, value in vars(codes).items() if name.isupper() and isinstance(value, str)}
+  spelt = []
+  for path in Path(adk_nb.__file__).parent.rglob("*.py"):
+    if path.parent.name == "errors":
+      continue
+    for node in ast.walk(ast.parse(path.read_text())):
+      if isinstance(node, ast.Constant) and node.value in listed:
+        spelt.append(f"{path.relative_to(Path(adk_nb.__file__).parent)}:{node.lineno} {node.value!r}")
+  assert spelt == []

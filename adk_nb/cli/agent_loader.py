@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Optional
 
-from ..errors import AdkNbError
+from ..errors import AdkNbError, codes
 
 DISABLE_DOTENV_ENV_VAR = "ADK_NB_DISABLE_LOAD_DOTENV"
 """Set to 1/true to skip loading `.env` files."""
@@ -32,25 +32,25 @@ DISABLE_DOTENV_ENV_VAR = "ADK_NB_DISABLE_LOAD_DOTENV"
 class AgentLoadError(AdkNbError, ImportError):
   """An agent folder or module could not be loaded; the message says why and what to change."""
 
-  error_code = "AGENT_LOAD_ERROR"
+  error_code = codes.AGENT_LOAD_ERROR
 
 
 class NotAnAgentFolderError(AgentLoadError):
   """The path exists but is neither a package nor a folder with agent.py."""
 
-  error_code = "NOT_AN_AGENT_FOLDER"
+  error_code = codes.NOT_AN_AGENT_FOLDER
 
 
 class MissingRootAgentError(AgentLoadError):
   """The module imported, but defines neither `root_agent` nor `app`."""
 
-  error_code = "MISSING_ROOT_AGENT"
+  error_code = codes.MISSING_ROOT_AGENT
 
 
 class AgentImportError(AgentLoadError):
   """The user's code raised while it was imported; the message holds their traceback."""
 
-  error_code = "AGENT_IMPORT_ERROR"
+  error_code = codes.AGENT_IMPORT_ERROR
 
 
 @dataclass

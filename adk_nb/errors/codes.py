@@ -10,8 +10,10 @@
    reason ('SAFETY', 'MAX_TOKENS', ...). The only event codes adk_nb writes itself are
    listed in `EVENT_CODES`.
 
-A test checks that every name here is produced: each is some class's `error_code` or in
-`EVENT_CODES`.
+3. In the HTTP server's error bodies, for a request the server refuses itself (`HTTP_CODES`).
+
+Tests check that every name here is produced (some class's `error_code`, or written by the
+module that produces it) and that no module spells a code as a string literal.
 """
 
 # -- on exception classes ---------------------------------------------------------------------
@@ -35,6 +37,11 @@ MODEL_ERROR = "MODEL_ERROR"
 LLM_CALLS_LIMIT_EXCEEDED = "LLM_CALLS_LIMIT_EXCEEDED"
 EVAL_FILE_ERROR = "EVAL_FILE_ERROR"
 UNSAFE_ARTIFACT_PATH = "UNSAFE_ARTIFACT_PATH"
+AGENT_LOAD_ERROR = "AGENT_LOAD_ERROR"
+"""An agent folder or module could not be loaded (cli.agent_loader.AgentLoadError and its children)."""
+NOT_AN_AGENT_FOLDER = "NOT_AN_AGENT_FOLDER"
+MISSING_ROOT_AGENT = "MISSING_ROOT_AGENT"
+AGENT_IMPORT_ERROR = "AGENT_IMPORT_ERROR"
 
 # -- written on events by adk_nb itself ---------------------------------------------------------
 UNKNOWN_ERROR = "UNKNOWN_ERROR"
@@ -44,3 +51,16 @@ STATE_WRITE_CONFLICT = "STATE_WRITE_CONFLICT"
 
 EVENT_CODES = (UNKNOWN_ERROR, STATE_WRITE_CONFLICT)
 """The codes adk_nb writes on events that report no exception."""
+
+# -- in the api_server's error bodies, for faults of the request itself -------------------------
+# (An exception that reaches the server answers with its class's code above.)
+BAD_REQUEST = "BAD_REQUEST"
+MALFORMED_JSON = "MALFORMED_JSON"
+INVALID_REQUEST = "INVALID_REQUEST"
+"""The JSON body parsed but does not have the fields or types the endpoint needs."""
+BODY_TOO_LARGE = "BODY_TOO_LARGE"
+APP_NOT_FOUND = "APP_NOT_FOUND"
+LIVE_NOT_SUPPORTED = "LIVE_NOT_SUPPORTED"
+
+HTTP_CODES = (BAD_REQUEST, MALFORMED_JSON, INVALID_REQUEST, BODY_TOO_LARGE, APP_NOT_FOUND, LIVE_NOT_SUPPORTED)
+"""The codes only the HTTP server writes (beside NOT_FOUND, SESSION_NOT_FOUND, UNSAFE_ARTIFACT_PATH)."""

@@ -43,7 +43,7 @@ from starlette.websockets import WebSocket
 
 from ..cli.agent_loader import iter_agents, load_agent_folder
 from ..events import Event, EventActions
-from ..errors import SessionNotFoundError
+from ..errors import SessionNotFoundError, codes
 from .dev import DevEndpoints
 from .errors import HttpError, UnknownAppError, error_body, status_of
 
@@ -108,7 +108,7 @@ def _check_artifact_name(name: str) -> str:
   parts = name.replace("\\", "/").split("/")
   if not name or name.startswith("/") or "\\" in name or "\x00" in name or ".." in parts:
     raise HttpError(400, f"Artifact name {name!r} is not allowed: use a plain file name without '..', '/' at the "
-                         "start or backslashes.", "UNSAFE_ARTIFACT_PATH")
+                         "start or backslashes.", codes.UNSAFE_ARTIFACT_PATH)
   return name
 
 
@@ -140,7 +140,7 @@ class AdkApiServer:
 
   def runner(self, app_name: Optional[str]):
     if not app_name:
-      raise HttpError(400, "appName is required in the request body.", "BAD_REQUEST")
+      raise HttpError(400, "appName is required in the request body.", codes.BAD_REQUEST)
     runner = self.runners.get(app_name)
     if runner is None:
       raise UnknownAppError(app_name, sorted(self.runners))
@@ -152,36 +152,36 @@ class AdkApiServer:
     declared = request.headers.get("content-length")
     if declared and declared.isdigit() and int(declared) > limit:
       raise HttpError(413, f"Request body of {declared} bytes exceeds the limit of {limit} bytes "
-                           "(adk-nb api_server --max_body_bytes).", "BODY_TOO_LARGE")
+                           "(adk-nb api_server --max_body_bytes).", codes.BODY_TOO_LARGE)
     chunks, size = [], 0
     async for chunk in request.stream():
       size += len(chunk)
       if size > limit:
         raise HttpError(413, f"Request body exceeds the limit of {limit} bytes (adk-nb api_server --max_body_bytes).",
-                        "BODY_TOO_LARGE")
+                        codes.BODY_TOO_LARGE)
       chunks.append(chunk)
     raw = b"".join(chunks)
     if not raw.strip():
       if required:
-        raise HttpError(400, "This endpoint needs a JSON body.", "BAD_REQUEST")
+        raise HttpError(400, "This endpoint needs a JSON body.", codes.BAD_REQUEST)
       return None
     try:
       data = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-      raise HttpError(400, f"Malformed JSON body: {exc}.", "MALFORMED_JSON") from exc
+      raise HttpError(400, f"Malformed JSON body: {exc}.", codes.MALFORMED_JSON) from exc
     if model is None:
       return data
     try:
       return model.model_validate(data)
     except ValidationError as exc:
       problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'body'}: {e['msg']}" for e in exc.errors())
-      raise HttpError(422, f"Invalid request body: {problems}.", "INVALID_REQUEST") from exc
+      raise HttpError(422, f"Invalid request body: {problems}.", codes.INVALID_REQUEST) from exc
 
   async def session_or_404(self, app: str, user: str, session_id: str):
     self.runner(app)
     session = await self.session_service.get_session(app_name=app, user_id=user, session_id=session_id)
     if session is None:
-      raise HttpError(404, f"Session not found: {session_id!r} (app {app!r}, user {user!r}).", "SESSION_NOT_FOUND")
+      raise HttpError(404, f"Session not found: {session_id!r} (app {app!r}, user {user!r}).", codes.SESSION_NOT_FOUND)
     return session
 
   # ---- meta ------------------------------------------------------------------------------------
@@ -232,7 +232,7 @@ class AdkApiServer:
     self.runner(app)
     state = await self.body(request, None, required=False)
     if state is not None and not isinstance(state, dict):
-      raise HttpError(422, "The body of POST .../sessions/{id} is the initial state: a JSON object.", "INVALID_REQUEST")
+      raise HttpError(422, "The body of POST .../sessions/{id} is the initial state: a JSON object.", codes.INVALID_REQUEST)
     session = await self.session_service.create_session(app_name=app, user_id=user, state=state,
                                                         session_id=request.path_params["session_id"])
     return JSONResponse(_dump(session))
@@ -281,7 +281,7 @@ class AdkApiServer:
     try:
       return int(text)
     except ValueError:
-      raise HttpError(422, f"Invalid version {text!r}: use a number or 'latest'.", "INVALID_REQUEST") from None
+      raise HttpError(422, f"Invalid version {text!r}: use a number or 'latest'.", codes.INVALID_REQUEST) from None
 
   async def load_artifact(self, request: Request) -> Response:
     where = self._where(request)
@@ -290,7 +290,7 @@ class AdkApiServer:
     part = await self.artifact_service.load_artifact(filename=name, version=version, **where)
     if part is None:
       raise HttpError(404, f"Artifact {name!r} not found" + (f" at version {version}." if version is not None else "."),
-                      "NOT_FOUND")
+                      codes.NOT_FOUND)
     return JSONResponse(_dump(part))
 
   async def list_artifact_versions(self, request: Request) -> Response:
@@ -309,7 +309,7 @@ class AdkApiServer:
     version = self._version(request.path_params["version_id"])
     meta = await self.artifact_service.get_artifact_version(filename=name, version=version, **where)
     if meta is None:
-      raise HttpError(404, f"Artifact {name!r} has no version {request.path_params['version_id']}.", "NOT_FOUND")
+      raise HttpError(404, f"Artifact {name!r} has no version {request.path_params['version_id']}.", codes.NOT_FOUND)
     return JSONResponse(_dump(meta))
 
   async def delete_artifact(self, request: Request) -> Response:
@@ -356,7 +356,7 @@ class AdkApiServer:
     if isinstance(exc, SessionNotFoundError):
       exc = HttpError(404, f"Session not found: {req.session_id!r} (app {req.app_name!r}, user {req.user_id!r}); "
                            f"create it with POST /apps/{req.app_name}/users/{req.user_id}/sessions.",
-                      "SESSION_NOT_FOUND")
+                      codes.SESSION_NOT_FOUND)
     return JSONResponse(error_body(exc), status_code=status_of(exc) or 500)
 
   async def run(self, request: Request) -> Response:
@@ -413,7 +413,7 @@ class AdkApiServer:
     await websocket.close(code=1011, reason=_ws_reason(LIVE_NOT_SUPPORTED))
 
   async def run_live_http(self, request: Request) -> Response:
-    raise HttpError(501, f"{LIVE_NOT_SUPPORTED} /run_live is a WebSocket endpoint in google-adk.", "LIVE_NOT_SUPPORTED")
+    raise HttpError(501, f"{LIVE_NOT_SUPPORTED} /run_live is a WebSocket endpoint in google-adk.", codes.LIVE_NOT_SUPPORTED)
 
   # ---- the app ---------------------------------------------------------------------------------
 

@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, alias_generators
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from ..errors import codes
 from .errors import HttpError
 
 # ---- the agent graph (Graphviz DOT, as google-adk's UI renders it) ------------------------------------
@@ -166,7 +167,7 @@ class DevEndpoints:
     self.server.runner(app)
     folder = self.server.loaded[app].path
     if folder is None or not folder.is_dir():
-      raise HttpError(404, f"App {app!r} was not loaded from a folder, so it has no eval sets.", "NOT_FOUND")
+      raise HttpError(404, f"App {app!r} was not loaded from a folder, so it has no eval sets.", codes.NOT_FOUND)
     return str(folder.parent)
 
   def _evals(self, app: str) -> Any:
@@ -187,7 +188,7 @@ class DevEndpoints:
     except ValueError as exc:
       if isinstance(exc, AdkNbError):
         raise
-      raise HttpError(400, str(exc), "BAD_REQUEST") from exc
+      raise HttpError(400, str(exc), codes.BAD_REQUEST) from exc
 
   def _ids(self, app: str) -> list[str]:
     from ..errors import NotFoundError
@@ -231,7 +232,7 @@ class DevEndpoints:
     eval_set = self._call(self._evals(app).get_eval_set, app, eval_set_id)
     if eval_set is None:
       raise HttpError(404, f"Eval set {eval_set_id!r} not found for app {app!r}; create it with POST "
-                           f"/dev/apps/{app}/eval-sets.", "NOT_FOUND")
+                           f"/dev/apps/{app}/eval-sets.", codes.NOT_FOUND)
     return eval_set
 
   async def list_cases(self, request: Request) -> Response:
@@ -248,7 +249,7 @@ class DevEndpoints:
     if case is None:
       p = request.path_params
       raise HttpError(404, f"Eval case {p['eval_case_id']!r} not found in eval set {p['eval_set_id']!r}.",
-                      "NOT_FOUND")
+                      codes.NOT_FOUND)
     return JSONResponse(_dump(case))
 
   async def update_case(self, request: Request) -> Response:
@@ -260,7 +261,7 @@ class DevEndpoints:
     case = await self.server.body(request, EvalCase)
     if case.eval_id and case.eval_id != case_id:
       raise HttpError(400, f"The case's evalId {case.eval_id!r} differs from the one in the path ({case_id!r}).",
-                      "BAD_REQUEST")
+                      codes.BAD_REQUEST)
     case.eval_id = case_id
     self._call(manager.update_eval_case, app, p["eval_set_id"], case)
     return JSONResponse(None)
@@ -299,7 +300,7 @@ class DevEndpoints:
 
       if isinstance(exc, AdkNbError):
         raise
-      raise HttpError(400, str(exc), "BAD_REQUEST") from exc
+      raise HttpError(400, str(exc), codes.BAD_REQUEST) from exc
     self._results(app).save_eval_set_result(app, eval_set_id, results.case_results)
     return [{**_dump(case), "evalSetId": eval_set_id} for case in results.case_results]
 

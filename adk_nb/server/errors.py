@@ -10,7 +10,7 @@ from typing import Optional
 
 from ..artifacts.file_artifact_service import UnsafeArtifactPathError
 from ..errors import (AdkNbError, AlreadyExistsError, AnswerError, CallAlreadyAnsweredError, NotFoundError,
-                      SessionNotFoundError, StaleSessionError, error_code_of)
+                      SessionNotFoundError, StaleSessionError, codes, error_code_of)
 from ..evaluation import EvalFileError
 from ..models import ModelCallError, ModelRateLimitError, ModelTimeoutError
 from ..sessions.database_session_service import SessionStorageError
@@ -30,7 +30,7 @@ class UnknownAppError(HttpError):
 
   def __init__(self, app_name: str, served: list[str]):
     super().__init__(404, f"App {app_name!r} not found; this server serves: {', '.join(served) or 'nothing'}.",
-                     "APP_NOT_FOUND")
+                     codes.APP_NOT_FOUND)
 
 
 # The one table: exception class -> HTTP status, by the class hierarchy (a subclass is caught by its
