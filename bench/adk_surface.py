@@ -1,12 +1,14 @@
 """List the public names of google-adk that adk_nb lacks, module by module (for README "Compatibility").
 
-  python bench/adk_surface.py [--adk-python PATH] [--json out.json]
+  python bench/adk_surface.py [--adk-python PATH] [--json out.json] [--readme README.md]
 
 google-adk's side runs in its own interpreter (`--adk-python`, default bench/.venv-adk/bin/python): every
 module under google.adk whose path has no `_`-prefixed part is imported, and its public names are those in
 `__all__`, or else the classes, functions and constants defined in the module itself. adk_nb's side checks
 each name at the same path with `google.adk` replaced by `adk_nb`. Prints one line per module: the names
-adk_nb has, and the ones it lacks (all of them when the module path itself is missing).
+adk_nb has, and the ones it lacks (all of them when the module path itself is missing). With `--readme`,
+also checks the README's table of lacking names against the measurement: rows naming what adk_nb now has,
+and modules that lack names but have no row, so the table cannot drift from the code.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import argparse
 import importlib
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -64,11 +67,34 @@ def compare(reference: dict[str, list[str]]) -> dict[str, dict[str, list[str]]]:
   return result
 
 
+def readme_drift(table: dict[str, dict[str, list[str]]], readme: str) -> list[str]:
+  """Problems of README's "module | what adk_nb lacks | status" rows against `table` (empty when in step)."""
+  measured = {name.replace("adk_nb", "google.adk", 1): row for name, row in table.items()}
+  rows = re.findall(r"^\| `(google\.adk[\w.]*)` \| (.*?) \| .*\|$", readme, re.M)
+  problems = []
+  for module_name, lacks_text in rows:
+    row = measured.get(module_name)
+    if row is None:
+      problems.append(f"{module_name}: row for a module google-adk does not have")
+    elif lacks_text.startswith("whole module"):
+      if not row["module_missing"]:
+        problems.append(f"{module_name}: row says the whole module; adk_nb has it, lacking {row['lacks'] or 'nothing'}")
+    else:
+      now_present = [n for n in re.findall(r"`(\w+)`", lacks_text) if n not in row["lacks"]]
+      if now_present:
+        problems.append(f"{module_name}: row lists {', '.join(now_present)}, which adk_nb now has")
+  listed = {module_name for module_name, _ in rows}
+  problems += [f"{name}: lacks {', '.join(row['lacks'])} but has no row" for name, row in measured.items()
+               if row["lacks"] and name not in listed]
+  return problems
+
+
 def main() -> int:
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
   parser.add_argument("--adk-python", default=os.environ.get("ADK_NB_BENCH_ADK_PYTHON",
                                                              str(REPO / "bench" / ".venv-adk" / "bin" / "python")))
   parser.add_argument("--json", help="write the comparison here")
+  parser.add_argument("--readme", help="check this README's table of lacking names against the measurement")
   args = parser.parse_args()
   os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
   table = compare(adk_names(args.adk_python))
@@ -84,6 +110,12 @@ def main() -> int:
       print(f"{module_name}: lacks {', '.join(row['lacks'])}")
   if args.json:
     Path(args.json).write_text(json.dumps(table, indent=1))
+  if args.readme:
+    problems = readme_drift(table, Path(args.readme).read_text())
+    print(f"README table: {len(problems)} rows out of step" + (":" if problems else ""))
+    for problem in problems:
+      print(f"  {problem}")
+    return 1 if problems else 0
   return 0
 
 
