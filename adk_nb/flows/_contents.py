@@ -23,6 +23,7 @@ from typing import Optional
 
 from google.genai import types
 
+from ..events._incremental import PerSession, continues, keep
 from ..events.event import Event
 from ..events.protocol import HIDDEN_FROM_MODEL, NESTED_ANSWER_KEY, NESTED_KEY
 
@@ -251,16 +252,9 @@ def strip_client_call_ids(content: types.Content) -> types.Content:
 def _build_locked(key: tuple, agent_name: str, branch: Optional[str], events: list[Event],
                   strip_client_ids: bool = False, thoughts_as_text: bool = False) -> list[types.Content]:
   entry = _CACHE.get(key)
-  if (
-      entry is None
-      or entry.consumed > len(events)
-      or (entry.consumed and events[entry.consumed - 1].id != entry.last_id)
-  ):
+  if entry is None or not continues(entry.consumed, entry.last_id, events):
     entry = _Entry()
-  _CACHE[key] = entry
-  _CACHE.move_to_end(key)
-  if len(_CACHE) > _CACHE_SIZE:
-    _CACHE.popitem(last=False)
+  keep(_CACHE, key, entry, _CACHE_SIZE)
   for event in events[entry.consumed:]:
     if belongs_to_branch(branch, event) and not event.isolation_scope:
       entry.add(event, event_to_content(event, agent_name, thoughts_as_text))
@@ -268,6 +262,15 @@ def _build_locked(key: tuple, agent_name: str, branch: Optional[str], events: li
     entry.consumed = len(events)
     entry.last_id = events[-1].id
   return entry.request_contents(strip_client_ids)
+
+
+def _any_rewind(found: bool, event: Event) -> bool:
+  return found or bool(event.actions.rewind_before_invocation_id)
+
+
+has_rewind = PerSession(lambda: False, _any_rewind)
+"""has_rewind(session_key, events): whether an event of the session rewinds an invocation
+(`rewind_before_invocation_id`). Asked before every model call; reads only new events."""
 
 
 def without_rewound(events: list[Event]) -> list[Event]:
