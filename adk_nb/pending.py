@@ -9,13 +9,12 @@ answer them, so code and notebooks never have to hand-write the wire format.
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable, Optional, Sequence
 
 from google.genai import types
 
+from .events._incremental import PerSession
 from .events.event import Event
 from .events.protocol import (INTERRUPTED_KEY, PROTOCOL_CALLS, REQUEST_CONFIRMATION, confirmation_request,
                               interrupted_ids, long_running_calls, nested_pause, started_call_id)
@@ -95,6 +94,18 @@ def call_progress(events: Iterable[Event]) -> tuple[set[str], set[str]]:
   return answered, started
 
 
+def invocation_tail(session: Any, invocation_id: str) -> Sequence[Event]:
+  """The session's events from the first one of `invocation_id` on (all of them when it has none).
+
+  An invocation's calls, and everything that answers them or marks them started, come at or
+  after its first event, so a question about one invocation's calls needs only this tail.
+  Where each invocation starts is kept per session, so this reads only new events.
+  """
+  events = session.events
+  start = _starts_of((session.app_name, session.user_id, session.id), events).first.get(invocation_id)
+  return events if start is None else events[start:]
+
+
 def pending_items(events: Iterable[Event]) -> list[PendingItem]:
   """The unanswered long-running calls in a session's events, oldest first.
 
@@ -120,7 +131,7 @@ class _Ledger:
   """
 
   __slots__ = ("calls", "answered", "raised", "latest_pause", "done", "started", "interrupted", "call_refs",
-               "late", "count", "last_id")
+               "late")
 
   def __init__(self) -> None:
     self.calls: dict[str, PendingItem] = {}
@@ -134,12 +145,8 @@ class _Ledger:
     """Every function call by id (only read for calls answered as interrupted)."""
     self.late: dict[str, PendingItem] = {}
     """interim_answered_calls: long-running tool calls that a later answer may update."""
-    self.count = 0
-    self.last_id = ""
 
-  def add(self, event: Event) -> None:
-    self.count += 1
-    self.last_id = event.id
+  def add(self, event: Event) -> "_Ledger":
     started_id = started_call_id(event)
     if started_id is not None:
       self.started.add(started_id)
@@ -166,6 +173,7 @@ class _Ledger:
         self.raised[call.id] = (tool_call_id, event.id)
       elif call.name != REQUEST_CONFIRMATION:
         self.late[call.id] = item
+    return self
 
   def items(self) -> list[PendingItem]:
     if not self.answered and not self.calls:
@@ -220,9 +228,7 @@ def pending_since_calls(events: list[Event], call_ids: Iterable[str]
   return ledger.items(), ledger.late
 
 
-_LEDGERS: "OrderedDict[tuple, _Ledger]" = OrderedDict()
-_LEDGERS_SIZE = 256
-_LEDGERS_LOCK = threading.Lock()
+_ledger_of = PerSession(_Ledger, _Ledger.add)
 
 
 def pending_of(session: Any) -> tuple[list[PendingItem], dict[str, PendingItem]]:
@@ -232,19 +238,26 @@ def pending_of(session: Any) -> tuple[list[PendingItem], dict[str, PendingItem]]
   (their count and the id of the last one seen), so a session that was rewound, or deleted
   and recreated under the same id, is read again from the start.
   """
-  events = session.events
-  key = (session.app_name, session.user_id, session.id)
-  with _LEDGERS_LOCK:  # Runner.run drives runs from worker threads
-    ledger = _LEDGERS.get(key)
-    if ledger is None or ledger.count > len(events) or (ledger.count and events[ledger.count - 1].id != ledger.last_id):
-      ledger = _Ledger()
-    _LEDGERS[key] = ledger
-    _LEDGERS.move_to_end(key)
-    if len(_LEDGERS) > _LEDGERS_SIZE:
-      _LEDGERS.popitem(last=False)
-    for event in events[ledger.count:]:
-      ledger.add(event)
-    return ledger.items(), dict(ledger.late)
+  ledger = _ledger_of((session.app_name, session.user_id, session.id), session.events)
+  return ledger.items(), dict(ledger.late)
+
+
+class _Starts:
+  """Where each invocation of a session starts: the position of its first event."""
+
+  __slots__ = ("count", "first")
+
+  def __init__(self) -> None:
+    self.count = 0
+    self.first: dict[str, int] = {}
+
+  def add(self, event: Event) -> "_Starts":
+    self.first.setdefault(event.invocation_id, self.count)
+    self.count += 1
+    return self
+
+
+_starts_of = PerSession(_Starts, _Starts.add)
 
 
 def _call_key(name: str, args: Any) -> tuple[str, str]:

@@ -9,7 +9,7 @@ from google.genai import types
 from ..events.event import Event
 from ..events.event_actions import EventActions
 from ..events.protocol import INTERRUPTED_KEY, confirmation_request, nested_pause, start_marker
-from ..pending import call_progress
+from ..pending import call_progress, invocation_tail, pending_items
 from ..tools.agent_tool import NestedPause
 from ..tools.tool_confirmation import ToolConfirmation
 from ..tools.tool_context import ToolContext
@@ -65,7 +65,7 @@ async def resume_confirmed_calls(agent: "LlmAgent", ctx: "InvocationContext") ->
   calls: list[types.FunctionCall] = []
   notes: list[types.Part] = []
   interrupted: list[str] = []
-  done, started = call_progress(ctx.session.events)
+  done, started = call_progress(invocation_tail(ctx.session, ctx.invocation_id))
   for request_id, original in requests.items():
     answer = ctx.resume_answers.pop(request_id)
     confirmation, problem = parse_confirmation(answer.response)
@@ -118,7 +118,7 @@ async def resume_nested_calls(agent: "LlmAgent", ctx: "InvocationContext") -> As
   calls: list[types.FunctionCall] = []
   outcomes = []
   interrupted: list[str] = []
-  _, started = call_progress(ctx.session.events)
+  _, started = call_progress(invocation_tail(ctx.session, ctx.invocation_id))
   for event in reversed(ctx.session.events):
     if event.invocation_id != ctx.invocation_id:
       break
@@ -165,9 +165,7 @@ def _may_have_run(tool_call: types.FunctionCall) -> types.Part:
 
 def still_waiting(agent: "LlmAgent", ctx: "InvocationContext") -> bool:
   """True when this agent still has unanswered long-running or confirmation calls in this invocation."""
-  from ..pending import pending_items
-
   return any(
       item.invocation_id == ctx.invocation_id and item.agent == agent.name and item.branch == ctx.branch
-      for item in pending_items(ctx.session.events)
+      for item in pending_items(invocation_tail(ctx.session, ctx.invocation_id))
   )
