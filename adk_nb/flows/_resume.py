@@ -35,9 +35,10 @@ def _find_requests(agent: "LlmAgent", ctx: "InvocationContext") -> dict[str, typ
   """Confirmation request id -> original function call, for this agent's pending requests."""
   found: dict[str, types.FunctionCall] = {}
   answers = ctx.resume_answers
-  for event in reversed(ctx.session.events):
+  # The whole invocation, not only its last stretch: the person may answer after later turns.
+  for event in reversed(invocation_tail(ctx.session, ctx.invocation_id)):
     if event.invocation_id != ctx.invocation_id:
-      break
+      continue
     if event.author != agent.name or not event.long_running_tool_ids:
       continue
     if nested_pause(event) is not None:
@@ -119,9 +120,9 @@ async def resume_nested_calls(agent: "LlmAgent", ctx: "InvocationContext") -> As
   outcomes = []
   interrupted: list[str] = []
   _, started = call_progress(invocation_tail(ctx.session, ctx.invocation_id))
-  for event in reversed(ctx.session.events):
+  for event in reversed(invocation_tail(ctx.session, ctx.invocation_id)):
     if event.invocation_id != ctx.invocation_id:
-      break
+      continue
     nested = nested_pause(event)
     if event.author != agent.name or nested is None:
       continue

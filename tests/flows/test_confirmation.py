@@ -121,6 +121,23 @@ async def test_double_delivered_resume_is_refused_and_the_tool_runs_once():
   assert len((await session_of(runner)).events) == before
 
 
+async def test_an_approval_given_after_a_later_turn_runs_the_tool_once_and_the_model_answers():
+  # The person chats on while an approval waits, then approves: the paused invocation resumes.
+  log = []
+  model = ScriptedModel([call("refund", order_id="A", amount=500.0), "It waits for approval.", "Refunded."])
+  runner = approving_runner(model, log)
+  await run_turn(runner, "refund A")
+  [item] = await pending(runner)
+  await run_turn(runner, "is it done?")
+  assert [i.call_id for i in await pending(runner)] == [item.call_id]
+  events = await answer(runner, [confirmation_response(item, True)])
+  assert log == [("A", 500.0)]
+  assert summarize(events) == [("user", "result", "adk_request_confirmation"), ("s", "started", ""),
+                               ("s", "result", "refund"), ("s", "text", "Refunded.")]
+  assert {e.invocation_id for e in events} == {item.invocation_id}
+  assert await pending(runner) == []
+
+
 async def test_retry_after_a_crash_mid_tool_tells_the_model_it_may_have_run_and_does_not_run_it_again():
   runner, item, log, model = await paused_refund("I could not confirm the refund.")
   # A run that committed the start marker and stopped before the result was committed.
