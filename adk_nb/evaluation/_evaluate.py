@@ -60,7 +60,9 @@ async def evaluate(
       A threshold for one comes from `config` criteria under the same name.
     judge_model: the model for `final_response_match_v2` (a BaseLlm, e.g. ScriptedModel, or a name).
     cases: only these eval ids.
-    progress: True (widget in notebooks, bar in terminals, lines in logs), False, 'widget', 'bar', 'text'.
+    progress: True (tqdm's widget in notebooks, tqdm's bar in terminals, a line at every 10% in logs and CI),
+      False, 'widget', 'bar', 'text'. The bar counts passed / failed / error, turns red at the first failure,
+      and a resumed run starts at the case runs it already has.
     keep_sessions: keep each case's full session in the results (`session_details`).
     app_name: the app name sessions are created under (default: the agent's name).
     resume: continue a run that was stopped (killed, interrupted): the case runs it finished are kept and
@@ -120,8 +122,7 @@ async def evaluate(
   chosen.check(spec)
   store = _open_store(eval_set.eval_set_id, selected, num_runs, resolved, resume=resume, run_id=run_id,
                       root=results_dir)
-  bar = make_progress(len(selected) * num_runs, progress, label=eval_set.eval_set_id)
-  bar.preload(store.counts())
+  bar = make_progress(len(selected) * num_runs, progress, label=eval_set.eval_set_id, finished=store.counts())
   sessions: dict = {}
 
   async def sink(result, index: int) -> None:
