@@ -144,10 +144,13 @@ async def evaluate(
 
 
 def _simulator_config(config: EvalConfig) -> Any:
-  from .simulation import LlmBackedUserSimulatorConfig
+  from .simulation.user_simulator import BaseUserSimulatorConfig
+  from .simulation.user_simulator_provider import config_for_type
 
   raw = config.user_simulator_config
-  return LlmBackedUserSimulatorConfig.model_validate(raw) if raw else None
+  if not raw or isinstance(raw, BaseUserSimulatorConfig):
+    return raw or None
+  return config_for_type(dict(raw))
 
 
 def _fingerprint(eval_set_id: str, cases: list, num_runs: int, metrics: list) -> str:

@@ -164,11 +164,10 @@ class CaseRunner:
 
   async def _simulate(self, case: EvalCase, user_id: str, session_id: str, turns: list[Invocation]) -> None:
     """Plays a conversation scenario: the simulated user speaks until it stops or reaches its turn cap."""
-    from .simulation import LlmBackedUserSimulator, Status
+    from .simulation import Status
+    from .simulation.user_simulator_provider import UserSimulatorProvider
 
-    simulator = LlmBackedUserSimulator(config=self.user_simulator_config,
-                                       conversation_scenario=case.conversation_scenario,
-                                       model=self.user_simulator_model)
+    simulator = UserSimulatorProvider(self.user_simulator_config, model=self.user_simulator_model).provide(case)
     history: list = []
     while True:
       nxt = await simulator.get_next_user_message(history)
