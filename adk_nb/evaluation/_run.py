@@ -121,7 +121,8 @@ async def score_case(case: EvalCase, actual: list[Invocation], metrics: list[tup
   for metric, fn in metrics:
     error = None
     try:
-      result = await run_metric(metric, fn, actual, expected, judge_model=judge_model)
+      result = await run_metric(metric, fn, actual, expected, judge_model=judge_model,
+                                conversation_scenario=case.conversation_scenario)
     except Exception as exc:  # one broken metric never hides the others
       logger.warning("Metric %s failed on case %s: %s", metric.metric_name, case.eval_id, exc, exc_info=True)
       result, error = EvaluationResult(), f"{type(exc).__name__}: {exc}"

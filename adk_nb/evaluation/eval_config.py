@@ -6,8 +6,9 @@ from typing import Any, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, ValidationError, alias_generators, field_validator
 
-from .eval_metrics import (BaseCriterion, EvalMetric, HallucinationsCriterion, LlmAsAJudgeCriterion, PrebuiltMetrics,
-                           RubricsBasedCriterion, ToolTrajectoryCriterion)
+from .eval_metrics import (BaseCriterion, EvalMetric, HallucinationsCriterion, LlmAsAJudgeCriterion,
+                           LlmBackedUserSimulatorCriterion, PrebuiltMetrics, RubricsBasedCriterion,
+                           ToolTrajectoryCriterion)
 
 _TRAJECTORY_METRICS = {
     PrebuiltMetrics.TOOL_TRAJECTORY_AVG_SCORE.value,
@@ -30,6 +31,8 @@ def criterion_type(metric_name: str) -> type[BaseCriterion]:
     return RubricsBasedCriterion
   if metric_name == PrebuiltMetrics.HALLUCINATIONS_V1.value:
     return HallucinationsCriterion
+  if metric_name == PrebuiltMetrics.PER_TURN_USER_SIMULATOR_QUALITY_V1.value:
+    return LlmBackedUserSimulatorCriterion
   return BaseCriterion
 
 

@@ -1,5 +1,5 @@
-"""google-adk's simulation package in adk_nb: personas, the static simulator, the provider and its registry
-(the simulated user is a ScriptedModel)."""
+"""google-adk's simulation package in adk_nb: personas, the static simulator, the provider and its registry,
+and the per_turn_user_simulator_quality_v1 metric (simulated user and judge are ScriptedModels)."""
 
 import json
 
@@ -9,10 +9,15 @@ from google.genai import types
 from adk_nb.errors.not_found_error import NotFoundError
 from adk_nb.evaluation import EvalCase, EvalSet, evaluate
 from adk_nb.evaluation.conversation_scenarios import ConversationScenario
+from adk_nb.evaluation.eval_metrics import EvalMetric, LlmBackedUserSimulatorCriterion
+from adk_nb.evaluation.llm_as_judge_utils import Label
+from adk_nb.evaluation.metric_evaluator_registry import DEFAULT_METRIC_EVALUATOR_REGISTRY
 from adk_nb.evaluation.simulation import LlmBackedUserSimulatorConfig, NextUserMessage, Status
 from adk_nb.evaluation.simulation.llm_backed_user_simulator import LlmBackedUserSimulator
 from adk_nb.evaluation.simulation.llm_backed_user_simulator_prompts import (get_llm_backed_user_simulator_prompt,
                                                                             is_valid_user_simulator_template)
+from adk_nb.evaluation.simulation.per_turn_user_simulator_quality_v1 import (PerTurnUserSimulatorQualityV1,
+                                                                             _parse_llm_response)
 from adk_nb.evaluation.simulation.pre_built_personas import (DEFAULT_USER_PERSONA_REGISTRY, PreBuiltBehaviors,
                                                              get_default_persona_registry)
 from adk_nb.evaluation.simulation.static_user_simulator import StaticUserSimulator
@@ -113,7 +118,7 @@ def test_the_provider_picks_the_simulator_by_case_and_config(make_turn):
   simulated = UserSimulatorProvider(LlmBackedUserSimulatorConfig(max_allowed_invocations=3),
                                     model=ScriptedModel([])).provide(scenario_case())
   assert isinstance(simulated, LlmBackedUserSimulator) and simulated.config.max_allowed_invocations == 3
-  with pytest.raises(NotImplementedError):
+  with pytest.raises(NotImplementedError, match="per_turn_user_simulator_quality_v1"):
     simulated.get_simulation_evaluator()
   with pytest.raises(ValueError, match="Expect config of type"):
     UserSimulatorProvider({"model": "x"})
@@ -159,3 +164,91 @@ async def test_an_unknown_simulator_type_is_refused_with_the_known_ones(make_wea
   with pytest.raises(ValueError, match="no simulator is registered for; known types: \\['llm_backed'\\]"):
     await evaluate(make_weather_agent(), EvalSet(eval_set_id="s", eval_cases=[scenario_case()]), config,
                    progress=False, results_dir=tmp_path)
+
+
+# ---- per_turn_user_simulator_quality_v1 ---------------------------------------------------------------
+
+
+def judge_saying(verdicts: dict[str, bool]) -> ScriptedModel:
+  """A judge whose verdict depends on the message under review (the text after '# Message to review')."""
+
+  def reply(request):
+    reviewed = request.contents[0].parts[0].text.split("# Message to review\n")[1].split("\n")[0]
+    return json.dumps({"criteria": [], "is_valid": verdicts.get(reviewed, True)})
+
+  return ScriptedModel(reply)
+
+
+QUALITY = {"criteria": {"per_turn_user_simulator_quality_v1": {
+    "threshold": 0.6, "judge_model_options": {"num_samples": 3}}}}
+
+
+async def test_the_quality_metric_scores_each_simulated_turn(make_weather_agent, tmp_path):
+  simulated = ScriptedModel(["weather Paris", "weather Lima", "</finished>"])
+  judge = judge_saying({"weather Lima": False})  # Lima is not in the plan
+  results = await evaluate(make_weather_agent(), EvalSet(eval_set_id="s", eval_cases=[scenario_case()]), QUALITY,
+                           user_simulator_model=simulated, judge_model=judge, progress=False, results_dir=tmp_path)
+  scores = results.metrics.query("level == 'turn'")["score"].tolist()
+  assert scores == [1.0, 1.0, 0.0]  # the starting prompt is checked word for word, the others by the judge
+  assert results.metrics.query("level == 'case'")["score"].tolist() == [pytest.approx(2 / 3)]
+  assert results.passed
+  assert len(judge.requests) == 3 * 3  # two messages and the ending, three samples each
+  prompt = judge.requests[3].contents[0].parts[0].text  # the review of 'weather Lima'
+  assert PLAN in prompt and "user: hi" in prompt and "user: weather Paris" in prompt
+  assert "user: weather Lima" not in prompt.split("# Message to review")[0]
+
+
+async def test_ending_at_the_wrong_time_fails_the_last_turn(make_weather_agent, tmp_path):
+  simulated = ScriptedModel(lambda request: "weather Paris")
+  judge = judge_saying({"</finished>": False})  # stopping after the cap was not what the plan said
+  config = {**QUALITY, "user_simulator_config": {"max_allowed_invocations": 2}}
+  results = await evaluate(make_weather_agent(), EvalSet(eval_set_id="s", eval_cases=[scenario_case()]), config,
+                           user_simulator_model=simulated, judge_model=judge, progress=False, results_dir=tmp_path)
+  assert results.metrics.query("level == 'turn'")["score"].tolist() == [1.0, 0.0]
+  assert not results.passed
+
+
+async def test_the_quality_metric_is_not_evaluated_on_fixed_turns(make_weather_agent, make_weather_set, tmp_path):
+  results = await evaluate(make_weather_agent(), make_weather_set(), QUALITY, judge_model=judge_saying({}),
+                           progress=False, results_dir=tmp_path)
+  case_rows = results.metrics.query("level == 'case'")
+  assert case_rows["status"].eq("NOT_EVALUATED").all()
+  assert "conversation_scenario is needed" in results.case_results[0].overall_eval_metric_results[0].details.error
+
+
+async def test_the_metric_registry_hands_out_the_quality_evaluator(make_turn):
+  metric = EvalMetric(metric_name="per_turn_user_simulator_quality_v1",
+                      criterion=LlmBackedUserSimulatorCriterion(threshold=1.0))
+  evaluator = DEFAULT_METRIC_EVALUATOR_REGISTRY.get_evaluator(metric)
+  assert isinstance(evaluator, PerTurnUserSimulatorQualityV1)
+  scenario = scenario_case().conversation_scenario
+  with pytest.raises(ValueError, match="conversation_scenario is needed"):
+    await evaluator.evaluate_invocations([make_turn("hi", "hello")], None, None)
+  evaluator = PerTurnUserSimulatorQualityV1(metric, judge_model=judge_saying({}))
+  result = await evaluator.evaluate_invocations([make_turn("hello", "hi")], None, scenario)
+  assert result.overall_score == 0.0  # the first message was not the starting prompt
+
+
+@pytest.mark.parametrize("reply, label", [
+    ('{"is_valid": true}', Label.VALID), ('{"is_valid": "valid"}', Label.VALID),
+    ('```json\n{\n  "is_valid": True\n}\n```', Label.VALID), ('{"is_valid": ["true"]}', Label.VALID),
+    ('{"is_valid": false}', Label.INVALID), ('{"is_valid": "partially valid"}', Label.INVALID),
+    ('{"is_valid": "almost",}', Label.INVALID), ('{"is_valid": "maybe"}', Label.NOT_FOUND),
+    ('{"is_valid_reason": true}', Label.NOT_FOUND), ("no json", Label.NOT_FOUND)])
+def test_the_judge_verdict_is_read_from_is_valid(reply, label):
+  assert _parse_llm_response(reply) == label
+
+
+async def test_an_adk_custom_metric_receives_the_conversation_scenario(make_weather_agent, tmp_path):
+  seen = []
+
+  def plan_metric(eval_metric, actual_invocations, expected_invocations, conversation_scenario):
+    from adk_nb.evaluation.evaluator import EvaluationResult
+
+    seen.append(conversation_scenario.conversation_plan)
+    return EvaluationResult()
+
+  await evaluate(make_weather_agent(), EvalSet(eval_set_id="s", eval_cases=[scenario_case()]), {"criteria": {}},
+                 metrics=[plan_metric], user_simulator_model=ScriptedModel(["</finished>"]), progress=False,
+                 results_dir=tmp_path)
+  assert seen == [PLAN]

@@ -127,8 +127,9 @@ class LlmBackedUserSimulator(UserSimulator):
     return text
 
   def get_simulation_evaluator(self) -> Optional[Any]:
-    """Not provided (as in google-adk)."""
-    raise NotImplementedError("LlmBackedUserSimulator has no simulation evaluator.")
+    """Not provided (as in google-adk): judge the simulated user with the per_turn_user_simulator_quality_v1
+    metric instead."""
+    raise NotImplementedError("Judge the simulated user with the per_turn_user_simulator_quality_v1 metric.")
 
 
 register_user_simulator(LlmBackedUserSimulatorConfig, LlmBackedUserSimulator)
