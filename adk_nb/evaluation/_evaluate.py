@@ -118,7 +118,7 @@ async def evaluate(
   spec = RunSpec(agent=agent, agent_target=target, app_name=app_name, metrics=resolved,
                  eval_set_id=eval_set.eval_set_id, timeout=timeout, judge_model=judge_model,
                  keep_sessions=keep_sessions, concurrency=concurrency,
-                 user_simulator_config=_simulator_config(config), user_simulator_model=user_simulator_model)
+                 user_simulator_config=config.user_simulator_config, user_simulator_model=user_simulator_model)
   chosen.check(spec)
   store = _open_store(eval_set.eval_set_id, selected, num_runs, resolved, resume=resume, run_id=run_id,
                       root=results_dir)
@@ -141,16 +141,6 @@ async def evaluate(
   wall = time.perf_counter() - t0 + (store.meta.get("wall_time") or 0.0)
   store.set_meta(wall_time=wall, finished=time.time())
   return EvalResults(store=store, wall_time=wall, sessions=sessions)
-
-
-def _simulator_config(config: EvalConfig) -> Any:
-  from .simulation.user_simulator import BaseUserSimulatorConfig
-  from .simulation.user_simulator_provider import config_for_type
-
-  raw = config.user_simulator_config
-  if not raw or isinstance(raw, BaseUserSimulatorConfig):
-    return raw or None
-  return config_for_type(dict(raw))
 
 
 def _fingerprint(eval_set_id: str, cases: list, num_runs: int, metrics: list) -> str:

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, ValidationErr
 from .eval_metrics import (BaseCriterion, EvalMetric, HallucinationsCriterion, LlmAsAJudgeCriterion,
                            LlmBackedUserSimulatorCriterion, PrebuiltMetrics, RubricsBasedCriterion,
                            ToolTrajectoryCriterion)
+from .simulation.user_simulator import BaseUserSimulatorConfig
 
 _TRAJECTORY_METRICS = {
     PrebuiltMetrics.TOOL_TRAJECTORY_AVG_SCORE.value,
@@ -60,9 +61,19 @@ class EvalConfig(BaseModel):
   """Metric name -> threshold or criterion object."""
   custom_metrics: Optional[dict[str, CustomMetricConfig]] = None
   """Metric name -> where its function lives."""
-  user_simulator_config: Optional[dict[str, Any]] = None
-  """Options of the simulated user that plays `conversation_scenario` cases (LlmBackedUserSimulatorConfig's
-  fields: model, max_allowed_invocations, custom_instructions, include_function_calls, model_configuration)."""
+  user_simulator_config: Optional[SerializeAsAny[BaseUserSimulatorConfig]] = None
+  """Options of the simulated user that plays `conversation_scenario` cases, read into the options class
+  registered for their `type` (none: LlmBackedUserSimulatorConfig, whose fields are model,
+  max_allowed_invocations, custom_instructions, include_function_calls, model_configuration)."""
+
+  @field_validator("user_simulator_config", mode="before")
+  @classmethod
+  def _simulator_config_by_type(cls, value: Any) -> Any:
+    if isinstance(value, dict):
+      from .simulation.user_simulator_provider import config_for_type
+
+      return config_for_type(value)
+    return value
 
   @field_validator("criteria", mode="before")
   @classmethod

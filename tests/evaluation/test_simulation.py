@@ -159,6 +159,18 @@ async def test_a_registered_simulator_plays_cases_whose_config_has_its_type(make
   assert results.turns["user"].tolist() == ["weather Rome", "hi"]
 
 
+def test_the_config_reads_simulator_options_into_their_class(echo_registered):
+  from adk_nb.evaluation.eval_config import EvalConfig
+
+  config = EvalConfig.model_validate({"criteria": {}, "userSimulatorConfig": {"maxAllowedInvocations": 4}})
+  assert type(config.user_simulator_config) is LlmBackedUserSimulatorConfig  # no type: the model-driven one
+  assert config.user_simulator_config.max_allowed_invocations == 4
+  echo = EvalConfig(user_simulator_config={"type": "echo", "lines": ["a"]}).user_simulator_config
+  assert isinstance(echo, EchoConfig) and echo.lines == ["a"]
+  given = LlmBackedUserSimulatorConfig(max_allowed_invocations=2)
+  assert EvalConfig(user_simulator_config=given).user_simulator_config is given
+
+
 async def test_an_unknown_simulator_type_is_refused_with_the_known_ones(make_weather_agent, tmp_path):
   config = {"criteria": {}, "user_simulator_config": {"type": "nope"}}
   with pytest.raises(ValueError, match="no simulator is registered for; known types: \\['llm_backed'\\]"):

@@ -88,6 +88,11 @@ class LlmBackedUserSimulator(UserSimulator):
     self.model = model
     self.sent = 0
 
+  @classmethod
+  def _summarize_conversation(cls, events: list[Any], include_function_calls: bool = False) -> str:
+    """The dialogue as the simulator's model reads it (google-adk's name for `dialogue`)."""
+    return dialogue(events, include_function_calls)
+
   def prompt(self, events: list[Any]) -> str:
     """The request the simulator's model gets for the next message."""
     return get_llm_backed_user_simulator_prompt(
