@@ -8,6 +8,8 @@ with the same text as the bar (tqdm's `format_meter`).
 
 from __future__ import annotations
 
+import io
+import os
 import sys
 import time
 from typing import Any, Optional, Union
@@ -26,6 +28,16 @@ def _in_notebook() -> bool:
   except Exception:
     return False
   return shell is not None and type(shell).__name__ == "ZMQInteractiveShell"
+
+
+def _terminal_width(stream: Any) -> Optional[int]:
+  """80 for a terminal that reports no width (a pseudo-terminal nobody sized, as `docker run -t` can give),
+  where tqdm would draw an empty line; None otherwise (tqdm follows the terminal's width)."""
+  try:
+    columns = os.get_terminal_size(stream.fileno()).columns
+  except (AttributeError, OSError, ValueError, io.UnsupportedOperation):
+    return None
+  return None if columns else 80
 
 
 class Progress:
@@ -78,8 +90,10 @@ class _Tqdm(Progress):
     super().__init__(total, label, finished)
     self._red = bool(self.failed or self.errors)
     # tqdm redraws at most every `mininterval` seconds (0.1), however fast case runs finish.
-    self.bar = bar_class(total=total, initial=self.done, desc=label, unit=_UNIT, file=stream or sys.stderr,
-                         mininterval=0.1, dynamic_ncols=True, leave=True, postfix=self.counts(),
+    stream = stream or sys.stderr
+    width = _terminal_width(stream)
+    self.bar = bar_class(total=total, initial=self.done, desc=label, unit=_UNIT, file=stream, mininterval=0.1,
+                         dynamic_ncols=width is None, ncols=width, leave=True, postfix=self.counts(),
                          colour="red" if self._red else None)
 
   def _mark_failures(self) -> None:

@@ -1,6 +1,9 @@
 """What a user sees of an eval run's progress: tqdm's bar or widget, or plain lines in logs."""
 
 import io
+import os
+
+import pytest
 
 from adk_nb.evaluation import evaluate
 from adk_nb.evaluation._progress import make_progress
@@ -28,6 +31,28 @@ def test_terminal_bar_stays_uncoloured_while_all_pass():
   bar.close()
   last = out.getvalue().rstrip("\n").split("\r")[-1]
   assert "2/2" in last and "2 passed · 0 failed · 0 error" in last and "\x1b[" not in last
+
+
+def test_terminal_bar_is_drawn_on_a_terminal_that_reports_no_width():
+  if not hasattr(os, "openpty"):
+    pytest.skip("needs a pseudo-terminal")
+  main, side = os.openpty()  # a fresh pseudo-terminal reports 0 columns
+  with os.fdopen(side, "w") as terminal:
+    bar = make_progress(2, "bar", label="weather", stream=terminal)
+    bar.advance("passed")
+    bar.close()
+  chunks = []
+  while True:  # everything written, until the closed side reads as the end (EIO on Linux)
+    try:
+      chunk = os.read(main, 65536)
+    except OSError:
+      break
+    if not chunk:
+      break
+    chunks.append(chunk)
+  os.close(main)
+  drawn = b"".join(chunks).decode()
+  assert "1/2" in drawn and "1 passed · 0 failed · 0 error" in drawn
 
 
 def test_text_mode_prints_one_readable_line_at_each_tenth():
