@@ -15,6 +15,8 @@ class AutoRaterScore(EvalBaseModel):
   """1.0 valid, 0.0 invalid, None when the reply had no verdict."""
   rubric_scores: Optional[list[RubricScore]] = None
   """Per-rubric verdicts (rubric metrics only)."""
+  rationale: Optional[str] = None
+  """adk_nb only: why, in the judge's words (e.g. the reasoning of the criteria a message failed)."""
 
 
 __all__ = ["AutoRaterScore"]

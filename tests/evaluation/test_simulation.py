@@ -186,7 +186,10 @@ def judge_saying(verdicts: dict[str, bool]) -> ScriptedModel:
 
   def reply(request):
     reviewed = request.contents[0].parts[0].text.split("# Message to review\n")[1].split("\n")[0]
-    return json.dumps({"criteria": [], "is_valid": verdicts.get(reviewed, True)})
+    valid = verdicts.get(reviewed, True)
+    criteria = [{"name": "Plan", "reasoning": "It follows the plan." if valid else f"{reviewed!r} is not in the plan.",
+                 "passes": valid}, {"name": "Role", "reasoning": "It speaks as the user.", "passes": True}]
+    return "```json\n" + json.dumps({"criteria": criteria, "is_valid": valid}) + "\n```"
 
   return ScriptedModel(reply)
 
@@ -200,8 +203,10 @@ async def test_the_quality_metric_scores_each_simulated_turn(make_weather_agent,
   judge = judge_saying({"weather Lima": False})  # Lima is not in the plan
   results = await evaluate(make_weather_agent(), EvalSet(eval_set_id="s", eval_cases=[scenario_case()]), QUALITY,
                            user_simulator_model=simulated, judge_model=judge, progress=False, results_dir=tmp_path)
-  scores = results.metrics.query("level == 'turn'")["score"].tolist()
-  assert scores == [1.0, 1.0, 0.0]  # the starting prompt is checked word for word, the others by the judge
+  turns = results.metrics.query("level == 'turn'")
+  # the starting prompt is checked word for word, the other messages by the judge
+  assert turns["score"].tolist() == [1.0, 1.0, 0.0]
+  assert turns["rationale"].tolist()[2] == "Plan: 'weather Lima' is not in the plan."
   assert results.metrics.query("level == 'case'")["score"].tolist() == [pytest.approx(2 / 3)]
   assert results.passed
   assert len(judge.requests) == 3 * 3  # two messages and the ending, three samples each

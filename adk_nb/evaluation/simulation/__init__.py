@@ -9,9 +9,9 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-_HOME = {"LlmBackedUserSimulator": "llm_backed_user_simulator", "LlmBackedUserSimulatorConfig": "llm_backed_user_simulator",
-         "BaseUserSimulatorConfig": "user_simulator", "NextUserMessage": "user_simulator", "Status": "user_simulator",
-         "UserSimulator": "user_simulator"}
+_HOME = {"LlmBackedUserSimulator": "llm_backed_user_simulator",
+         "LlmBackedUserSimulatorConfig": "llm_backed_user_simulator", "BaseUserSimulatorConfig": "user_simulator",
+         "NextUserMessage": "user_simulator", "Status": "user_simulator", "UserSimulator": "user_simulator"}
 
 __all__ = sorted(_HOME)
 

@@ -12,6 +12,7 @@ raises, and the case reports it as not evaluated. The judge prompt is adk_nb's o
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from typing import Any, ClassVar, Optional
 
@@ -43,6 +44,19 @@ def _parse_llm_response(response: str) -> Label:
   if label in _VALID:
     return Label.VALID
   return Label.NOT_FOUND
+
+
+def _failed_reasons(response: str) -> Optional[str]:
+  """The reasoning of the criteria the judge marked as not passing, joined; None when it gave none."""
+  start, end = (response or "").find("{"), (response or "").rfind("}")
+  try:
+    verdict = json.loads(response[start:end + 1]) if start >= 0 else None
+  except ValueError:
+    return None
+  criteria = verdict.get("criteria") if isinstance(verdict, dict) else None
+  reasons = [f"{c.get('name')}: {c.get('reasoning')}" for c in criteria or []
+             if isinstance(c, dict) and c.get("passes") is False and c.get("reasoning")]
+  return "; ".join(reasons) or None
 
 
 def _format_conversation_history(invocations: list[Invocation]) -> str:
@@ -135,7 +149,7 @@ class PerTurnUserSimulatorQualityV1(Evaluator):
     if label == Label.VALID:
       return AutoRaterScore(score=1.0)
     if label == Label.INVALID:
-      return AutoRaterScore(score=0.0)
+      return AutoRaterScore(score=0.0, rationale=_failed_reasons(text))
     return AutoRaterScore()
 
   def _aggregate_samples(self, per_invocation_samples: list[PerInvocationResult]) -> PerInvocationResult:
@@ -183,6 +197,8 @@ class PerTurnUserSimulatorQualityV1(Evaluator):
     chosen = self._aggregate_samples(samples)
     chosen.details = {"verdicts": ["valid" if s.score == 1.0 else "invalid" if s.score == 0.0 else "none"
                                    for s in scores]}
+    if chosen.score == 0.0:
+      chosen.details["rationale"] = next((s.rationale for s in scores if s.score == 0.0 and s.rationale), None)
     return chosen
 
   async def _evaluate_stop_signal_turn(self, invocation_history: list[Invocation],

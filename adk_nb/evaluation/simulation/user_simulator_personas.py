@@ -22,7 +22,7 @@ class UserBehavior(BaseModel):
   name: str = Field(description="A short title of the behavior.")
   description: str = Field(description="What the behavior is; both the simulator and its judge read it.")
   behavior_instructions: list[str] = Field(description="What the simulator is told to do.")
-  violation_rubrics: list[str] = Field(description="Any one of these in a simulated message makes that message invalid.")
+  violation_rubrics: list[str] = Field(description="Any one of these in a simulated message makes it invalid.")
 
   def get_behavior_instructions_str(self) -> str:
     """The instructions as an indented bullet list."""
