@@ -60,7 +60,9 @@ async def evaluate(
       A threshold for one comes from `config` criteria under the same name.
     judge_model: the model for `final_response_match_v2` (a BaseLlm, e.g. ScriptedModel, or a name).
     cases: only these eval ids.
-    progress: True (widget in notebooks, bar in terminals, lines in logs), False, 'widget', 'bar', 'text'.
+    progress: True (tqdm's widget in notebooks, tqdm's bar in terminals, a line at every 10% in logs and CI),
+      False, 'widget', 'bar', 'text'. The bar counts passed / failed / error, turns red at the first failure,
+      and a resumed run starts at the case runs it already has.
     keep_sessions: keep each case's full session in the results (`session_details`).
     app_name: the app name sessions are created under (default: the agent's name).
     resume: continue a run that was stopped (killed, interrupted): the case runs it finished are kept and
@@ -116,12 +118,11 @@ async def evaluate(
   spec = RunSpec(agent=agent, agent_target=target, app_name=app_name, metrics=resolved,
                  eval_set_id=eval_set.eval_set_id, timeout=timeout, judge_model=judge_model,
                  keep_sessions=keep_sessions, concurrency=concurrency,
-                 user_simulator_config=_simulator_config(config), user_simulator_model=user_simulator_model)
+                 user_simulator_config=config.user_simulator_config, user_simulator_model=user_simulator_model)
   chosen.check(spec)
   store = _open_store(eval_set.eval_set_id, selected, num_runs, resolved, resume=resume, run_id=run_id,
                       root=results_dir)
-  bar = make_progress(len(selected) * num_runs, progress, label=eval_set.eval_set_id)
-  bar.preload(store.counts())
+  bar = make_progress(len(selected) * num_runs, progress, label=eval_set.eval_set_id, finished=store.counts())
   sessions: dict = {}
 
   async def sink(result, index: int) -> None:
@@ -140,13 +141,6 @@ async def evaluate(
   wall = time.perf_counter() - t0 + (store.meta.get("wall_time") or 0.0)
   store.set_meta(wall_time=wall, finished=time.time())
   return EvalResults(store=store, wall_time=wall, sessions=sessions)
-
-
-def _simulator_config(config: EvalConfig) -> Any:
-  from .simulation import LlmBackedUserSimulatorConfig
-
-  raw = config.user_simulator_config
-  return LlmBackedUserSimulatorConfig.model_validate(raw) if raw else None
 
 
 def _fingerprint(eval_set_id: str, cases: list, num_runs: int, metrics: list) -> str:

@@ -121,7 +121,8 @@ async def score_case(case: EvalCase, actual: list[Invocation], metrics: list[tup
   for metric, fn in metrics:
     error = None
     try:
-      result = await run_metric(metric, fn, actual, expected, judge_model=judge_model)
+      result = await run_metric(metric, fn, actual, expected, judge_model=judge_model,
+                                conversation_scenario=case.conversation_scenario)
     except Exception as exc:  # one broken metric never hides the others
       logger.warning("Metric %s failed on case %s: %s", metric.metric_name, case.eval_id, exc, exc_info=True)
       result, error = EvaluationResult(), f"{type(exc).__name__}: {exc}"
@@ -164,11 +165,10 @@ class CaseRunner:
 
   async def _simulate(self, case: EvalCase, user_id: str, session_id: str, turns: list[Invocation]) -> None:
     """Plays a conversation scenario: the simulated user speaks until it stops or reaches its turn cap."""
-    from .simulation import LlmBackedUserSimulator, Status
+    from .simulation import Status
+    from .simulation.user_simulator_provider import UserSimulatorProvider
 
-    simulator = LlmBackedUserSimulator(config=self.user_simulator_config,
-                                       conversation_scenario=case.conversation_scenario,
-                                       model=self.user_simulator_model)
+    simulator = UserSimulatorProvider(self.user_simulator_config, model=self.user_simulator_model).provide(case)
     history: list = []
     while True:
       nxt = await simulator.get_next_user_message(history)

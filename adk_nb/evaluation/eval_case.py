@@ -92,6 +92,10 @@ class SessionInput(EvalBaseModel):
   """State the session starts with."""
 
 
+StaticConversation = list[Invocation]
+"""A fixed conversation: the turns of an eval case (google-adk's alias)."""
+
+
 class EvalCase(EvalBaseModel):
   """One test: a conversation replayed turn by turn in a fresh session, plus what was expected."""
 

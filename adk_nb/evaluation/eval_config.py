@@ -6,8 +6,10 @@ from typing import Any, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, ValidationError, alias_generators, field_validator
 
-from .eval_metrics import (BaseCriterion, EvalMetric, HallucinationsCriterion, LlmAsAJudgeCriterion, PrebuiltMetrics,
-                           RubricsBasedCriterion, ToolTrajectoryCriterion)
+from .eval_metrics import (BaseCriterion, EvalMetric, HallucinationsCriterion, LlmAsAJudgeCriterion,
+                           LlmBackedUserSimulatorCriterion, PrebuiltMetrics, RubricsBasedCriterion,
+                           ToolTrajectoryCriterion)
+from .simulation.user_simulator import BaseUserSimulatorConfig
 
 _TRAJECTORY_METRICS = {
     PrebuiltMetrics.TOOL_TRAJECTORY_AVG_SCORE.value,
@@ -30,6 +32,8 @@ def criterion_type(metric_name: str) -> type[BaseCriterion]:
     return RubricsBasedCriterion
   if metric_name == PrebuiltMetrics.HALLUCINATIONS_V1.value:
     return HallucinationsCriterion
+  if metric_name == PrebuiltMetrics.PER_TURN_USER_SIMULATOR_QUALITY_V1.value:
+    return LlmBackedUserSimulatorCriterion
   return BaseCriterion
 
 
@@ -57,9 +61,19 @@ class EvalConfig(BaseModel):
   """Metric name -> threshold or criterion object."""
   custom_metrics: Optional[dict[str, CustomMetricConfig]] = None
   """Metric name -> where its function lives."""
-  user_simulator_config: Optional[dict[str, Any]] = None
-  """Options of the simulated user that plays `conversation_scenario` cases (LlmBackedUserSimulatorConfig's
-  fields: model, max_allowed_invocations, custom_instructions, include_function_calls, model_configuration)."""
+  user_simulator_config: Optional[SerializeAsAny[BaseUserSimulatorConfig]] = None
+  """Options of the simulated user that plays `conversation_scenario` cases, read into the options class
+  registered for their `type` (none: LlmBackedUserSimulatorConfig, whose fields are model,
+  max_allowed_invocations, custom_instructions, include_function_calls, model_configuration)."""
+
+  @field_validator("user_simulator_config", mode="before")
+  @classmethod
+  def _simulator_config_by_type(cls, value: Any) -> Any:
+    if isinstance(value, dict):
+      from .simulation.user_simulator_provider import config_for_type
+
+      return config_for_type(value)
+    return value
 
   @field_validator("criteria", mode="before")
   @classmethod

@@ -35,6 +35,7 @@ class PrebuiltMetrics(Enum):
   RUBRIC_BASED_TOOL_USE_QUALITY_V1 = "rubric_based_tool_use_quality_v1"
   HALLUCINATIONS_V1 = "hallucinations_v1"
   SAFETY_V1 = "safety_v1"
+  PER_TURN_USER_SIMULATOR_QUALITY_V1 = "per_turn_user_simulator_quality_v1"
 
 
 class BaseCriterion(BaseModel):
@@ -62,6 +63,13 @@ class LlmAsAJudgeCriterion(BaseCriterion):
 
   judge_model_options: JudgeModelOptions = Field(default_factory=JudgeModelOptions)
   """The judge model and sampling."""
+
+
+class LlmBackedUserSimulatorCriterion(LlmAsAJudgeCriterion):
+  """Criterion of per_turn_user_simulator_quality_v1: the judge, and the simulated user's stop signal."""
+
+  stop_signal: str = "</finished>"
+  """What the simulated user says to end the conversation (keep it equal to the simulator's)."""
 
 
 class RubricsBasedCriterion(BaseCriterion):

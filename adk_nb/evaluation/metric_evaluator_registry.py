@@ -16,6 +16,7 @@ from .eval_metrics import EvalMetric, MetricInfo, PrebuiltMetrics
 from .evaluator import EvaluationResult, Evaluator
 from .final_response_match_v1 import RougeEvaluator
 from .metrics import BUILTIN_METRICS, run_metric
+from .simulation.per_turn_user_simulator_quality_v1 import PerTurnUserSimulatorQualityV1
 from .trajectory_evaluator import TrajectoryEvaluator
 
 
@@ -29,7 +30,8 @@ class _BuiltinMetricEvaluator(Evaluator):
                                  expected_invocations: Optional[list[Invocation]] = None,
                                  conversation_scenario: Any = None) -> EvaluationResult:
     fn = BUILTIN_METRICS[self._eval_metric.metric_name]
-    return await run_metric(self._eval_metric, fn, actual_invocations, expected_invocations)
+    return await run_metric(self._eval_metric, fn, actual_invocations, expected_invocations,
+                            conversation_scenario=conversation_scenario)
 
 
 class MetricEvaluatorRegistry:
@@ -39,7 +41,9 @@ class MetricEvaluatorRegistry:
     self._registry: dict[str, tuple[type, MetricInfo]] = {}
     for name in BUILTIN_METRICS:
       evaluator = {PrebuiltMetrics.TOOL_TRAJECTORY_AVG_SCORE.value: _TrajectoryFromMetric,
-                   PrebuiltMetrics.RESPONSE_MATCH_SCORE.value: RougeEvaluator}.get(name, _BuiltinMetricEvaluator)
+                   PrebuiltMetrics.RESPONSE_MATCH_SCORE.value: RougeEvaluator,
+                   PrebuiltMetrics.PER_TURN_USER_SIMULATOR_QUALITY_V1.value: PerTurnUserSimulatorQualityV1,
+                   }.get(name, _BuiltinMetricEvaluator)
       doc = (BUILTIN_METRICS[name].__doc__ or "").strip().splitlines()
       self.register_evaluator(MetricInfo(metric_name=name, description=doc[0] if doc else ""), evaluator)
 

@@ -25,6 +25,7 @@ from .eval_metrics import (BaseCriterion, EvalMetric, EvalStatus, LlmAsAJudgeCri
 from .evaluator import EvaluationResult, PerInvocationResult, status_of
 from .judge_metrics import hallucinations_v1, safety_v1
 from .rubric_metrics import rubric_based_final_response_quality_v1, rubric_based_tool_use_quality_v1
+from .simulation.per_turn_user_simulator_quality_v1 import per_turn_user_simulator_quality_v1
 
 MatchType = ToolTrajectoryCriterion.MatchType
 UserMetric = Callable[..., Any]
@@ -240,6 +241,7 @@ BUILTIN_METRICS: dict[str, Callable[..., Any]] = {
     PrebuiltMetrics.RUBRIC_BASED_TOOL_USE_QUALITY_V1.value: rubric_based_tool_use_quality_v1,
     PrebuiltMetrics.HALLUCINATIONS_V1.value: hallucinations_v1,
     PrebuiltMetrics.SAFETY_V1.value: safety_v1,
+    PrebuiltMetrics.PER_TURN_USER_SIMULATOR_QUALITY_V1.value: per_turn_user_simulator_quality_v1,
 }
 
 
@@ -265,14 +267,17 @@ def _n_params(fn: Callable[..., Any]) -> int:
 
 
 async def run_metric(metric: EvalMetric, fn: Callable[..., Any], actual: list[Invocation],
-                     expected: Optional[list[Invocation]], *, judge_model: Any = None) -> EvaluationResult:
+                     expected: Optional[list[Invocation]], *, judge_model: Any = None,
+                     conversation_scenario: Any = None) -> EvaluationResult:
   """Computes one metric for one case run (built-in, ADK custom function, or per-turn user function)."""
+  if getattr(fn, "needs_scenario", False):
+    return await fn(metric, actual, expected, judge_model=judge_model, conversation_scenario=conversation_scenario)
   if fn is final_response_match_v2 or getattr(fn, "needs_judge", False):
     return await fn(metric, actual, expected, judge_model=judge_model)
   if fn in BUILTIN_METRICS.values():
     return fn(metric, actual, expected)
   if _n_params(fn) >= 4:  # ADK custom metric: (eval_metric, actual, expected, scenario) -> EvaluationResult
-    result = fn(metric, actual, expected, None)
+    result = fn(metric, actual, expected, conversation_scenario)
     if inspect.isawaitable(result):
       result = await result
     if not isinstance(result, EvaluationResult):

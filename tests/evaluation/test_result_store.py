@@ -87,7 +87,7 @@ CHILD = textwrap.dedent('''
 ''')
 
 
-def test_a_killed_run_resumes_with_finished_cases_skipped_and_nothing_counted_twice(tmp_path):
+def test_a_killed_run_resumes_with_finished_cases_skipped_and_nothing_counted_twice(tmp_path, capsys):
   set_file = tmp_path / "six.evalset.json"
   set_file.write_text(json.dumps(SIX_CASES))
   runs = tmp_path / "runs"
@@ -108,9 +108,11 @@ def test_a_killed_run_resumes_with_finished_cases_skipped_and_nothing_counted_tw
 
   seen = []
   model = ScriptedModel(lambda request: seen.append(request.contents[-1].parts[0].text) or "ok")
-  resumed = await_(evaluate(Agent(name="a", model=model), eval_set_from_dict(SIX_CASES), CRITERIA, progress=False,
+  resumed = await_(evaluate(Agent(name="a", model=model), eval_set_from_dict(SIX_CASES), CRITERIA, progress="text",
                             resume=True, results_dir=runs))
   assert seen == ["case 3", "case 4", "case 5"]  # only the cases the killed run had not finished
+  # the progress lines go on from the 3 finished case runs
+  assert [line.split()[2] for line in capsys.readouterr().err.splitlines()] == ["4/6", "5/6", "6/6"]
   assert resumed.run_dir.name == run["run_id"] and len(list_runs(runs)) == 1
   assert resumed.counts() == {"passed": 6, "failed": 0, "error": 0, "timeout": 0, "not_evaluated": 0}
   assert sorted(resumed.cases["eval_id"]) == [f"case_{i}" for i in range(6)]

@@ -1,13 +1,11 @@
 """Running eval sets: fresh seeded sessions, multi-turn, num_runs, bounded concurrency, timeouts, errors."""
 
 import asyncio
-import io
 
 import pytest
 
 from adk_nb import Agent
 from adk_nb.evaluation import EvalCase, EvalSet, EvalStatus, evaluate
-from adk_nb.evaluation._progress import make_progress
 from adk_nb.models import ScriptedModel, call
 
 CRITERIA = {"criteria": {"tool_trajectory_avg_score": 1.0, "response_match_score": 0.8}}
@@ -138,17 +136,6 @@ async def test_judge_metric_runs_with_a_scripted_judge(make_weather_agent, make_
   results = await evaluate(make_weather_agent(), make_weather_set(), config, judge_model=judge, progress=False)
   assert results.passed
   assert len(judge.requests) == 4  # one per turn
-
-
-def test_progress_text_lines():
-  out = io.StringIO()
-  bar = make_progress(4, "text")
-  bar.stream = out
-  for status in ("passed", "failed", "error", "passed"):
-    bar.advance(status)
-  bar.close()
-  assert out.getvalue().strip().splitlines()[-1].startswith("eval 4/4 · 2 passed · 1 failed · 1 error")
-  assert make_progress(3, False).text().startswith("eval 0/3")
 
 
 async def test_actual_turns_carry_the_invocation_id(make_weather_agent, make_weather_set):

@@ -5,35 +5,22 @@ turn cap is reached (google-adk's `LlmBackedUserSimulator` protocol; the prompt 
 from __future__ import annotations
 
 import logging
-import re
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, ClassVar, Optional
 
 from google.genai import types
 from pydantic import field_validator
 
-from ..conversation_scenarios import ConversationScenario
-from .user_simulator import BaseUserSimulatorConfig, NextUserMessage, Status, UserSimulator
+from .llm_backed_user_simulator_prompts import (DEFAULT_INSTRUCTIONS, get_llm_backed_user_simulator_prompt,
+                                                is_valid_user_simulator_template)
+from .user_simulator import BaseUserSimulatorConfig, NextUserMessage, Status, UserSimulator, register_user_simulator
+
+if TYPE_CHECKING:  # conversation_scenarios imports this package (for UserPersona)
+  from ..conversation_scenarios import ConversationScenario
 
 logger = logging.getLogger("adk_nb.evaluation")
 
 STOP_SIGNAL = "</finished>"
 """What the simulated user says to end the conversation (as in google-adk)."""
-
-DEFAULT_INSTRUCTIONS = """You play the user of an AI agent, to test it. Stay in that role: write only what the
-user would type next, in the first person, without commentary.
-
-The user's plan for this conversation:
-{{ conversation_plan }}
-{{ persona }}
-The conversation so far:
-{{ conversation_history }}
-
-Reply to what the agent said last. Answer its questions from the plan only (say you do not know when the plan
-does not say); when it has done what you asked, move to the next request of the plan; correct it when it gets
-something wrong. When every request of the plan is done, or the agent failed the same request twice, or it
-hands you over to a human, reply with exactly {{ stop_signal }} and nothing else."""
-
-_PLACEHOLDER = re.compile(r"{{\s*(\w+)\s*}}")
 
 
 class LlmBackedUserSimulatorConfig(BaseUserSimulatorConfig):
@@ -49,17 +36,17 @@ class LlmBackedUserSimulatorConfig(BaseUserSimulatorConfig):
   """Most user messages in one conversation, the starting prompt included; -1 for no cap (not advised)."""
   custom_instructions: Optional[str] = None
   """Your own prompt, with {{ stop_signal }}, {{ conversation_plan }} and {{ conversation_history }}
-  (and {{ persona }} when scenarios have one)."""
+  (and {{ persona }}, or {{ persona.description }} and the like, when scenarios have a persona)."""
   include_function_calls: bool = False
   """Show the agent's tool calls and results to the simulator too."""
 
   @field_validator("custom_instructions")
   @classmethod
   def _has_placeholders(cls, value: Optional[str]) -> Optional[str]:
-    if value is not None:
-      missing = {"stop_signal", "conversation_plan", "conversation_history"} - set(_PLACEHOLDER.findall(value))
-      if missing:
-        raise ValueError("custom_instructions must contain " + ", ".join(f"{{{{ {m} }}}}" for m in sorted(missing)))
+    required = ["stop_signal", "conversation_plan", "conversation_history"]
+    if value is not None and not is_valid_user_simulator_template(value, required):
+      raise ValueError("custom_instructions must contain each of the placeholders {{ stop_signal }}, "
+                       "{{ conversation_plan }} and {{ conversation_history }}")
     return value
 
 
@@ -87,11 +74,12 @@ class LlmBackedUserSimulator(UserSimulator):
     model: the model object to ask (default: `config.model` through the model registry).
   """
 
+  config_type: ClassVar[type[BaseUserSimulatorConfig]] = LlmBackedUserSimulatorConfig
+
   def __init__(self, *, config: Optional[BaseUserSimulatorConfig] = None,
-               conversation_scenario: ConversationScenario, model: Any = None):
-    config = config or LlmBackedUserSimulatorConfig()
-    self.config = (config if isinstance(config, LlmBackedUserSimulatorConfig)
-                   else LlmBackedUserSimulatorConfig.model_validate(config.model_dump()))
+               conversation_scenario: "ConversationScenario", model: Any = None):
+    super().__init__(config or LlmBackedUserSimulatorConfig(), config_type=LlmBackedUserSimulatorConfig)
+    self.config: LlmBackedUserSimulatorConfig = self._config
     self.scenario = conversation_scenario
     if model is None or isinstance(model, str):
       from ...models.registry import LLMRegistry
@@ -100,14 +88,17 @@ class LlmBackedUserSimulator(UserSimulator):
     self.model = model
     self.sent = 0
 
+  @classmethod
+  def _summarize_conversation(cls, events: list[Any], include_function_calls: bool = False) -> str:
+    """The dialogue as the simulator's model reads it (google-adk's name for `dialogue`)."""
+    return dialogue(events, include_function_calls)
+
   def prompt(self, events: list[Any]) -> str:
     """The request the simulator's model gets for the next message."""
-    persona = self.scenario.user_persona
-    values = {"stop_signal": STOP_SIGNAL, "conversation_plan": self.scenario.conversation_plan,
-              "conversation_history": dialogue(events, self.config.include_function_calls),
-              "persona": f"\nWho you are: {persona}\n" if persona else ""}
-    template = self.config.custom_instructions or DEFAULT_INSTRUCTIONS
-    return _PLACEHOLDER.sub(lambda m: str(values.get(m.group(1), m.group(0))), template)
+    return get_llm_backed_user_simulator_prompt(
+        conversation_plan=self.scenario.conversation_plan,
+        conversation_history=dialogue(events, self.config.include_function_calls), stop_signal=STOP_SIGNAL,
+        custom_instructions=self.config.custom_instructions, user_persona=self.scenario.user_persona)
 
   async def get_next_user_message(self, events: list[Any]) -> NextUserMessage:
     cap = self.config.max_allowed_invocations
@@ -139,3 +130,13 @@ class LlmBackedUserSimulator(UserSimulator):
       if response.content and response.content.parts and not response.partial:
         text += "".join(p.text or "" for p in response.content.parts if not p.thought)
     return text
+
+  def get_simulation_evaluator(self) -> Optional[Any]:
+    """Not provided (as in google-adk): judge the simulated user with the per_turn_user_simulator_quality_v1
+    metric instead."""
+    raise NotImplementedError("Judge the simulated user with the per_turn_user_simulator_quality_v1 metric.")
+
+
+register_user_simulator(LlmBackedUserSimulatorConfig, LlmBackedUserSimulator)
+
+__all__ = ["DEFAULT_INSTRUCTIONS", "LlmBackedUserSimulator", "LlmBackedUserSimulatorConfig", "STOP_SIGNAL"]

@@ -6,7 +6,7 @@ import enum
 from typing import Any, Optional
 
 from google.genai import types
-from pydantic import BaseModel, ConfigDict, alias_generators, model_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, alias_generators, model_validator
 
 from .._base import EvalBaseModel
 
@@ -45,8 +45,39 @@ class NextUserMessage(EvalBaseModel):
 
 
 class UserSimulator:
-  """Plays the user of one conversation scenario; make one per case run."""
+  """Plays the user of one eval case; make one per case run.
+
+  Args:
+    config: the simulator's options, read into `config_type` (ValueError when they do not fit it).
+    config_type: the options class this simulator needs.
+  """
+
+  def __init__(self, config: Optional[BaseUserSimulatorConfig] = None,
+               config_type: type[BaseUserSimulatorConfig] = BaseUserSimulatorConfig):
+    try:
+      # Unset fields are left out, so a base config holding another kind's fields takes that kind's `type`.
+      self._config = config_type.model_validate((config or config_type()).model_dump(exclude_unset=True))
+    except ValidationError as exc:
+      raise ValueError(f"Expect config of type `{config_type}`.") from exc
 
   async def get_next_user_message(self, events: list[Any]) -> NextUserMessage:
     """The next message to send to the agent, given the conversation's events so far (user and agent)."""
     raise NotImplementedError
+
+  def get_simulation_evaluator(self) -> Optional[Any]:
+    """An Evaluator that judges how well the simulated user did, or None when there is nothing to judge."""
+    raise NotImplementedError
+
+
+_SIMULATOR_BY_CONFIG_TYPE: dict[type[BaseUserSimulatorConfig], type[UserSimulator]] = {}
+"""Which simulator class plays cases for which options class (see `register_user_simulator`)."""
+
+
+def register_user_simulator(config_type: type[BaseUserSimulatorConfig], simulator_type: type[UserSimulator]) -> None:
+  """Makes `UserSimulatorProvider` (and so `evaluate`) use `simulator_type` when the simulator options are a
+  `config_type`; the simulator is built as `simulator_type(config=..., conversation_scenario=...)`.
+
+  Give `config_type` a `type` default of its own (e.g. `type: str = "my_simulator"`): a test_config.json whose
+  `user_simulator_config` has that `type` is then read into `config_type`.
+  """
+  _SIMULATOR_BY_CONFIG_TYPE[config_type] = simulator_type
