@@ -1,6 +1,6 @@
 """List the public names of google-adk that adk_nb lacks, module by module (for README "Compatibility").
 
-  python bench/adk_surface.py [--adk-python PATH] [--json out.json] [--readme README.md]
+  python bench/adk_surface.py [--adk-python PATH] [--json out.json] [--readme README.md [--fix]]
 
 google-adk's side runs in its own interpreter (`--adk-python`, default bench/.venv-adk/bin/python): every
 module under google.adk whose path has no `_`-prefixed part is imported, and its public names are those in
@@ -8,7 +8,8 @@ module under google.adk whose path has no `_`-prefixed part is imported, and its
 each name at the same path with `google.adk` replaced by `adk_nb`. Prints one line per module: the names
 adk_nb has, and the ones it lacks (all of them when the module path itself is missing). With `--readme`,
 also checks the README's table of lacking names against the measurement: rows naming what adk_nb now has,
-and modules that lack names but have no row, so the table cannot drift from the code.
+and modules that lack names but have no row, so the table cannot drift from the code. `--fix`
+rewrites the drifted rows' lists of names (keeping their status) and drops rows that lack nothing.
 """
 
 from __future__ import annotations
@@ -89,12 +90,31 @@ def readme_drift(table: dict[str, dict[str, list[str]]], readme: str) -> list[st
   return problems
 
 
+def fix_readme(table: dict[str, dict[str, list[str]]], readme: str) -> str:
+  """`readme` with each table row's list of lacking names as measured; rows lacking nothing removed."""
+  measured = {name.replace("adk_nb", "google.adk", 1): row for name, row in table.items()}
+  out = []
+  for line in readme.split("\n"):
+    match = re.match(r"^\| `(google\.adk[\w.]*)` \| (.*?) \| (.*) \|$", line)
+    row = measured.get(match.group(1)) if match else None
+    whole = match is not None and match.group(2).startswith("whole module")
+    in_step = row is not None and (whole if row["module_missing"] else
+                                   not whole and set(re.findall(r"`(\w+)`", match.group(2))) == set(row["lacks"]))
+    if row is None or in_step:
+      out.append(line)
+    elif row["lacks"]:
+      lacks = f"whole module ({len(row['lacks'])} names)" if row["module_missing"] else ", ".join(f"`{n}`" for n in row["lacks"])
+      out.append(f"| `{match.group(1)}` | {lacks} | {match.group(3)} |")
+  return "\n".join(out)
+
+
 def main() -> int:
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
   parser.add_argument("--adk-python", default=os.environ.get("ADK_NB_BENCH_ADK_PYTHON",
                                                              str(REPO / "bench" / ".venv-adk" / "bin" / "python")))
   parser.add_argument("--json", help="write the comparison here")
   parser.add_argument("--readme", help="check this README's table of lacking names against the measurement")
+  parser.add_argument("--fix", action="store_true", help="with --readme: bring the drifted rows in step")
   args = parser.parse_args()
   os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
   table = compare(adk_names(args.adk_python))
@@ -110,6 +130,8 @@ def main() -> int:
       print(f"{module_name}: lacks {', '.join(row['lacks'])}")
   if args.json:
     Path(args.json).write_text(json.dumps(table, indent=1))
+  if args.readme and args.fix:
+    Path(args.readme).write_text(fix_readme(table, Path(args.readme).read_text()))
   if args.readme:
     problems = readme_drift(table, Path(args.readme).read_text())
     print(f"README table: {len(problems)} rows out of step" + (":" if problems else ""))

@@ -56,3 +56,29 @@ def test_the_server_bench_runs_adk_nb_on_sqlite(tmp_path):
   assert (result["framework"], result["store"], result["replicas"]) == ("adk_nb", "sqlite", 1)
   assert result["requests"] == 12 and result["failures"] == 0  # every /run answered 200 with the scripted answer
   assert _is_time(result["rps"]) and _is_time(result["p95_ms"])
+
+
+def test_the_surface_check_finds_and_fixes_a_drifted_readme_table():
+  sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+  import adk_surface
+
+  table = {
+      "adk_nb.a": {"has": ["X"], "lacks": ["Y"], "module_missing": False},
+      "adk_nb.b": {"has": ["Z"], "lacks": [], "module_missing": False},
+      "adk_nb.c": {"has": [], "lacks": ["W"], "module_missing": True},
+      "adk_nb.d": {"has": [], "lacks": ["V"], "module_missing": False},
+  }
+  readme = "\n".join([
+      "| `google.adk.a` | `X`, `Y` | planned: issue 9 |",   # X arrived
+      "| `google.adk.b` | whole module (1 names) | planned |",  # the whole module arrived
+      "| `google.adk.c` | whole module (1 names) | absent: why |",  # in step
+  ])
+  assert adk_surface.readme_drift(table, readme) == [
+      "google.adk.a: row lists X, which adk_nb now has",
+      "google.adk.b: row says the whole module; adk_nb has it, lacking nothing",
+      "google.adk.d: lacks V but has no row",
+  ]
+  fixed = adk_surface.fix_readme(table, readme)
+  assert fixed.split("\n") == ["| `google.adk.a` | `Y` | planned: issue 9 |",
+                               "| `google.adk.c` | whole module (1 names) | absent: why |"]
+  assert adk_surface.readme_drift(table, fixed) == ["google.adk.d: lacks V but has no row"]
