@@ -6,6 +6,7 @@ Plain Python (no Ray import): `RayExecutor` wraps it with `ray.remote` on the dr
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 from typing import Any, AsyncIterator, Optional
 
@@ -19,7 +20,7 @@ class CaseWorker:
 
   def __init__(self, agent_target: str, app_name: Optional[str], metrics: list, eval_set_id: str,
                timeout: Optional[float], judge_model: Any, paths: list[str], user_simulator_config: Any = None,
-               user_simulator_model: Any = None):
+               user_simulator_model: Any = None, concurrency: int = 0):
     for path in reversed(paths):  # the driver's working folder, so module names import as they did there
       if path not in sys.path:
         sys.path.insert(0, path)
@@ -27,6 +28,9 @@ class CaseWorker:
                   user_simulator_model)
     self._case_runner: Optional[CaseRunner] = None
     self._lock: Optional[asyncio.Lock] = None
+    self._concurrency = concurrency
+    self._slots: Optional[asyncio.Semaphore] = None
+    """At most `concurrency` case runs at once (0: no limit), whatever the driver has sent ahead."""
 
   async def _runner(self) -> CaseRunner:
     if self._case_runner is None:
@@ -53,17 +57,23 @@ class CaseWorker:
     return await (await self._runner()).run(case, run)
 
   async def run_batch(self, batch: list[tuple[int, EvalCase]]) -> AsyncIterator[list[tuple[int, EvalCaseResult]]]:
-    """Runs every (run, case) of `batch` at once; yields [(position in batch, result), ...] as they finish.
+    """Runs the (run, case) pairs of `batch` (at most `concurrency` of this worker's case runs at once);
+    yields [(position in batch, result), ...] as they finish.
 
     Each yield carries all the results finished since the last one, so a Ray streaming call sends a few
     messages per batch instead of one per case, and the driver knows which positions are still running.
     """
     case_runner = await self._runner()
+    if self._slots is None and self._concurrency:
+      self._slots = asyncio.Semaphore(self._concurrency)
+    slots = self._slots or contextlib.nullcontext()
     finished: asyncio.Queue = asyncio.Queue()
 
     async def one(position: int, run: int, case: EvalCase) -> None:
       try:
-        finished.put_nowait((position, await case_runner.run(case, run)))
+        async with slots:
+          result = await case_runner.run(case, run)
+        finished.put_nowait((position, result))
       except Exception as exc:  # raised by the generator below, so the driver sees the worker's error
         finished.put_nowait((position, exc))
 

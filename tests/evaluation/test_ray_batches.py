@@ -90,11 +90,11 @@ async def test_a_dead_batch_sends_again_only_its_unfinished_case_runs_each_alone
   folder.mkdir()
   (folder / "__init__.py").write_text("from . import agent\n")
   (folder / "agent.py").write_text(AGENT)
-  executor = RayExecutor(workers=1, concurrency_per_worker=4)
+  executor = RayExecutor(workers=1, concurrency_per_worker=2)
   results = await evaluate(str(folder), eval_set_from_dict(EVAL_SET), CRITERIA, executor=executor, progress=False,
                            results_dir=tmp_path / "runs")
-  # 4 in flight on the worker, sent as one batch; it dies after sending c0 back (before a second batch, which
-  # goes when half of the 4 have come back)
+  # 2 running on the worker and 2 queued there, sent as one batch; it dies after sending c0 back (before a
+  # second batch, which goes when half of the worker's 2 slots are free again)
   assert fake.batches[0] == ["c0", "dies_once", "c2", "c3"]
   assert sorted(results.retried) == [(0, "c2"), (0, "c3"), (0, "dies_once")]  # c0 had come back: not run again
   assert fake.batches[1:4] == [["dies_once"], ["c2"], ["c3"]]  # each retried case run alone on the new worker
@@ -116,3 +116,34 @@ async def test_a_workers_own_error_stops_the_run_and_its_workers_are_stopped(tmp
     await evaluate(str(folder), eval_set_from_dict(eval_set), CRITERIA, executor=RayExecutor(workers=1),
                    progress=False, results_dir=tmp_path / "runs")
   assert fake.actors and all(actor.dead for actor in fake.actors)  # killed, not left holding the cluster's CPUs
+
+
+COUNTING_AGENT = """import asyncio
+from adk_nb import Agent
+from adk_nb.models import ScriptedModel
+
+running = peak = 0
+
+async def count(callback_context, llm_request):
+  global running, peak
+  running += 1
+  peak = max(peak, running)
+  await asyncio.sleep(0.01)
+  running -= 1
+
+root_agent = Agent(name='counting_agent', model=ScriptedModel(lambda request: 'ok'), before_model_callback=count)
+"""
+
+
+async def test_a_worker_runs_at_most_its_concurrency_of_the_case_runs_queued_on_it(tmp_path):
+  import sys
+
+  folder = tmp_path / "counting_agent"
+  folder.mkdir()
+  (folder / "__init__.py").write_text("from . import agent\n")
+  (folder / "agent.py").write_text(COUNTING_AGENT)
+  worker = CaseWorker("counting_agent", None, [], "batches", None, None, [str(tmp_path)], concurrency=2)
+  cases = eval_set_from_dict(EVAL_SET).eval_cases
+  finished = [position async for chunk in worker.run_batch([(0, case) for case in cases]) for position, _ in chunk]
+  assert sorted(finished) == list(range(len(cases)))
+  assert sys.modules["counting_agent.agent"].peak == 2  # six queued, two at a time
