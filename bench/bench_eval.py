@@ -208,7 +208,8 @@ def run_nb(cases: int, concurrency: int, mode: str = "evaluate") -> dict:
 
 
 def ray_figures(address: str, c: int) -> dict:
-  """(c): 2,000 cases in one process, then on the Ray cluster at `address` with 2 workers, same total concurrency."""
+  """(c): 2,000 cases in one process, then on the Ray cluster at `address` with 2 workers at the same total
+  concurrency, and with 2 workers each at the process's concurrency."""
   single = run_nb(2000, c)
   load_single = os.getloadavg()[0]
   on_ray = run_nb(2000, c, f"ray={address}")
@@ -221,7 +222,15 @@ def ray_figures(address: str, c: int) -> dict:
   print(f"    Ray phases: connect {phases['connect_s']:.1f} s, workers importing the agent {phases['start_workers_s']:.1f} s, "
         f"running the 2,000 case runs {phases['run_s']:.1f} s -> {2000 / phases['run_s']:.0f} case runs/s against "
         f"{2000 / single['wall_s']:.0f}/s in one process (whole run)")
-  return {"single_process": single, "ray_2_workers": on_ray, "load_average_after": [load_single, load_ray]}
+  # Scaling out: each worker as busy as the one process (total concurrency 2c), as a bigger eval would run.
+  doubled = run_nb(2000, 2 * c, f"ray={address}")
+  load_doubled = os.getloadavg()[0]
+  run_s = doubled["phases"]["run_s"]
+  print(f"    Ray 2 workers at {c} each (total {2 * c}): running the 2,000 case runs {run_s:.1f} s -> "
+        f"{2000 / run_s:.0f} case runs/s, {single['wall_s'] / run_s:.2f}x one process at {c} (floor "
+        f"{2000 * TURNS * LATENCY / (2 * c):.2f} s; load average after {load_doubled:.1f})")
+  return {"single_process": single, "ray_2_workers": on_ray, "ray_2_workers_doubled": doubled,
+          "load_average_after": [load_single, load_ray, load_doubled]}
 
 
 def main() -> None:
