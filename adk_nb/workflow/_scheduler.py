@@ -393,41 +393,47 @@ class Scheduler:
     node = run.node
     policy = node.retry_config
     attempt = 1
-    while True:
-      ic = self.ic if run.branch == self.ic.branch else self.ic.model_copy(update={"branch": run.branch})
-      author = None if isinstance(node, BaseAgent) and not _is_workflow(node) else self.wf.name
-      ctx = Context(ic, node=node, node_path=run.path, run_id=run.run_id, attempt_count=attempt,
-                    resume_inputs=run.resume_inputs, event_author=author or self.wf.name,
-                    parent_ctx=self.parent_ctx, run_node=self._run_dynamic)
-      ctx._offload = len(self.running) > 1
-      ctx._wf_run = run
-      run.ctx = ctx
-      run.output, run.has_output, run.route, run.interrupts = None, False, None, []
-      run.output_emitted = False
-      run.route_emitted = None
-      run.child_counts = None
-      run.paused_by_child = False
-      try:
-        if node.timeout:
-          try:
-            async with asyncio.timeout(node.timeout) as scope:
-              await self._drive(run, ctx)
-          except TimeoutError as exc:
-            if scope.expired():
-              raise NodeTimeoutError(node.name, node.timeout) from exc
-            raise
-        else:
-          await self._drive(run, ctx)
-        return
-      except asyncio.CancelledError:
-        raise
-      except Exception as exc:
-        await self._emit(run, Event(error_code=type(exc).__name__, error_message=str(exc)))
-        if policy is not None and attempt < policy.attempts() and policy.retries(exc):
-          await asyncio.sleep(policy.delay(attempt))
-          attempt += 1
-          continue
-        raise
+    try:
+      while True:
+        ic = self.ic if run.branch == self.ic.branch else self.ic.model_copy(update={"branch": run.branch})
+        author = None if isinstance(node, BaseAgent) and not _is_workflow(node) else self.wf.name
+        ctx = Context(ic, node=node, node_path=run.path, run_id=run.run_id, attempt_count=attempt,
+                      resume_inputs=run.resume_inputs, event_author=author or self.wf.name,
+                      parent_ctx=self.parent_ctx, run_node=self._run_dynamic)
+        ctx._offload = len(self.running) > 1
+        ctx._wf_run = run
+        run.ctx = ctx
+        run.output, run.has_output, run.route, run.interrupts = None, False, None, []
+        run.output_emitted = False
+        run.route_emitted = None
+        run.child_counts = None
+        run.paused_by_child = False
+        try:
+          if node.timeout:
+            try:
+              async with asyncio.timeout(node.timeout) as scope:
+                await self._drive(run, ctx)
+            except TimeoutError as exc:
+              if scope.expired():
+                raise NodeTimeoutError(node.name, node.timeout) from exc
+              raise
+          else:
+            await self._drive(run, ctx)
+          return
+        except asyncio.CancelledError:
+          raise
+        except Exception as exc:
+          await self._emit(run, Event(error_code=type(exc).__name__, error_message=str(exc)))
+          if policy is not None and attempt < policy.attempts() and policy.retries(exc):
+            await asyncio.sleep(policy.delay(attempt))
+            attempt += 1
+            continue
+          raise
+    finally:
+      # The run and its Context point at each other; unlinked here, a finished run (and the
+      # session copy its invocation holds) is freed at once instead of waiting for the cycle
+      # collector, whose passes would otherwise walk that copy of the whole history.
+      run.ctx = None
 
   async def _drive(self, run: _Run, ctx: Context) -> None:
     node = run.node
