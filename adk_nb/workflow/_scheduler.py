@@ -708,5 +708,14 @@ class Scheduler:
           raise result  # a child that failed on its own fails its caller, as an awaited one does
 
 
+_WORKFLOW_TYPES: dict[type, bool] = {}
+
+
 def _is_workflow(node: Any) -> bool:
-  return getattr(type(node), "_graph_events", None) is not None
+  # Per class, once: a missed attribute on a pydantic class goes through its metaclass (slow).
+  cls = type(node)
+  found = _WORKFLOW_TYPES.get(cls)
+  if found is None:
+    found = _WORKFLOW_TYPES[cls] = getattr(cls, "_graph_events", None) is not None
+  return found
+
