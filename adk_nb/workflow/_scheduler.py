@@ -18,8 +18,10 @@ from pydantic import BaseModel
 
 from ..agents.base_agent import BaseAgent
 from ..agents.context import Context
+from ..errors import event_error_code, traceback_text
 from ..events.event import Event, NodeInfo
 from ..events.event_actions import EventActions
+from ..events.protocol import TRACEBACK_KEY
 from ..events.request_input import RequestInput
 from . import _checkpoint
 from ._values import common_branch as _common_branch
@@ -423,7 +425,9 @@ class Scheduler:
         except asyncio.CancelledError:
           raise
         except Exception as exc:
-          await self._emit(run, Event(error_code=type(exc).__name__, error_message=str(exc)))
+          # As the Runner's error events: google-adk's code, and the traceback the inspector folds.
+          await self._emit(run, Event(error_code=event_error_code(exc), error_message=str(exc),
+                                      custom_metadata={TRACEBACK_KEY: traceback_text(exc)}))
           if policy is not None and attempt < policy.attempts() and policy.retries(exc):
             await asyncio.sleep(policy.delay(attempt))
             attempt += 1
