@@ -111,6 +111,8 @@ class Scheduler:
     self.branches: dict[str, Optional[str]] = {}
     self.runs: dict[str, int] = {}
     self.arrivals: dict[str, set[str]] = {}
+    self.join_inputs: dict[str, list[str]] = {}
+    """The predecessors each JoinNode waits for, by join name (computed on its first arrival)."""
     self.terminal_outputs: dict[str, Any] = {}
     self.dynamic_runs: dict[str, int] = {}
     self.restored = False
@@ -338,8 +340,11 @@ class Scheduler:
     if node._requires_all_predecessors:
       got = self.arrivals.setdefault(target, set())
       got.add(source)
-      needed = [p for p in self.graph.preds[target] if p != START.name]
-      if all(p in got for p in needed):
+      needed = self.join_inputs.get(target)
+      if needed is None:
+        needed = self.join_inputs[target] = [p for p in self.graph.preds[target] if p != START.name]
+      # Counted first: checking every predecessor on every arrival made a k-way join cost k^2.
+      if len(got) >= len(needed) and all(p in got for p in needed):
         self.arrivals.pop(target)
         joined = {p: self.outputs.get(p) for p in needed}
         branch = _common_branch([self.branches.get(p) for p in needed])
