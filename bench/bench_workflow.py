@@ -4,12 +4,15 @@
   (b) fan-out from one node to 64 function nodes and a JoinNode: ms per run (median), one session;
   (c) a loop of 2 nodes taken 10 times (a routed back edge): ms per run (median), one session;
   (d) resume of a 20-node workflow paused at its 10th node by a RequestInput, in a session that
-      already holds H events (H = 0, 10, 100 and 1,000): ms for the resuming run_async (median).
+      already holds H events (H = 0, 10, 100, 1,000 and 10,000; --histories): ms for the resuming
+      run_async (median, wall and CPU).
 
 Each framework runs in a fresh subprocess; the same code drives both (imports go through the
 package prefix). google-adk runs from its own interpreter: $ADK_NB_BENCH_ADK_PYTHON, else
 bench/.venv-adk (see bench/run.py). Framework time per node run is the run time divided by the
-node runs it made (no model, no I/O: everything measured is framework).
+node runs it made (no model, no I/O: everything measured is framework). CPU time is reported beside
+wall time, and each side records the load average before and after it ran: on a shared machine
+wall time moves with the load, CPU time much less.
 
   python bench/bench_workflow.py                 # both frameworks, N = 500
   python bench/bench_workflow.py --n 100 --only adk_nb
@@ -118,7 +121,7 @@ async def loop(fw: _Fw, n: int) -> dict[str, Any]:
           "events_per_run": events}
 
 
-async def resume(fw: _Fw, reps: int) -> dict[str, Any]:
+async def resume(fw: _Fw, reps: int, histories: tuple[int, ...]) -> dict[str, Any]:
   async def ask(ctx, node_input):
     yield fw.RequestInput(interrupt_id=f"q-{ctx.session.id}", message="continue?")
 
@@ -126,31 +129,35 @@ async def resume(fw: _Fw, reps: int) -> dict[str, Any]:
   wf = fw.Workflow(name="paused", edges=[("START",) + nodes])
   runner = fw.InMemoryRunner(agent=wf, app_name="bench")
   out: dict[str, Any] = {}
-  for history in (0, 10, 100, 1000):
-    times = []
+  cpu_out: dict[str, Any] = {}
+  for history in histories:
+    times, cpu = [], []
     for rep in range(reps + 1):
       session = await runner.session_service.create_session(app_name="bench", user_id="u")
       for i in range(history):
         await runner.session_service.append_event(session, fw.Event(
             invocation_id=f"old-{i // 10}", author="user", content=fw.user(f"earlier message {i}")))
       await _drain(runner, session.id, fw.user("go"))
-      start = time.perf_counter()
+      start, cpu_start = time.perf_counter(), time.process_time()
       await _drain(runner, session.id, fw.answer(f"q-{session.id}"))
       if rep:  # the first one warms caches
         times.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.process_time() - cpu_start) * 1000)
     out[str(history)] = statistics.median(times)
-  return {"resume_ms_after": out}
+    cpu_out[str(history)] = statistics.median(cpu)
+  return {"resume_ms_after": out, "resume_cpu_ms_after": cpu_out}
 
 
-def child(framework: str, n: int, reps: int) -> dict[str, Any]:
+def child(framework: str, n: int, reps: int, histories: tuple[int, ...]) -> dict[str, Any]:
   logging.disable(logging.WARNING)
   warnings.simplefilter("ignore")
   fw = _Fw(framework)
-  figures = {}
-  for name, scenario, size in (("chain", chain, n), ("fan_out", fan_out, max(WINDOW, n // 10)),
-                               ("loop", loop, max(WINDOW, n // 5)), ("resume", resume, reps)):
+  figures: dict[str, Any] = {"load_average_before": round(os.getloadavg()[0], 2)}
+  for name, scenario, args in (("chain", chain, (n,)), ("fan_out", fan_out, (max(WINDOW, n // 10),)),
+                               ("loop", loop, (max(WINDOW, n // 5),)), ("resume", resume, (reps, histories))):
     print(f"  {framework}: {name} ...", file=sys.stderr, flush=True)
-    figures[name] = asyncio.run(scenario(fw, size))
+    figures[name] = asyncio.run(scenario(fw, *args))
+  figures["load_average_after"] = round(os.getloadavg()[0], 2)
   return figures
 
 
@@ -166,14 +173,17 @@ def main(argv=None) -> None:
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
   parser.add_argument("--n", type=int, default=500, help="runs of (a) in one session (default 500)")
   parser.add_argument("--reps", type=int, default=5, help="timed resumes per history length (default 5)")
+  parser.add_argument("--histories", default="0,10,100,1000,10000",
+                      help="session lengths before the resume of (d), comma-separated (default 0,10,100,1000,10000)")
   parser.add_argument("--only", choices=["adk_nb", "google-adk"])
   parser.add_argument("--json", action="store_true", help="print the figures as JSON")
   parser.add_argument("--from-json", nargs="+", metavar="FILE",
                       help="print the table from saved --json outputs (merged), without running anything")
   parser.add_argument("--child", choices=["adk_nb", "google-adk"], help=argparse.SUPPRESS)
   args = parser.parse_args(argv)
+  histories = tuple(int(h) for h in args.histories.split(","))
   if args.child:
-    print(json.dumps(child(args.child, args.n, args.reps)))
+    print(json.dumps(child(args.child, args.n, args.reps, histories)))
     return
   if args.from_json:
     merged: dict[str, Any] = {}
@@ -191,7 +201,8 @@ def main(argv=None) -> None:
       print("google-adk: no interpreter (set ADK_NB_BENCH_ADK_PYTHON or run bench/run.py once)", file=sys.stderr)
       continue
     done = subprocess.run([python, os.path.abspath(__file__), "--child", framework, "--n", str(args.n),
-                           "--reps", str(args.reps)], stdout=subprocess.PIPE, text=True, cwd=REPO_ROOT)
+                           "--reps", str(args.reps), "--histories", args.histories],
+                          stdout=subprocess.PIPE, text=True, cwd=REPO_ROOT)
     if done.returncode:
       raise SystemExit(f"{framework} failed (exit {done.returncode}); its error is above.")
     results[framework] = json.loads(done.stdout.strip().splitlines()[-1])
@@ -202,33 +213,47 @@ def main(argv=None) -> None:
 
 
 def table(results: dict[str, Any], n: int) -> str:
+  """A Markdown table: wall / CPU ms of each side, the CPU ratio, adk_nb's CPU per node run."""
   ours, theirs = results.get("adk_nb"), results.get("google-adk")
 
-  def cell(r, get):
-    return "n/a" if r is None else get(r)
+  def figure(r, get):
+    try:
+      return get(r) if r is not None else None
+    except (KeyError, TypeError):
+      return None
 
-  def row(label, get, nodes, get_cpu=None):
-    a = theirs and get(theirs)
-    o = ours and get(ours)
-    ratio = f"{a / o:.0f}x" if a and o else "n/a"
-    c = ours and get_cpu and get_cpu(ours)
-    per_node = f"{1000 * c / nodes:.0f}" if c and nodes else ""
-    return f"| {label} | {'n/a' if a is None else f'{a:.2f}'} | {'n/a' if o is None else f'{o:.2f}'} | {ratio} | {per_node} |"
+  def pair(r, wall, cpu):
+    w, c = figure(r, wall), figure(r, cpu)
+    if w is None:
+      return "n/a"
+    return f"{w:,.2f}" if c is None else f"{w:,.2f} / {c:,.2f}"
 
-  lines = ["| workflow scenario | google-adk ms | adk_nb ms | speed-up | adk_nb CPU µs per node run |",
+  def row(label, wall, cpu, nodes=0):
+    ratio = ""
+    a, o = figure(theirs, cpu), figure(ours, cpu)
+    if a and o:
+      ratio = f"{a / o:.0f}x"
+    per_node = f"{o / nodes:.3f} ms" if o and nodes else ""
+    return f"| {label} | {pair(theirs, wall, cpu)} | {pair(ours, wall, cpu)} | {ratio} | {per_node} |"
+
+  lines = ["| workflow scenario | google-adk wall / CPU ms | adk_nb wall / CPU ms | CPU ratio | adk_nb CPU per node run |",
            "|---|---:|---:|---:|---:|"]
-  lines.append(row("(a) 20-node chain, run 25", lambda r: r["chain"]["ms_at"].get("25"), 20,
-                   lambda r: r["chain"].get("cpu_ms_at", {}).get("25")))
-  lines.append(row(f"(a) 20-node chain, run {n}", lambda r: r["chain"]["ms_at"].get(str(n)), 20,
-                   lambda r: r["chain"].get("cpu_ms_at", {}).get(str(n))))
-  lines.append(row("(b) fan-out to 64 nodes + join", lambda r: r["fan_out"]["median_ms"], 67,
-                   lambda r: r["fan_out"].get("cpu_median_ms")))
-  lines.append(row("(c) 10-iteration loop of 2 nodes", lambda r: r["loop"]["median_ms"], 21,
-                   lambda r: r["loop"].get("cpu_median_ms")))
-  lines.append(row("(d) resume a paused 20-node workflow, empty session", lambda r: r["resume"]["resume_ms_after"]["0"], 0))
-  for history in ("10", "100", "1000"):
-    lines.append(row(f"(d) resume after {int(history):,} earlier events",
-                     lambda r, h=history: r["resume"]["resume_ms_after"].get(h), 0))
+  for at in ("25", str(n)):
+    lines.append(row(f"(a) 20-node chain, run {at}", lambda r, k=at: r["chain"]["ms_at"][k],
+                     lambda r, k=at: r["chain"]["cpu_ms_at"][k], 20))
+  lines.append(row("(b) fan-out to 64 function nodes and a JoinNode", lambda r: r["fan_out"]["median_ms"],
+                   lambda r: r["fan_out"]["cpu_median_ms"], 67))
+  lines.append(row("(c) a loop of 2 nodes taken 10 times", lambda r: r["loop"]["median_ms"],
+                   lambda r: r["loop"]["cpu_median_ms"], 21))
+  histories = sorted({int(h) for r in (ours, theirs) if r for h in r["resume"]["resume_ms_after"]})
+  for history in histories:
+    label = "empty session" if history == 0 else f"after {history:,} earlier events"
+    lines.append(row(f"(d) resume of a paused 20-node workflow, {label}",
+                     lambda r, h=str(history): r["resume"]["resume_ms_after"][h],
+                     lambda r, h=str(history): r["resume"]["resume_cpu_ms_after"][h]))
+  for name, r in (("google-adk", theirs), ("adk_nb", ours)):
+    if r is not None and "load_average_before" in r:
+      lines.append(f"\n{name}: load average {r['load_average_before']} before, {r['load_average_after']} after.")
   return "\n".join(lines)
 
 

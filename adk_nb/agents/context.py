@@ -76,6 +76,13 @@ class Context(CallbackContext):
       self._sv = State(value=self._invocation_context.session.state, delta=self._event_actions.state_delta)
     return self._sv
 
+  def _state_to_read(self) -> Any:
+    """State for lookups only: the session's own mapping while nothing is pending, so reading
+    a parameter from state does not build the write-recording view and its actions."""
+    if self._sv is None and self._ea is None:
+      return self._invocation_context.session.state
+    return self._state
+
   @property
   def pending_actions(self) -> EventActions | None:
     """The actions recorded so far, or None when the node wrote nothing (no state, no artifact)."""

@@ -168,15 +168,17 @@ class InMemorySessionService(BaseSessionService):
     self._to_json_form(event)
     app_delta, user_delta, session_delta = split_delta(event.actions.state_delta or {})
     user_key = (session.app_name, session.user_id)
-    shared = (("app", session.app_name, session.app_name, app_delta, session._app_revision),
-              ("user", user_key, session.user_id, user_delta, session._user_revision))
-    # Check both scopes before writing either, so a refused write changes nothing.
-    for scope, owner, name, delta, seen in shared:
-      if delta:
-        key_revisions = self._rows(scope)[1].get(owner, (0, {}))[1]
-        SharedWrite.check(scope, name, session.id, delta, key_revisions, seen)
-    app_state = self._write_shared("app", session.app_name, app_delta)
-    user_state = self._write_shared("user", user_key, user_delta)
+    app_state = user_state = None
+    if app_delta or user_delta:  # most events write no shared state: skip the (slow) private reads
+      shared = (("app", session.app_name, session.app_name, app_delta, session._app_revision),
+                ("user", user_key, session.user_id, user_delta, session._user_revision))
+      # Check both scopes before writing either, so a refused write changes nothing.
+      for scope, owner, name, delta, seen in shared:
+        if delta:
+          key_revisions = self._rows(scope)[1].get(owner, (0, {}))[1]
+          SharedWrite.check(scope, name, session.id, delta, key_revisions, seen)
+      app_state = self._write_shared("app", session.app_name, app_delta)
+      user_state = self._write_shared("user", user_key, user_delta)
     if session_delta:
       stored.state.update(session_delta)
     stored.events.append(self._storable(event))

@@ -166,7 +166,7 @@ class FunctionNode(BaseNode):
       if p.kind == "input":
         value = node_input
       else:
-        store = source if source is not None else ctx.state
+        store = source if source is not None else ctx._state_to_read()
         if p.name in store:
           value = store[p.name]
         elif p.default is not _EMPTY:

@@ -18,8 +18,10 @@ from pydantic import BaseModel
 
 from ..agents.base_agent import BaseAgent
 from ..agents.context import Context
+from ..errors import event_error_code, traceback_text
 from ..events.event import Event, NodeInfo
 from ..events.event_actions import EventActions
+from ..events.protocol import TRACEBACK_KEY
 from ..events.request_input import RequestInput
 from . import _checkpoint
 from ._values import common_branch as _common_branch
@@ -109,6 +111,8 @@ class Scheduler:
     self.branches: dict[str, Optional[str]] = {}
     self.runs: dict[str, int] = {}
     self.arrivals: dict[str, set[str]] = {}
+    self.join_inputs: dict[str, list[str]] = {}
+    """The predecessors each JoinNode waits for, by join name (computed on its first arrival)."""
     self.terminal_outputs: dict[str, Any] = {}
     self.dynamic_runs: dict[str, int] = {}
     self.restored = False
@@ -336,8 +340,11 @@ class Scheduler:
     if node._requires_all_predecessors:
       got = self.arrivals.setdefault(target, set())
       got.add(source)
-      needed = [p for p in self.graph.preds[target] if p != START.name]
-      if all(p in got for p in needed):
+      needed = self.join_inputs.get(target)
+      if needed is None:
+        needed = self.join_inputs[target] = [p for p in self.graph.preds[target] if p != START.name]
+      # Counted first: checking every predecessor on every arrival made a k-way join cost k^2.
+      if len(got) >= len(needed) and all(p in got for p in needed):
         self.arrivals.pop(target)
         joined = {p: self.outputs.get(p) for p in needed}
         branch = _common_branch([self.branches.get(p) for p in needed])
@@ -393,41 +400,49 @@ class Scheduler:
     node = run.node
     policy = node.retry_config
     attempt = 1
-    while True:
-      ic = self.ic if run.branch == self.ic.branch else self.ic.model_copy(update={"branch": run.branch})
-      author = None if isinstance(node, BaseAgent) and not _is_workflow(node) else self.wf.name
-      ctx = Context(ic, node=node, node_path=run.path, run_id=run.run_id, attempt_count=attempt,
-                    resume_inputs=run.resume_inputs, event_author=author or self.wf.name,
-                    parent_ctx=self.parent_ctx, run_node=self._run_dynamic)
-      ctx._offload = len(self.running) > 1
-      ctx._wf_run = run
-      run.ctx = ctx
-      run.output, run.has_output, run.route, run.interrupts = None, False, None, []
-      run.output_emitted = False
-      run.route_emitted = None
-      run.child_counts = None
-      run.paused_by_child = False
-      try:
-        if node.timeout:
-          try:
-            async with asyncio.timeout(node.timeout) as scope:
-              await self._drive(run, ctx)
-          except TimeoutError as exc:
-            if scope.expired():
-              raise NodeTimeoutError(node.name, node.timeout) from exc
-            raise
-        else:
-          await self._drive(run, ctx)
-        return
-      except asyncio.CancelledError:
-        raise
-      except Exception as exc:
-        await self._emit(run, Event(error_code=type(exc).__name__, error_message=str(exc)))
-        if policy is not None and attempt < policy.attempts() and policy.retries(exc):
-          await asyncio.sleep(policy.delay(attempt))
-          attempt += 1
-          continue
-        raise
+    try:
+      while True:
+        ic = self.ic if run.branch == self.ic.branch else self.ic.model_copy(update={"branch": run.branch})
+        author = None if isinstance(node, BaseAgent) and not _is_workflow(node) else self.wf.name
+        ctx = Context(ic, node=node, node_path=run.path, run_id=run.run_id, attempt_count=attempt,
+                      resume_inputs=run.resume_inputs, event_author=author or self.wf.name,
+                      parent_ctx=self.parent_ctx, run_node=self._run_dynamic)
+        ctx._offload = len(self.running) > 1
+        ctx._wf_run = run
+        run.ctx = ctx
+        run.output, run.has_output, run.route, run.interrupts = None, False, None, []
+        run.output_emitted = False
+        run.route_emitted = None
+        run.child_counts = None
+        run.paused_by_child = False
+        try:
+          if node.timeout:
+            try:
+              async with asyncio.timeout(node.timeout) as scope:
+                await self._drive(run, ctx)
+            except TimeoutError as exc:
+              if scope.expired():
+                raise NodeTimeoutError(node.name, node.timeout) from exc
+              raise
+          else:
+            await self._drive(run, ctx)
+          return
+        except asyncio.CancelledError:
+          raise
+        except Exception as exc:
+          # As the Runner's error events: google-adk's code, and the traceback the inspector folds.
+          await self._emit(run, Event(error_code=event_error_code(exc), error_message=str(exc),
+                                      custom_metadata={TRACEBACK_KEY: traceback_text(exc)}))
+          if policy is not None and attempt < policy.attempts() and policy.retries(exc):
+            await asyncio.sleep(policy.delay(attempt))
+            attempt += 1
+            continue
+          raise
+    finally:
+      # The run and its Context point at each other; unlinked here, a finished run (and the
+      # session copy its invocation holds) is freed at once instead of waiting for the cycle
+      # collector, whose passes would otherwise walk that copy of the whole history.
+      run.ctx = None
 
   async def _drive(self, run: _Run, ctx: Context) -> None:
     node = run.node
@@ -702,5 +717,14 @@ class Scheduler:
           raise result  # a child that failed on its own fails its caller, as an awaited one does
 
 
+_WORKFLOW_TYPES: dict[type, bool] = {}
+
+
 def _is_workflow(node: Any) -> bool:
-  return getattr(type(node), "_graph_events", None) is not None
+  # Per class, once: a missed attribute on a pydantic class goes through its metaclass (slow).
+  cls = type(node)
+  found = _WORKFLOW_TYPES.get(cls)
+  if found is None:
+    found = _WORKFLOW_TYPES[cls] = getattr(cls, "_graph_events", None) is not None
+  return found
+

@@ -16,4 +16,6 @@ def test_the_adk_nb_side_runs_every_scenario():
   assert figures["chain"]["events_per_run"] == 20
   assert figures["fan_out"]["events_per_run"] == 67
   assert figures["loop"]["events_per_run"] == 21
-  assert set(figures["resume"]["resume_ms_after"]) == {"0", "10", "100", "1000"}
+  assert set(figures["resume"]["resume_ms_after"]) == {"0", "10", "100", "1000", "10000"}
+  assert set(figures["resume"]["resume_cpu_ms_after"]) == set(figures["resume"]["resume_ms_after"])
+  assert "load_average_before" in figures and "load_average_after" in figures

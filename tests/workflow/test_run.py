@@ -192,6 +192,39 @@ async def test_a_failing_node_reports_an_error_event_and_raises_the_original_exc
   assert ran == []
 
 
+async def test_a_failing_nodes_error_event_has_the_error_code_and_the_traceback_the_inspector_shows():
+  from google.genai import types
+
+  class Boom(Exception):
+    pass
+
+  class QuotaExceeded(Exception):
+    status = "RESOURCE_EXHAUSTED"  # a provider's status string is the code, as in google-adk
+
+  def fail(node_input):
+    raise Boom("the disk is full")
+
+  def over_quota(node_input):
+    raise QuotaExceeded("try later")
+
+  for node, error, code, message in ((fail, Boom, "Boom", "the disk is full"),
+                                     (over_quota, QuotaExceeded, "RESOURCE_EXHAUSTED", "try later")):
+    runner = InMemoryRunner(Workflow(name="w", edges=[("START", node)]), app_name="app")
+    session = await runner.session_service.create_session(app_name="app", user_id="user")
+    seen = []
+    with pytest.raises(error):  # the original exception still leaves run_async
+      async for event in runner.run_async(user_id="user", session_id=session.id,
+                                          new_message=types.Content(role="user", parts=[types.Part(text="go")])):
+        seen.append(event)
+    path = f"w@1/{node.__name__}@1"
+    stored = next(e for e in await session_events(runner, session.id) if e.node_info and e.node_info.path == path)
+    for event in (next(e for e in seen if e.node_info and e.node_info.path == path), stored):
+      assert event.error_code == code
+      trace = event.custom_metadata["adk_nb_traceback"]
+      assert f'raise {error.__name__}("{message}")' in trace  # the line that raised
+      assert trace.rstrip().endswith(f"{error.__name__}: {message}")
+
+
 async def test_a_failure_cancels_running_siblings():
   cancelled = []
 
