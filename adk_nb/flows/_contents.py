@@ -270,6 +270,30 @@ def _build_locked(key: tuple, agent_name: str, branch: Optional[str], events: li
   return entry.request_contents(strip_client_ids)
 
 
+_REWINDS: "OrderedDict[tuple, list]" = OrderedDict()  # session key -> [events read, last id read, a rewind seen]
+
+
+def has_rewind(session_key: tuple, events: list[Event]) -> bool:
+  """Whether any of the session's events rewinds, reading only the events committed since the last look.
+
+  Checked against the events themselves (their count and the last id read), so a session deleted
+  and recreated under the same id is read again from the start.
+  """
+  with _LOCK:
+    entry = _REWINDS.get(session_key)
+    if entry is None or entry[0] > len(events) or (entry[0] and events[entry[0] - 1].id != entry[1]):
+      entry = [0, None, False]
+    _REWINDS[session_key] = entry
+    _REWINDS.move_to_end(session_key)
+    if len(_REWINDS) > _CACHE_SIZE:
+      _REWINDS.popitem(last=False)
+    if not entry[2]:
+      entry[2] = any(e.actions.rewind_before_invocation_id for e in events[entry[0]:])
+    if events:
+      entry[0], entry[1] = len(events), events[-1].id
+    return entry[2]
+
+
 def without_rewound(events: list[Event]) -> list[Event]:
   """The events still in force: an event with `rewind_before_invocation_id=X` takes itself and
   everything back to the first event of invocation X out of the conversation."""

@@ -125,7 +125,7 @@ def add_contents(agent: "LlmAgent", ctx: "InvocationContext", request: LlmReques
   plans = _planning.rewrites_responses(agent.planner)
   session = ctx.session
   key = (session.app_name, session.user_id, session.id)
-  if any(e.actions.rewind_before_invocation_id for e in events):
+  if _contents.has_rewind(key, events):  # read incrementally: a long session must not cost O(history) per call
     events, key = _contents.without_rewound(events), key + ("rewound",)
   if ctx.isolation_scope:
     request.contents = _contents.build_scoped(agent.name, ctx.isolation_scope, events, strip)
