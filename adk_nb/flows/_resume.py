@@ -165,9 +165,9 @@ def _may_have_run(tool_call: types.FunctionCall) -> types.Part:
 
 def still_waiting(agent: "LlmAgent", ctx: "InvocationContext") -> bool:
   """True when this agent still has unanswered long-running or confirmation calls in this invocation."""
-  from ..pending import pending_items
+  from ..pending import pending_of
 
-  return any(
+  return any(  # read incrementally: a resume in a long session does not read its whole history again
       item.invocation_id == ctx.invocation_id and item.agent == agent.name and item.branch == ctx.branch
-      for item in pending_items(ctx.session.events)
+      for item in pending_of(ctx.session)[0]
   )
