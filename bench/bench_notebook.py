@@ -46,6 +46,7 @@ def lookup(item: int) -> dict:
     return {{"item": item, "ok": True}}
 
 CALLS, CHUNKS = {calls}, {chunks}
+PROFILE_SORT, PROFILE_FILTER = "tottime", ""
 def make_agent(name, calls=CALLS, graph=False):
     script = [call("lookup", item=i) for i in range(calls)] + ["x" * CHUNKS]
     worker = Agent(name=name, model=ScriptedModel(script, chunk_size=1, record=False), tools=[lookup])
@@ -53,12 +54,13 @@ def make_agent(name, calls=CALLS, graph=False):
 config = RunConfig(streaming_mode=StreamingMode.SSE, max_llm_calls=0)
 
 import gc
-GC = {{"cpu": 0.0, "n": 0, "t": 0.0}}
+GC = {{"cpu": 0.0, "n": 0, "t": 0.0, "gens": [0, 0, 0], "gen_cpu": [0.0, 0.0, 0.0]}}
 def _gc_timer(phase, info):  # the collector's CPU time during a run: a bigger heap makes each full collection dearer
     if phase == "start":
         GC["t"] = time.process_time()
     else:
-        GC["cpu"] += time.process_time() - GC["t"]; GC["n"] += 1
+        spent = time.process_time() - GC["t"]
+        GC["cpu"] += spent; GC["n"] += 1; GC["gens"][info["generation"]] += 1; GC["gen_cpu"][info["generation"]] += spent
 gc.callbacks.append(_gc_timer)
 
 def widget_state(run):
@@ -70,7 +72,7 @@ def widget_state(run):
 MEASURE = '''
 agent = make_agent("{name}", calls={calls}, graph={graph})
 profiler = cProfile.Profile(time.process_time) if {profile} else None
-GC["cpu"] = 0.0
+GC.update(cpu=0.0, gens=[0, 0, 0], gen_cpu=[0.0, 0.0, 0.0])
 cpu0, wall0 = time.process_time(), time.perf_counter()
 if profiler: profiler.enable()
 run = nb.run(agent, "go", store="memory://", run_config=config, view={view})
@@ -81,9 +83,9 @@ if profiler: profiler.disable()
 cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
 events = len(run.events) + CHUNKS  # committed events plus the streamed partial chunks
 if profiler:
-    out = io.StringIO(); pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(25)
+    out = io.StringIO(); pstats.Stats(profiler, stream=out).sort_stats(PROFILE_SORT).print_stats(PROFILE_FILTER, 30)
     print(out.getvalue())
-print("RESULT", json.dumps({{"status": run.status, "events": events, "cpu": cpu, "wall": wall, "gc": GC["cpu"],
+print("RESULT", json.dumps({{"status": run.status, "events": events, "cpu": cpu, "wall": wall, "gc": GC["cpu"], "gc_gens": GC["gens"], "gc_gen_cpu": [round(x, 3) for x in GC["gen_cpu"]],
       "state_bytes": widget_state(run) if {view} else 0,
       "tree": run.view.tree.model_id if {view} else None,
       "graph": run.view.graph.model_id if {view} and run.view.graph is not None else None}}))
