@@ -10,11 +10,11 @@ Three variants of the same run, each in a fresh kernel after a short warm-up:
   approval panel, artifacts);
 - `graph`: the same agent inside a SequentialAgent, so the RunView also carries the live graph.
   The timeline is a tab of the tree drawn in the browser from the tree's own messages: it costs
-  the kernel nothing more, and redraws on each tree batch (plus a 4/s tick while a step runs).
+  the kernel nothing more, and redraws after tree batches and while a step runs, at most 10/s.
 
 For each: kernel CPU per streamed event (budget 0.1 ms), wall time, comm messages per second,
-the peak rate of tree batches (= timeline redraws) and of graph status updates over any one
-second (budget 10-20/s), and the final widget state (budget 1 MiB for 10,000 events).
+the peak rate of tree batches and of graph status updates over any one second (budget 10-20/s),
+and the final widget state (budget 1 MiB for 10,000 events).
 `--profile` also prints the viewed runs' top functions (cProfile inside the kernel, CPU time).
 Report CPU beside wall time and the load average: a shared machine moves both.
 """
@@ -218,7 +218,7 @@ def main() -> None:
                                                         for name, xs in spread.items()))
   print("budgets: 0.1 ms of kernel CPU per event; comm messages bounded; tree (and timeline) and graph "
         "updates at most 10-20/s; widget state under 1 MiB")
-  print("the timeline tab redraws on each tree batch, plus 4/s while a step runs (browser side)")
+  print("the timeline tab (browser side) redraws after tree batches and while a step runs, at most 10/s")
   if args.profile:
     for name in ("default", "graph"):
       print(f"\n---- {name}: top functions by own CPU time ----\n{runs[name]['printed']}")
