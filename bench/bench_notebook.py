@@ -12,7 +12,8 @@ Three variants of the same run, each in a fresh kernel after a short warm-up:
   The timeline is a tab of the tree drawn in the browser from the tree's own messages: it costs
   the kernel nothing more, and redraws after tree batches and while a step runs, at most 10/s.
 
-For each: kernel CPU per streamed event (budget 0.1 ms), wall time, comm messages per second,
+For each: kernel CPU per streamed event (budget 0.1 ms; also without the scripted model's own work,
+measured alone in the same kernel), wall time, comm messages per second,
 the peak rate of tree batches and of graph status updates over any one second (budget 10-20/s),
 and the final widget state (budget 1 MiB for 10,000 events).
 `--profile` also prints the viewed runs' top functions (cProfile inside the kernel, CPU time).
@@ -63,6 +64,16 @@ def _gc_timer(phase, info):  # the collector's CPU time during a run: a bigger h
         GC["cpu"] += spent; GC["n"] += 1; GC["gens"][info["generation"]] += 1; GC["gen_cpu"][info["generation"]] += spent
 gc.callbacks.append(_gc_timer)
 
+async def model_double_cpu(calls):
+    """CPU time of the scripted model alone producing the same replies (what a real model's client would cost instead)."""
+    from adk_nb.models import LlmRequest
+    model = make_agent("double", calls=calls).model
+    start = time.process_time()
+    for _ in range(calls + 1):
+        async for _response in model.generate_content_async(LlmRequest(), stream=True):
+            pass
+    return time.process_time() - start
+
 def widget_state(run):
     view = run.view
     parts = [view.tree, view.state, view.artifacts] + ([view.graph] if view.graph is not None else [])
@@ -82,10 +93,11 @@ await run
 if profiler: profiler.disable()
 cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
 events = len(run.events) + CHUNKS  # committed events plus the streamed partial chunks
+model_cpu = await model_double_cpu({calls})
 if profiler:
     out = io.StringIO(); pstats.Stats(profiler, stream=out).sort_stats(PROFILE_SORT).print_stats(PROFILE_FILTER, 30)
     print(out.getvalue())
-print("RESULT", json.dumps({{"status": run.status, "events": events, "cpu": cpu, "wall": wall, "gc": GC["cpu"], "gc_gens": GC["gens"], "gc_gen_cpu": [round(x, 3) for x in GC["gen_cpu"]],
+print("RESULT", json.dumps({{"status": run.status, "events": events, "cpu": cpu, "wall": wall, "model_cpu": model_cpu, "gc": GC["cpu"], "gc_gens": GC["gens"], "gc_gen_cpu": [round(x, 3) for x in GC["gen_cpu"]],
       "state_bytes": widget_state(run) if {view} else 0,
       "tree": run.view.tree.model_id if {view} else None,
       "graph": run.view.graph.model_id if {view} and run.view.graph is not None else None}}))
@@ -214,6 +226,9 @@ def main() -> None:
   for name in ("default", "graph"):
     r = runs[name]
     print(f"{name}: the view's own share {r['cpu'] / r['events'] * 1000 - base:+.3f} ms per event")
+  print("without the scripted model's own work (building its replies and chunks, measured alone in the same "
+        "kernel): " + "; ".join(f"{name} {(r['cpu'] - r['model_cpu']) / r['events'] * 1000:.3f} ms per event"
+                                for name, r in runs.items()))
   print("CPU per event of every run (ms): " + "; ".join(f"{name} " + ", ".join(f"{x:.3f}" for x in xs)
                                                         for name, xs in spread.items()))
   print("budgets: 0.1 ms of kernel CPU per event; comm messages bounded; tree (and timeline) and graph "
