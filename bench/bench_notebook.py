@@ -92,12 +92,13 @@ if {view}:  # as `%%agent` shows it: refreshed (with its static HTML) when the r
 await run
 if profiler: profiler.disable()
 cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+gc_cpu, gc_gens, gc_gen_cpu = GC["cpu"], list(GC["gens"]), [round(x, 3) for x in GC["gen_cpu"]]
 events = len(run.events) + CHUNKS  # committed events plus the streamed partial chunks
 model_cpu = await model_double_cpu({calls})
 if profiler:
     out = io.StringIO(); pstats.Stats(profiler, stream=out).sort_stats(PROFILE_SORT).print_stats(PROFILE_FILTER, 30)
     print(out.getvalue())
-print("RESULT", json.dumps({{"status": run.status, "events": events, "cpu": cpu, "wall": wall, "model_cpu": model_cpu, "gc": GC["cpu"], "gc_gens": GC["gens"], "gc_gen_cpu": [round(x, 3) for x in GC["gen_cpu"]],
+print("RESULT", json.dumps({{"status": run.status, "events": events, "cpu": cpu, "wall": wall, "model_cpu": model_cpu, "gc": gc_cpu, "gc_gens": gc_gens, "gc_gen_cpu": gc_gen_cpu,
       "state_bytes": widget_state(run) if {view} else 0,
       "tree": run.view.tree.model_id if {view} else None,
       "graph": run.view.graph.model_id if {view} and run.view.graph is not None else None}}))
