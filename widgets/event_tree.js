@@ -239,12 +239,22 @@ function render({ model, el: root }) {
     if (!live && ticker !== null) { clearInterval(ticker); ticker = null; }
   }
 
-  timelineButton.addEventListener("click", () => {
-    timeline.hidden = !timeline.hidden;
-    timelineButton.setAttribute("aria-pressed", String(!timeline.hidden));
+  // Open or closed lives in the `timeline` trait, so a view re-rendered when a run step ends (the cell's
+  // display is refreshed) keeps the timeline a person opened.
+  function showTimeline(open) {
+    timeline.hidden = !open;
+    timelineButton.setAttribute("aria-pressed", String(open));
     drawTimeline();
     setTicker();
+  }
+  timelineButton.addEventListener("click", () => {
+    showTimeline(timeline.hidden);
+    model.set("timeline", !timeline.hidden);
+    model.save_changes();
   });
+  function onTimelineTrait() {
+    if (Boolean(model.get("timeline")) === timeline.hidden) showTimeline(Boolean(model.get("timeline")));
+  }
 
   // ---- detail on demand --------------------------------------------------------------------------
 
@@ -356,7 +366,9 @@ function render({ model, el: root }) {
   model.on("change:title", setStatus);
   model.on("change:nodes", onSnapshot);
   model.on("change:filter", onFilterTrait);
+  model.on("change:timeline", onTimelineTrait);
   if (model.get("filter")) onFilterTrait();
+  onTimelineTrait();
   model.send({ type: "hello" });
   return () => {
     if (ticker !== null) clearInterval(ticker);
@@ -366,6 +378,7 @@ function render({ model, el: root }) {
     model.off("change:title", setStatus);
     model.off("change:nodes", onSnapshot);
     model.off("change:filter", onFilterTrait);
+    model.off("change:timeline", onTimelineTrait);
   };
 }
 
