@@ -14,7 +14,7 @@ from typing import Any, Iterable, Optional, Sequence
 
 from google.genai import types
 
-from .events._incremental import PerSession
+from .events.incremental import PerSession
 from .events.event import Event
 from .events.protocol import (INTERRUPTED_KEY, PROTOCOL_CALLS, REQUEST_CONFIRMATION, confirmation_request,
                               interrupted_ids, long_running_calls, nested_pause, started_call_id)

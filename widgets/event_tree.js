@@ -181,8 +181,20 @@ function render({ model, el: root }) {
     return "run";
   }
 
+  // Tree batches arrive up to 15 times a second and a running step ticks 4 times a second: the
+  // timeline redraws (every bar again) at most 10 times a second, the last change always drawn.
+  const TIMELINE_EVERY_MS = 100;
+  let lastTimeline = 0;
+  let timelineTimer = null;
+  function scheduleTimeline() {
+    if (timeline.hidden || timelineTimer !== null) return;
+    const wait = Math.max(0, lastTimeline + TIMELINE_EVERY_MS - Date.now());
+    timelineTimer = setTimeout(() => { timelineTimer = null; drawTimeline(); }, wait);
+  }
+
   function drawTimeline() {
     if (timeline.hidden) return;
+    lastTimeline = Date.now();
     const labels = model.get("labels") || {};
     const now = Date.now() / 1000;
     const bars = [];
@@ -223,16 +235,26 @@ function render({ model, el: root }) {
   let ticker = null;
   function setTicker() {
     const live = !timeline.hidden && model.get("status") === "running";
-    if (live && ticker === null) ticker = setInterval(drawTimeline, 250);  // running bars grow to "now"
+    if (live && ticker === null) ticker = setInterval(scheduleTimeline, 250);  // running bars grow to "now"
     if (!live && ticker !== null) { clearInterval(ticker); ticker = null; }
   }
 
-  timelineButton.addEventListener("click", () => {
-    timeline.hidden = !timeline.hidden;
-    timelineButton.setAttribute("aria-pressed", String(!timeline.hidden));
+  // Open or closed lives in the `timeline` trait, so a view re-rendered when a run step ends (the cell's
+  // display is refreshed) keeps the timeline a person opened.
+  function showTimeline(open) {
+    timeline.hidden = !open;
+    timelineButton.setAttribute("aria-pressed", String(open));
     drawTimeline();
     setTicker();
+  }
+  timelineButton.addEventListener("click", () => {
+    showTimeline(timeline.hidden);
+    model.set("timeline", !timeline.hidden);
+    model.save_changes();
   });
+  function onTimelineTrait() {
+    if (Boolean(model.get("timeline")) === timeline.hidden) showTimeline(Boolean(model.get("timeline")));
+  }
 
   // ---- detail on demand --------------------------------------------------------------------------
 
@@ -321,7 +343,7 @@ function render({ model, el: root }) {
     seq = msg.seq;
     count.textContent = `${byId.size} steps`;
     if (root.dataset.filtered) applyFilter();
-    drawTimeline();
+    scheduleTimeline();
   }
 
   function onSnapshot() {
@@ -344,15 +366,19 @@ function render({ model, el: root }) {
   model.on("change:title", setStatus);
   model.on("change:nodes", onSnapshot);
   model.on("change:filter", onFilterTrait);
+  model.on("change:timeline", onTimelineTrait);
   if (model.get("filter")) onFilterTrait();
+  onTimelineTrait();
   model.send({ type: "hello" });
   return () => {
     if (ticker !== null) clearInterval(ticker);
+    if (timelineTimer !== null) clearTimeout(timelineTimer);
     model.off("msg:custom", onMsg);
     model.off("change:status", setStatus);
     model.off("change:title", setStatus);
     model.off("change:nodes", onSnapshot);
     model.off("change:filter", onFilterTrait);
+    model.off("change:timeline", onTimelineTrait);
   };
 }
 

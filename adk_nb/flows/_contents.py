@@ -23,7 +23,7 @@ from typing import Optional
 
 from google.genai import types
 
-from ..events._incremental import PerSession, continues, keep
+from ..events.incremental import PerSession, continues, keep
 from ..events.event import Event
 from ..events.protocol import HIDDEN_FROM_MODEL, NESTED_ANSWER_KEY, NESTED_KEY
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, Optional
 
-from .text import cut, to_json_text
+from .text import cut, node_json_text
 
 StepKind = Literal["invocation", "agent", "sequential", "parallel", "loop", "iteration", "workflow", "node", "user",
                    "model_call", "text", "tool_call", "approval", "input_request", "transfer", "escalate",
@@ -92,7 +92,7 @@ class Step:
     value = getattr(self, name)
     cached = self._shown.get(name)
     if cached is None or cached[0] is not value:
-      cached = self._shown[name] = (value, cut(to_json_text(value, indent=2)))
+      cached = self._shown[name] = (value, cut(node_json_text(value)))
     return cached[1]
 
   @property

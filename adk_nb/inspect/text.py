@@ -36,6 +36,23 @@ def to_json_text(value: Any, indent: Optional[int] = None) -> str:
     return str(value)
 
 
+ONE_LINE_JSON = 60
+"""A value whose compact JSON is at most this long is shown on one line in the tree."""
+
+
+def node_json_text(value: Any) -> str:
+  """A tool call's arguments or result as the tree shows them: one line when short, indented when longer.
+
+  Compact JSON comes from the json module's C encoder; indenting uses its pure-Python one, so a
+  value too long to be shown whole (the tree cuts it at NODE_TEXT_LIMIT) stays compact: its
+  details panel has it indented, whole.
+  """
+  compact = to_json_text(value)
+  if len(compact) <= ONE_LINE_JSON or len(compact) > 4 * NODE_TEXT_LIMIT:
+    return compact
+  return to_json_text(value, indent=2)
+
+
 def jsonable(value: Any) -> Any:
   """`value` as plain JSON data (what widgets can carry)."""
   try:

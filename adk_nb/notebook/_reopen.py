@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ..pending import PendingItem, pending_items
+from ..pending import PendingItem, pending_items, pending_of
 from ._sessions import NotebookAgent
 from .live_run import LiveRun
 
@@ -22,7 +22,9 @@ async def paused_sessions(entry: NotebookAgent, session_id: Optional[str] = None
     session = await service.get_session(app_name=app, user_id=user_id, session_id=sid)
     if session is None:
       continue
-    items = pending_items(session.events)
+    # The named session through its kept ledger (read incrementally); a scan of every session of the store
+    # reads each once and keeps nothing, so it does not push the sessions in use out of the ledger cache.
+    items = pending_of(session)[0] if session_id is not None else pending_items(session.events)
     if items or session_id is not None:
       found.append((session, items))
   return found

@@ -17,11 +17,12 @@ from google.genai import types
 
 from ..agents.run_config import RunConfig
 from ..events.event import Event
+from ..events.incremental import continues
 from ..events.event_actions import EventActions
 from ..events.protocol import REQUEST_INPUT, node_confirmation, reply_text
 from ..inspect import StepBuilder
 from ..inspect.text import jsonable, short_args, to_json_text
-from ..pending import PendingItem, answer_message, confirmation_response, pending_items, tool_response
+from ..pending import PendingItem, answer_message, confirmation_response, pending_of, tool_response
 from ..runners import Runner
 from ..telemetry import progress
 from ..tools.base_tool import BaseTool
@@ -132,6 +133,9 @@ class LiveRun:
     self._task: Optional[asyncio.Task] = None
     self._loop: Optional[asyncio.AbstractEventLoop] = None
     self._shown_in = None
+    self._read_upto: tuple[int, str] = (0, "")
+    # The session's events read so far (their count, the id of the last one): settling a step reads
+    # only the events committed after them, so a turn in a long session does not cost O(history).
 
   @classmethod
   async def attach(cls, runner: Runner, *, session_id: str, user_id: str = "user", approve: str = "ask",
@@ -151,7 +155,7 @@ class LiveRun:
     run = cls(runner, user_id=user_id, session_id=session_id, approve=approve, run_config=run_config,
               view=view, label=label)
     run.state = dict(session.state)
-    run.pending = pending_items(session.events)
+    run.pending = pending_of(session)[0]
     wanted = {p.invocation_id for p in run.pending}
     if not wanted and session.events:
       wanted = {session.events[-1].invocation_id}
@@ -162,6 +166,7 @@ class LiveRun:
       run.steps.add_event(event)
       run.final_text = reply_text(event) or run.final_text
     run.status = "paused" if run.pending else "done"
+    run._read(session.events)
     await run._list_artifacts()
     run.steps.finish(time.time(), run.status)
     run._loop = running_loop()
@@ -382,6 +387,7 @@ class LiveRun:
             app_name=self.runner.app_name, user_id=self.user_id, session_id=self.session_id)
         if session is not None:
           self.state = dict(session.state)
+          self._read(session.events)  # what was there before this run: never this run's
       async for event in self.runner.run_async(user_id=self.user_id, session_id=self.session_id,
                                                new_message=message, state_delta=state_delta,
                                                run_config=self.run_config):
@@ -434,20 +440,24 @@ class LiveRun:
       self.state = dict(session.state)
       mine = set(self.invocation_ids)
       known = {e.id for e in self.events}
-      stored_only = [e for e in session.events
-                     if e.author == "user" and e.invocation_id in mine and e.id not in known]
+      events = session.events
+      start = self._unread(events)
+      tail = events[start:]
+      stored_only = [e for e in tail if e.author == "user" and e.invocation_id in mine and e.id not in known]
       if stored_only:  # user messages and answers, committed but not yielded
         self.events = sorted(self.events + stored_only, key=lambda e: e.timestamp)
       # A compaction the Runner appended after this run's invocation (stored, never yielded): its marker.
-      last_mine = max((i for i, e in enumerate(session.events) if e.invocation_id in mine), default=None)
+      last_mine = max((i for i, e in enumerate(tail) if e.invocation_id in mine), default=None)
       if last_mine is not None:
-        for event in session.events[last_mine + 1:]:
+        for event in tail[last_mine + 1:]:
           compaction = event.actions.compaction
           if compaction is not None and event.id not in known:
-            replaced = sum(1 for e in session.events if e.actions.compaction is None
+            replaced = sum(1 for e in events if e.actions.compaction is None
                            and compaction.start_timestamp <= e.timestamp <= compaction.end_timestamp)
             self.steps.add_compaction(event, replaced)
-      self.pending = [p for p in pending_items(session.events) if p.invocation_id in mine]
+      # The session's pending calls, read incrementally (adk_nb.pending keeps a ledger per session).
+      self.pending = [p for p in pending_of(session)[0] if p.invocation_id in mine]
+      self._read(events)
       await self._resolve_tools()
     await self._list_artifacts()
     last = self.events[-1] if self.events else None
@@ -459,6 +469,15 @@ class LiveRun:
       self.status = "paused"
     else:
       self.status = "done"
+
+  def _read(self, events: list[Event]) -> None:
+    """Notes that the session's events up to the last one have been read."""
+    self._read_upto = (len(events), events[-1].id if events else "")
+
+  def _unread(self, events: list[Event]) -> int:
+    """Where the events not read yet begin: 0 when the session changed under us (rewound, recreated)."""
+    count, last_id = self._read_upto
+    return count if continues(count, last_id, events) else 0
 
   # ---- artifacts -----------------------------------------------------------------------------
 

@@ -89,6 +89,8 @@ class EventTree(anywidget.AnyWidget):
   """How each status reads (a symbol and a word: never colour alone)."""
   filter = traitlets.Unicode("").tag(sync=True)
   """Text the tree is filtered by (set by clicking a node of the graph; the filter box edits it too)."""
+  timeline = traitlets.Bool(False).tag(sync=True)
+  """True while the timeline tab is open (its button sets it; a view re-rendered when a step ends keeps it)."""
 
   def __init__(self, source: Optional[Callable[[], list]] = None,
                loop: Optional[Callable[[], Any]] = None,

@@ -84,6 +84,33 @@ def test_loop_order_parallel_lanes_and_every_model_call(page, lab, write_noteboo
   assert page.evaluate("window.__pwned") is None
 
 
+SLOW_NOTEBOOK = [
+    '''%load_ext adk_nb
+from adk_nb import Agent
+from adk_nb.models import ScriptedModel, call
+def lookup(item: int) -> dict:
+    """Looks an item up."""
+    return {"item": item}
+slow = Agent(name="slow", model=ScriptedModel([call("lookup", item=1), call("lookup", item=2), "done"], latency=0.5),
+             tools=[lookup])''',
+    '''%%agent slow --store memory://
+Look both up''',
+]
+
+
+def test_a_timeline_opened_while_the_run_streams_stays_open_when_it_ends(page, lab, write_notebook):
+  name = write_notebook("slow.ipynb", SLOW_NOTEBOOK)
+  _open_and_run_all(page, lab, name)
+  page.wait_for_selector(".adknb-tree[data-status='running'] .adknb-timeline-toggle", timeout=60_000)
+  page.locator(".adknb-timeline-toggle").first.click()
+  # The cell's display is refreshed when the run ends (a new view of the same widget): the timeline stays open.
+  page.wait_for_selector(".adknb-tree[data-status='done']", timeout=60_000)
+  tree = page.locator(".adknb-tree").first
+  assert tree.locator(".adknb-timeline-toggle").get_attribute("aria-pressed") == "true"
+  assert tree.locator(".adknb-timeline .adknb-bar[data-kind='tool_call']").count() == 2
+  assert tree.locator(".adknb-timeline .adknb-bar[data-kind='model_call']").count() == 3
+
+
 def test_request_details_rejection_and_dark_theme(page, lab, write_notebook):
   name = write_notebook("reject.ipynb", REJECT_NOTEBOOK)
   _open_and_run_all(page, lab, name)

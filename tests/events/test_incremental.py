@@ -5,7 +5,7 @@ from __future__ import annotations
 from google.genai import types
 
 from adk_nb.events import Event
-from adk_nb.events._incremental import PerSession
+from adk_nb.events.incremental import PerSession
 from adk_nb.pending import invocation_tail
 from adk_nb.sessions import Session
 

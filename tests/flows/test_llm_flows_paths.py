@@ -120,6 +120,23 @@ async def test_a_rewind_takes_the_rewound_turns_out_of_the_conversation():
   assert [c.parts[0].text for c in request.contents] == ["keep", "after"]
 
 
+async def test_a_rewind_committed_after_earlier_model_calls_still_takes_its_turns_out():
+  agent = Agent(name="helper", model="gemini-2.5-flash")
+  ctx = await _context(agent, [user("keep", "a"), user("drop", "b")])
+
+  async def conversation():
+    request = LlmRequest()
+    async for _ in contents.request_processor.run_async(ctx, request):
+      pass
+    return [c.parts[0].text for c in request.contents]
+
+  assert await conversation() == ["keep", "drop"]  # the session has been read once, without a rewind
+  ctx.session.events.extend([
+      Event(invocation_id="r", author="helper", actions=EventActions(rewind_before_invocation_id="b")),
+      user("after", "c")])
+  assert await conversation() == ["keep", "after"]
+
+
 async def test_an_empty_model_response_records_no_event():
   agent = Agent(name="helper", model=ScriptedModel([LlmResponse(content=None)]))
   ctx = await _context(agent, [user("hi", "now")])

@@ -86,6 +86,21 @@ def test_every_model_call_is_a_step_with_its_calls_under_it():
   assert [(d, k) for d, k, _, _ in outline(stored)] == [(d, k) for d, k, _, _ in outline(run.steps)]
 
 
+def test_tool_arguments_and_results_read_on_one_line_when_short_and_indented_when_longer():
+  def lookup(q: str) -> dict:
+    """Looks up."""
+    return {"found": q, "notes": ["n" * 30, "m" * 30]}
+
+  agent = Agent(name="helper", model=ScriptedModel([call("lookup", q="x"), call("lookup", q="y" * 30_000), "done"]),
+                tools=[lookup])
+  run = nb.run(agent, "hi", store="memory://", view=False)
+  short, huge = [n for n in run.steps.nodes() if n["kind"] == "tool_call"]
+  assert short["text"] == '{"q": "x"}'
+  assert short["result"].startswith('{\n  "found": "x",\n  "notes": [')
+  # Too long to show whole: compact, cut, the rest in its details panel.
+  assert huge["text"].startswith('{"q": "yyy') and "more characters: see details" in huge["text"]
+
+
 def test_a_rejection_shows_as_rejected_with_its_reason_never_ok(make_refund_agent):
   agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Not refunded."])
   run = nb.run(agent, "Refund A1", store="memory://", view=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 
@@ -386,3 +387,37 @@ def test_edit_and_approve_checks_a_tool_of_an_agent_run_through_agent_tool():
   assert run.status == "paused" and refunds == []
   run.edit_and_approve({"order_id": "A1", "amount": 90.0})
   assert refunds == [("A1", 90.0)] and run.status == "done"
+
+
+def test_a_long_sessions_pending_approvals_show_after_a_resume_and_after_a_restart(make_refund_agent, monkeypatch):
+  from adk_nb import pending as pending_module
+  from adk_nb.notebook._sessions import registry
+  from adk_nb.notebook.live_run import LiveRun
+
+  turns = 30
+  agent, refunds = make_refund_agent(["ok"] * turns + [call("refund", order_id="A1", amount=250.0),
+                                                        call("refund", order_id="A2", amount=300.0), "Both refunded."])
+  for i in range(turns):
+    nb.run(agent, f"question {i}")  # the default store (SQLite): the session keeps every turn
+  run = nb.run(agent, "Refund A1 and A2")
+  assert [(p.tool, p.args["order_id"]) for p in run.pending] == [("refund", "A1")]
+
+  read = []
+  add = pending_module._Ledger.add
+  monkeypatch.setattr(pending_module._Ledger, "add", lambda self, event: (read.append(event.id), add(self, event))[1])
+  run.approve()  # resumes; the model asks for the second refund
+  assert refunds == [("A1", 250.0)] and run.status == "paused"
+  assert [(p.tool, p.args["order_id"]) for p in run.pending] == [("refund", "A2")]
+  row = run.view.panel.children[0]
+  assert "support wants to run refund" in row.children[0].value
+  # The resume (the runner and the view settling it) read the events it added, not the 30 earlier turns again.
+  assert 0 < len(read) < 20
+
+  registry.clear()  # as after a kernel restart: the same SQLite file, a new runner
+  runner = registry.get(agent, None).runner
+  attached = asyncio.run(LiveRun.attach(runner, session_id=run.session_id, user_id=run.user_id))
+  assert [(p.tool, p.args["order_id"]) for p in attached.pending] == [("refund", "A2")]
+  assert attached.status == "paused" and len(attached.view.panel.children) == 1
+  attached.approve()
+  assert attached.status == "done" and attached.final_text == "Both refunded." and attached.pending == []
+  assert refunds == [("A1", 250.0), ("A2", 300.0)]
