@@ -122,7 +122,7 @@ def test_the_provider_picks_the_simulator_by_case_and_config(make_turn):
     simulated.get_simulation_evaluator()
   with pytest.raises(ValueError, match="Expect config of type"):
     UserSimulatorProvider({"model": "x"})
-  with pytest.raises(ValueError, match="No UserSimulator registered for config type `BaseUserSimulatorConfig`"):
+  with pytest.raises(ValueError, match="No simulator is registered for user_simulator_config of type `BaseUserSimulatorConfig`"):
     UserSimulatorProvider(BaseUserSimulatorConfig()).provide(scenario_case())
 
 
@@ -230,7 +230,7 @@ async def test_the_quality_metric_is_not_evaluated_on_fixed_turns(make_weather_a
                            progress=False, results_dir=tmp_path)
   case_rows = results.metrics.query("level == 'case'")
   assert case_rows["status"].eq("NOT_EVALUATED").all()
-  assert "conversation_scenario is needed" in results.case_results[0].overall_eval_metric_results[0].details.error
+  assert "the eval case needs a conversation_scenario" in results.case_results[0].overall_eval_metric_results[0].details.error
 
 
 async def test_the_metric_registry_hands_out_the_quality_evaluator(make_turn):
@@ -239,7 +239,7 @@ async def test_the_metric_registry_hands_out_the_quality_evaluator(make_turn):
   evaluator = DEFAULT_METRIC_EVALUATOR_REGISTRY.get_evaluator(metric)
   assert isinstance(evaluator, PerTurnUserSimulatorQualityV1)
   scenario = scenario_case().conversation_scenario
-  with pytest.raises(ValueError, match="conversation_scenario is needed"):
+  with pytest.raises(ValueError, match="the eval case needs a conversation_scenario"):
     await evaluator.evaluate_invocations([make_turn("hi", "hello")], None, None)
   evaluator = PerTurnUserSimulatorQualityV1(metric, judge_model=judge_saying({}))
   result = await evaluator.evaluate_invocations([make_turn("hello", "hi")], None, scenario)

@@ -45,8 +45,8 @@ class LlmBackedUserSimulatorConfig(BaseUserSimulatorConfig):
   def _has_placeholders(cls, value: Optional[str]) -> Optional[str]:
     required = ["stop_signal", "conversation_plan", "conversation_history"]
     if value is not None and not is_valid_user_simulator_template(value, required):
-      raise ValueError("custom_instructions must contain each of the placeholders {{ stop_signal }}, "
-                       "{{ conversation_plan }} and {{ conversation_history }}")
+      raise ValueError("custom_instructions is missing a placeholder: the template needs {{ stop_signal }}, "
+                       "{{ conversation_plan }} and {{ conversation_history }} so the simulator can fill them in.")
     return value
 
 

@@ -115,7 +115,8 @@ class PerTurnUserSimulatorQualityV1(Evaluator):
     """Scores every user turn of `actual_invocations` against `conversation_scenario` (expected turns unused)."""
     del expected_invocations
     if conversation_scenario is None:
-      raise ValueError("conversation_scenario is needed by this metric.")
+      raise ValueError("per_turn_user_simulator_quality_v1 judges a simulated user: the eval case needs a "
+                       "conversation_scenario.")
     if not actual_invocations:
       return EvaluationResult()
     results = [self._evaluate_first_turn(actual_invocations[0], conversation_scenario)]
@@ -132,11 +133,11 @@ class PerTurnUserSimulatorQualityV1(Evaluator):
   def _format_llm_prompt(self, invocation: Invocation, conversation_scenario: Optional[ConversationScenario],
                          previous_invocations: Optional[list[Invocation]]) -> str:
     if previous_invocations is None:
-      raise ValueError(f"Previous invocations should have a set value when formatting the LLM prompt. "
-                       f"Encountered: {previous_invocations}")
+      raise ValueError("Judging a simulated user's turn needs the turns before it (previous_invocations); "
+                       "got None. Pass [] for the first turn.")
     if conversation_scenario is None:
-      raise ValueError(f"Conversation scenario should have a set value when formatting the LLM prompt. "
-                       f"Encountered: {conversation_scenario}")
+      raise ValueError("Judging a simulated user needs the case's conversation_scenario (its plan); the case "
+                       "has none. Give the eval case a conversation_scenario.")
     return get_per_turn_user_simulator_quality_prompt(
         conversation_plan=conversation_scenario.conversation_plan,
         conversation_history=_format_conversation_history(previous_invocations),

@@ -182,8 +182,8 @@ class _PreBuiltPersonas(enum.Enum):
 
   EXPERT = UserPersona(
       id="EXPERT",
-      description=("Knows exactly what they want and uses the agent as a tool to get it done quickly; has no "
-                   "patience for chatter or needless questions."),
+      description=("Has a precise goal and treats the agent as an instrument for reaching it fast; little "
+                   "patience for small talk or for questions that were not needed."),
       behaviors=[PreBuiltBehaviors.ADVANCE_DETAIL_ORIENTED.value, PreBuiltBehaviors.ANSWER_RELEVANT_ONLY.value,
                  PreBuiltBehaviors.CORRECT_AGENT.value, PreBuiltBehaviors.TROUBLESHOOT_ONCE.value,
                  PreBuiltBehaviors.END_LIMITED_TROUBLESHOOTING.value, PreBuiltBehaviors.TONE_PROFESSIONAL.value],

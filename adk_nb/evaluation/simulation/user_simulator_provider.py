@@ -43,18 +43,19 @@ class UserSimulatorProvider:
     """
     if eval_case.conversation is not None:
       if eval_case.conversation_scenario is not None:
-        raise ValueError("Both static invocations and conversation scenario provided in EvalCase. Provide exactly "
-                         "one.")
+        raise ValueError("This eval case has both a conversation and a conversation_scenario; a simulated user "
+                         "plays one of them. Remove the other.")
       return StaticUserSimulator(static_conversation=eval_case.conversation)
     if eval_case.conversation_scenario is None:
-      raise ValueError("Neither static invocations nor conversation scenario provided in EvalCase. Provide "
-                       "exactly one.")
+      raise ValueError("This eval case has neither a conversation nor a conversation_scenario, so there is "
+                       "nothing for a simulated user to play. Add one of them.")
     config_type = type(self._user_simulator_config)
     simulator_type = _SIMULATOR_BY_CONFIG_TYPE.get(config_type)
     if simulator_type is None:
       registered = sorted(t.__name__ for t in _SIMULATOR_BY_CONFIG_TYPE)
-      raise ValueError(f"No UserSimulator registered for config type `{config_type.__name__}`. Register one via "
-                       f"`register_user_simulator()`. Currently registered: {registered}.")
+      raise ValueError(f"No simulator is registered for user_simulator_config of type `{config_type.__name__}`; "
+                       f"call register_user_simulator({config_type.__name__}, YourSimulator) first (registered "
+                       f"now: {', '.join(registered) or 'none'}).")
     if simulator_type is LlmBackedUserSimulator:
       return LlmBackedUserSimulator(config=self._user_simulator_config,
                                     conversation_scenario=eval_case.conversation_scenario, model=self._model)
