@@ -14,7 +14,7 @@ class GcsArtifactService:
 
   def __init__(self, *args: Any, **kwargs: Any):
     raise NotImplementedError(
-        "GcsArtifactService (Google Cloud Storage) is not implemented in adk_nb (issue 14, README "
+        "GcsArtifactService (Google Cloud Storage) is not implemented in adk_nb (see README "
         "'Compatibility'); use adk_nb.artifacts.FileArtifactService('folder') or InMemoryArtifactService().")
 
 

@@ -44,8 +44,8 @@ class MultimodalToolResultsPlugin(BasePlugin):
   def __init__(self, name: str = "multimodal_tool_results_plugin", *, retention: str = "next_model_call"):
     if retention == "session":
       raise NotImplementedError(
-          "MultimodalToolResultsPlugin(retention='session') is not implemented in adk_nb yet (issue 14); "
-          "use the default retention='next_model_call'.")
+          "MultimodalToolResultsPlugin(retention='session') is not implemented in adk_nb; use the default "
+          "retention='next_model_call', which keeps a tool's images for the model call right after it.")
     if retention != "next_model_call":
       raise ValueError(f"retention must be 'next_model_call' or 'session', got {retention!r}.")
     super().__init__(name)

@@ -93,7 +93,7 @@ async def test_parts_a_tool_returns_reach_the_next_model_request():
                           plugins=[MultimodalToolResultsPlugin()])
   await run_turn(runner, "chart please")
   assert model.requests[1].contents[-1].parts[-1] == image
-  with pytest.raises(NotImplementedError, match="issue 14"):
+  with pytest.raises(NotImplementedError, match="retention='next_model_call'"):
     MultimodalToolResultsPlugin(retention="session")
 
 

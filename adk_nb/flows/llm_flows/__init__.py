@@ -19,7 +19,7 @@ def not_in_adk_nb(what: str, instead: str = "") -> NoReturn:
   hint = f" {instead}" if instead else ""
   raise NotImplementedError(
       f"{what} is google-adk's flow internals; adk_nb's LLM loop is built differently and does not "
-      f"provide it (issue 14, README 'Compatibility').{hint}")
+      f"provide it (see README 'Compatibility').{hint}")
 
 
 def llm_agent_of(invocation_context: Any):
