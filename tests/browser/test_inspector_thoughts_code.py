@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.browser.test_runview import _open_and_run_all
+from tests.browser.test_runview import _open_and_run_all, _wait_for_cells_to_finish
 
 NOTEBOOK = [
     '''%load_ext adk_nb
@@ -25,6 +25,7 @@ def test_thoughts_are_folded_and_code_and_its_output_show_as_text(page, lab, wri
   name = write_notebook("thoughts_code.ipynb", NOTEBOOK)
   _open_and_run_all(page, lab, name)
   page.wait_for_selector(".adknb-tree[data-status='done']", timeout=60_000)
+  _wait_for_cells_to_finish(page)
   tree = page.locator(".adknb-tree").first
   payload = '<img src=x onerror="window.__pwned=7">'
   # The thought: a folded step labelled "thoughts" under the first model call, apart from its answer.

@@ -55,6 +55,15 @@ def _open_and_run_all(page, lab, name):
   page.click("li.lm-Menu-item:not(.lm-mod-disabled):has-text('Run All Cells')")
 
 
+def _wait_for_cells_to_finish(page):
+  """Every code cell has a number in its prompt. A run's display is refreshed (drawn anew, closing what was
+  opened) when the run ends, before its cell finishes: a test that opens things waits for this first."""
+  page.wait_for_function(
+      """() => { const prompts = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')];
+                 return prompts.length > 0 && prompts.every(p => /[0-9]/.test(p.textContent)); }""",
+      timeout=60_000)
+
+
 def test_tree_grows_approve_click_finishes_the_run_once(page, lab, tmp_path, write_notebook):
   name = write_notebook("approve.ipynb", APPROVE_NOTEBOOK)
   _open_and_run_all(page, lab, name)
@@ -115,11 +124,16 @@ def test_a_tool_exception_shows_its_traceback_folded_under_the_error(page, lab, 
   name = write_notebook("failing_tool.ipynb", FAILING_TOOL_NOTEBOOK)
   _open_and_run_all(page, lab, name)
   page.wait_for_selector(".adknb-tree[data-status='error']", timeout=60_000)
-  folded = page.locator(".adknb-node[data-kind='error'] > .adknb-traceback").first
+  _wait_for_cells_to_finish(page)
+  # The error node that carries the traceback (a run's error may also appear on a node without one).
+  folded = page.locator(".adknb-node[data-kind='error'] > .adknb-traceback:not([hidden])").first
   folded.wait_for(state="visible", timeout=30_000)
   assert folded.get_attribute("open") is None  # folded until clicked
   folded.locator("summary").click()
-  text = folded.locator("pre").inner_text()
+  page.wait_for_function(
+      """() => [...document.querySelectorAll(".adknb-node[data-kind='error'] > .adknb-traceback[open] pre")]
+               .some(pre => pre.innerText.startsWith("Traceback (most recent call last):"))""", timeout=30_000)
+  text = page.locator(".adknb-node[data-kind='error'] > .adknb-traceback[open] pre").first.inner_text()
   assert text.startswith("Traceback (most recent call last):") and "in charge" in text
   assert 'RuntimeError: gateway refused <img src=x onerror="window.__pwned=3">' in text
   assert page.locator(".adknb-tree img").count() == 0 and page.evaluate("window.__pwned") is None
