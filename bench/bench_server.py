@@ -299,16 +299,6 @@ class Result:
   note: str = ""
 
 
-async def _admin(dsn: str, sql: str) -> None:
-  import asyncpg
-
-  conn = await asyncpg.connect(dsn)
-  try:
-    await conn.execute(sql)
-  finally:
-    await conn.close()
-
-
 def _measure(framework: str, python: str, store: str, replicas: int, pg_admin: Optional[str], args) -> Result:
   result = Result(framework=framework, store=store, replicas=replicas, load_before=list(os.getloadavg()))
   work = tempfile.mkdtemp(prefix="adk_nb_bench_server_")
@@ -326,8 +316,10 @@ def _measure(framework: str, python: str, store: str, replicas: int, pg_admin: O
       uri = f"sqlite:///{os.path.join(work, 'sessions.db')}"
     else:
       name = f"bench_{framework.replace('-', '_')}_{replicas}_{os.getpid()}"
-      asyncio.run(_admin(pg_admin, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-      asyncio.run(_admin(pg_admin, f'CREATE DATABASE "{name}"'))
+      from tests.pg_server import admin_sql
+
+      asyncio.run(admin_sql(pg_admin, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+      asyncio.run(admin_sql(pg_admin, f'CREATE DATABASE "{name}"'))
       base = pg_admin.rsplit("/", 1)[0]
       uri = f"{base}/{name}"
       if framework == "google-adk":

@@ -19,6 +19,17 @@ import tempfile
 from typing import Iterator
 
 
+async def admin_sql(dsn: str, sql: str) -> None:
+  """Runs one statement (CREATE / DROP DATABASE, ...) on its own connection."""
+  import asyncpg
+
+  conn = await asyncpg.connect(dsn)
+  try:
+    await conn.execute(sql)
+  finally:
+    await conn.close()
+
+
 class PostgresUnavailable(RuntimeError):
   """No PostgreSQL server could be found or started; the message says why and what to install."""
 

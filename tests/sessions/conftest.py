@@ -13,7 +13,7 @@ from typing import Iterator, Optional
 
 import pytest
 
-from tests.pg_server import PostgresUnavailable, throwaway_postgres
+from tests.pg_server import PostgresUnavailable, admin_sql, throwaway_postgres
 
 
 _PG_SKIP_REASON = ""
@@ -37,16 +37,6 @@ def _run(coro):
     return pool.submit(asyncio.run, coro).result()
 
 
-async def _admin(dsn: str, sql: str) -> None:
-  import asyncpg
-
-  conn = await asyncpg.connect(dsn)
-  try:
-    await conn.execute(sql)
-  finally:
-    await conn.close()
-
-
 @pytest.fixture(scope="session")
 def pg_database(postgres_url: Optional[str]) -> Iterator[Optional[str]]:
   """One database for this test session, on the server (dropped at the end)."""
@@ -55,10 +45,10 @@ def pg_database(postgres_url: Optional[str]) -> Iterator[Optional[str]]:
     return
   admin_dsn = postgres_url.replace("postgresql+asyncpg://", "postgresql://")
   name = "adk_nb_test_" + uuid.uuid4().hex[:12]
-  _run(_admin(admin_dsn, f'CREATE DATABASE "{name}"'))
+  _run(admin_sql(admin_dsn, f'CREATE DATABASE "{name}"'))
   base, _ = admin_dsn.rsplit("/", 1)
   yield f"{base}/{name}"
-  _run(_admin(admin_dsn, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+  _run(admin_sql(admin_dsn, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 @pytest.fixture
@@ -66,7 +56,7 @@ def pg_url(pg_database: Optional[str]) -> str:
   """A URL of an empty PostgreSQL database for one test (its tables dropped first)."""
   if pg_database is None:
     pytest.skip(_PG_SKIP_REASON)
-  _run(_admin(pg_database, "DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;"))
+  _run(admin_sql(pg_database, "DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;"))
   return pg_database
 
 
