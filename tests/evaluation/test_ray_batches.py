@@ -18,6 +18,15 @@ AGENT = ("from adk_nb import Agent\nfrom adk_nb.models import ScriptedModel\n"
          "root_agent = Agent(name='batch_agent', model=ScriptedModel(lambda request: 'ok'))\n")
 
 
+def agent_folder(root, name: str, source: str):
+  """An ADK agent folder `root/name` whose agent.py is `source`."""
+  folder = root / name
+  folder.mkdir()
+  (folder / "__init__.py").write_text("from . import agent\n")
+  (folder / "agent.py").write_text(source)
+  return folder
+
+
 class ActorDied(Exception):
   pass
 
@@ -86,10 +95,7 @@ class Actor:
 async def test_a_dead_batch_sends_again_only_its_unfinished_case_runs_each_alone(tmp_path, monkeypatch):
   fake = FakeRay()
   monkeypatch.setattr(executors, "_import_ray", lambda: fake)
-  folder = tmp_path / "batch_agent"
-  folder.mkdir()
-  (folder / "__init__.py").write_text("from . import agent\n")
-  (folder / "agent.py").write_text(AGENT)
+  folder = agent_folder(tmp_path, "batch_agent", AGENT)
   executor = RayExecutor(workers=1, concurrency_per_worker=2)
   results = await evaluate(str(folder), eval_set_from_dict(EVAL_SET), CRITERIA, executor=executor, progress=False,
                            results_dir=tmp_path / "runs")
@@ -107,10 +113,7 @@ async def test_a_dead_batch_sends_again_only_its_unfinished_case_runs_each_alone
 async def test_a_workers_own_error_stops_the_run_and_its_workers_are_stopped(tmp_path, monkeypatch):
   fake = FakeRay()
   monkeypatch.setattr(executors, "_import_ray", lambda: fake)
-  folder = tmp_path / "batch_agent"
-  folder.mkdir()
-  (folder / "__init__.py").write_text("from . import agent\n")
-  (folder / "agent.py").write_text(AGENT)
+  folder = agent_folder(tmp_path, "batch_agent", AGENT)
   eval_set = {**EVAL_SET, "eval_cases": [{**EVAL_SET["eval_cases"][0], "eval_id": "raises"}]}
   with pytest.raises(RuntimeError, match="the worker's own error"):
     await evaluate(str(folder), eval_set_from_dict(eval_set), CRITERIA, executor=RayExecutor(workers=1),
@@ -138,10 +141,7 @@ root_agent = Agent(name='counting_agent', model=ScriptedModel(lambda request: 'o
 async def test_a_worker_runs_at_most_its_concurrency_of_the_case_runs_queued_on_it(tmp_path):
   import sys
 
-  folder = tmp_path / "counting_agent"
-  folder.mkdir()
-  (folder / "__init__.py").write_text("from . import agent\n")
-  (folder / "agent.py").write_text(COUNTING_AGENT)
+  agent_folder(tmp_path, "counting_agent", COUNTING_AGENT)
   worker = CaseWorker("counting_agent", None, [], "batches", None, None, [str(tmp_path)], concurrency=2)
   cases = eval_set_from_dict(EVAL_SET).eval_cases
   finished = [position async for chunk in worker.run_batch([(0, case) for case in cases]) for position, _ in chunk]
