@@ -119,8 +119,9 @@ async def resume_nested_calls(agent: "LlmAgent", ctx: "InvocationContext") -> As
   calls: list[types.FunctionCall] = []
   outcomes = []
   interrupted: list[str] = []
-  _, started = call_progress(invocation_tail(ctx.session, ctx.invocation_id))
-  for event in reversed(invocation_tail(ctx.session, ctx.invocation_id)):
+  tail = invocation_tail(ctx.session, ctx.invocation_id)
+  _, started = call_progress(tail)
+  for event in reversed(tail):
     if event.invocation_id != ctx.invocation_id:
       continue
     nested = nested_pause(event)
