@@ -28,8 +28,7 @@ class CaseWorker:
                   user_simulator_model)
     self._case_runner: Optional[CaseRunner] = None
     self._lock: Optional[asyncio.Lock] = None
-    self._concurrency = concurrency
-    self._slots: Optional[asyncio.Semaphore] = None
+    self._slots = asyncio.Semaphore(concurrency) if concurrency else contextlib.nullcontext()
     """At most `concurrency` case runs at once (0: no limit), whatever the driver has sent ahead."""
 
   async def _runner(self) -> CaseRunner:
@@ -64,14 +63,11 @@ class CaseWorker:
     messages per batch instead of one per case, and the driver knows which positions are still running.
     """
     case_runner = await self._runner()
-    if self._slots is None and self._concurrency:
-      self._slots = asyncio.Semaphore(self._concurrency)
-    slots = self._slots or contextlib.nullcontext()
     finished: asyncio.Queue = asyncio.Queue()
 
     async def one(position: int, run: int, case: EvalCase) -> None:
       try:
-        async with slots:
+        async with self._slots:
           result = await case_runner.run(case, run)
         finished.put_nowait((position, result))
       except Exception as exc:  # raised by the generator below, so the driver sees the worker's error
