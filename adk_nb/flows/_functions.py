@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import TYPE_CHECKING, Any, AsyncGenerator, NamedTuple, Optional
 
 from google.genai import types
@@ -20,6 +21,7 @@ from ..tools.tool_confirmation import (NEEDS_CONFIRMATION_RESPONSE, REJECTED_RES
                                        approval_hint)
 from ..telemetry import tracing
 from ..tools.tool_context import ToolContext
+from ..utils.trusted import trusted
 
 if TYPE_CHECKING:
   from ..agents.invocation_context import InvocationContext
@@ -96,7 +98,9 @@ def _response_part(call: types.FunctionCall, response: Any,
     response = {"result": response}
   # The one JSON form every store keeps and the model sees (the tool's state writes too).
   response = json_form.function_response(call.name, response, actions.state_delta if actions else None)
-  return types.Part(function_response=types.FunctionResponse(id=call.id, name=call.name, response=response))
+  # Unvalidated: the id and name come from the validated call, the response is json_form's dict.
+  return trusted(types.Part, function_response=trusted(types.FunctionResponse, id=call.id, name=call.name,
+                                                       response=response))
 
 
 async def _run_tool(agent: "LlmAgent", ctx: "InvocationContext", tool: "BaseTool",
@@ -173,7 +177,7 @@ async def _unknown_tool(agent: "LlmAgent", ctx: "InvocationContext", call: types
 
 async def _call_one(agent: "LlmAgent", ctx: "InvocationContext", call: types.FunctionCall,
                     tools: dict[str, "BaseTool"], confirmation: Optional[ToolConfirmation]) -> _Outcome:
-  actions = EventActions()
+  actions = trusted(EventActions)
   tool = tools.get(call.name)
   if tool is None:
     return await _unknown_tool(agent, ctx, call, tools, actions)
@@ -286,16 +290,12 @@ async def handle_function_calls(
   surfaced = [surface_nested_pause(ctx, agent.name, o.nested) for o in outcomes if o.nested is not None]
   if not parts and not any(o.actions.state_delta or o.actions.escalate for o in outcomes):
     return CallResults(None, paused, surfaced)
-  actions = EventActions()
+  actions = trusted(EventActions)
   for outcome in outcomes:
     merge_actions(actions, outcome.actions)
-  event = Event(
-      invocation_id=ctx.invocation_id,
-      author=agent.name,
-      branch=ctx.branch,
-      content=types.Content(role="user", parts=parts) if parts else None,
-      actions=actions,
-  )
+  event = trusted(Event, id=Event.new_id(), invocation_id=ctx.invocation_id, author=agent.name, branch=ctx.branch,
+                  content=trusted(types.Content, role="user", parts=parts) if parts else None,
+                  actions=actions, timestamp=time.time())
   return CallResults(event, paused, surfaced)
 
 

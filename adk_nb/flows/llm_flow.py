@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import TYPE_CHECKING, AsyncGenerator, Optional
 
 from google.genai import types
@@ -18,6 +19,7 @@ from ..telemetry import progress, tracing
 from ..models.llm_response import LlmResponse
 from ..tools.set_model_response_tool import SET_MODEL_RESPONSE
 from ..tools.tool_context import ToolContext
+from ..utils.trusted import trusted
 from . import (_code_execution, _compaction, _contents, _context_cache, _delegation, _functions, _instructions,
                _planning, _resume, _transfer)
 
@@ -216,6 +218,10 @@ async def _on_model_error(agent, ctx, cc, request, error) -> Optional[LlmRespons
 
 def _event_from_response(agent, ctx, response: LlmResponse, event_id: str, actions: EventActions) -> Event:
   fields = {k: v for k, v in response.__dict__.items() if v is not None}
+  if type(response) is LlmResponse and isinstance(response.content, (types.Content, type(None))):
+    # The response was validated when it was built: its values are copied over as they are.
+    return trusted(Event, id=event_id, invocation_id=ctx.invocation_id, author=agent.name, branch=ctx.branch,
+                   actions=actions, timestamp=time.time(), **fields)
   return Event(id=event_id, invocation_id=ctx.invocation_id, author=agent.name, branch=ctx.branch,
                actions=actions, **fields)
 
@@ -282,7 +288,8 @@ async def _run_one_step(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGen
         async for event in _code_execution.run_code(agent, ctx, code, code_event):
           yield event
         continue
-    event = _event_from_response(agent, ctx, response, event_id, actions if not response.partial else EventActions())
+    event = _event_from_response(agent, ctx, response, event_id,
+                                 actions if not response.partial else trusted(EventActions))
     if not response.partial:
       _functions.populate_call_ids(event)
       calls = event.get_function_calls()

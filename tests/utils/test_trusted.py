@@ -1,0 +1,69 @@
+"""trusted(): the unvalidated constructor of the hot paths builds what the validating one builds."""
+
+import time
+
+import pytest
+from google.genai import types
+from pydantic import BaseModel, Field, PrivateAttr
+
+from adk_nb.events.event import Event
+from adk_nb.events.event_actions import EventActions
+from adk_nb.models.llm_response import LlmResponse
+from adk_nb.utils.trusted import trusted
+
+
+@pytest.mark.parametrize("cls, values", [
+    (types.Part, {"text": "hi"}),
+    (types.Part, {"function_response": types.FunctionResponse(id="c1", name="f", response={"ok": 1})}),
+    (types.Content, {"role": "model", "parts": [types.Part(text="a")]}),
+    (types.FunctionResponse, {"id": "c1", "name": "f", "response": {"result": [1, 2]}}),
+    (LlmResponse, {"content": types.Content(role="model", parts=[types.Part(text="x")]), "partial": True}),
+    (EventActions, {}),
+    (EventActions, {"state_delta": {"k": 1}, "escalate": True}),
+    (Event, {"id": "e1", "invocation_id": "i", "author": "a", "branch": "p.c", "timestamp": 12.5,
+             "actions": EventActions(), "content": types.Content(role="user", parts=[types.Part(text="q")])}),
+])
+def test_builds_what_the_validating_constructor_builds(cls, values):
+  built, validated = trusted(cls, **values), cls(**values)
+  assert type(built) is cls
+  assert built == validated
+  assert built.model_dump(mode="json") == validated.model_dump(mode="json")
+  assert built.model_fields_set == validated.model_fields_set
+  assert built.model_dump_json() == validated.model_dump_json()
+
+
+def test_default_factories_give_each_object_its_own_value():
+  first, second = trusted(EventActions), trusted(EventActions)
+  first.state_delta["k"] = 1
+  assert second.state_delta == {}
+  before = time.time()
+  event = trusted(Event, id="e")
+  assert event.timestamp >= before and isinstance(event.actions, EventActions)
+
+
+def test_mutable_plain_defaults_are_copied_as_pydantic_copies_them():
+  class Box(BaseModel):
+    items: list = []
+  a, b = trusted(Box), trusted(Box)
+  a.items.append(1)
+  assert b.items == [] and Box().items == []
+
+
+def test_post_init_runs_as_in_the_validating_constructor():
+  assert trusted(Event).id  # Event gives itself an id after construction
+  assert trusted(Event).id != trusted(Event).id
+
+
+def test_models_it_cannot_build_faithfully_are_refused():
+  class WithPrivate(BaseModel):
+    x: int = 0
+    _cache: dict = PrivateAttr(default_factory=dict)
+
+  class FromData(BaseModel):
+    a: int = 1
+    b: int = Field(default_factory=lambda data: data["a"] + 1)
+
+  with pytest.raises(TypeError, match="private attributes"):
+    trusted(WithPrivate)
+  with pytest.raises(TypeError, match="reads other fields"):
+    trusted(FromData)
