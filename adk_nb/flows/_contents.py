@@ -138,7 +138,7 @@ def _append(contents: list[types.Content], content: types.Content) -> None:
 
 
 class _Entry:
-  __slots__ = ("consumed", "last_id", "contents", "open", "awaiting", "stripped")
+  __slots__ = ("consumed", "last_id", "contents", "open", "awaiting", "stripped", "stripped_from")
 
   def __init__(self) -> None:
     self.consumed = 0
@@ -150,6 +150,8 @@ class _Entry:
     """Calls whose placeholder answer ('requires confirmation') was left out."""
     self.stripped: list[types.Content] = []
     """`contents` without adk_nb's own call ids, kept up to date as contents grow."""
+    self.stripped_from: list[types.Content] = []
+    """The contents `stripped` was made from (a merged answer replaces the newest one)."""
 
   def add(self, event: Event, content: Optional[types.Content]) -> None:
     """Appends an event's content and notes which calls it opened or answered."""
@@ -172,10 +174,15 @@ class _Entry:
       return [strip_client_call_ids(c) for c in out] if strip_client_ids else out
     if not strip_client_ids:
       return list(self.contents)
-    # Only the newest content can have changed (answers merge into it): redo it and the new ones.
-    keep = max(len(self.stripped) - 1, 0)
-    del self.stripped[keep:]
-    self.stripped.extend(strip_client_call_ids(c) for c in self.contents[keep:])
+    # Only the newest content can have changed (an answer merged into it is a new object): redo it
+    # if so, and the new ones.
+    done = len(self.stripped)
+    if done and self.contents[done - 1] is not self.stripped_from[done - 1]:
+      done -= 1
+      del self.stripped[done:], self.stripped_from[done:]
+    for content in self.contents[done:]:
+      self.stripped.append(strip_client_call_ids(content))
+      self.stripped_from.append(content)
     return list(self.stripped)
 
 
