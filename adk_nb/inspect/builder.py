@@ -57,6 +57,7 @@ class StepBuilder(StepLog):
     self._keys: dict[str, str] = {}             # 'model:<event id>', 'call:<call id>', ... -> step id
     self._event_times: list[float] = []        # timestamps of the events seen (sorted: sessions append)
     self._open_code: dict[tuple[str, str], str] = {}  # (invocation, author) -> code step awaiting its output
+    self._streaming: tuple[str, Optional[Step]] = ("", None)  # the event id chunks are streaming for, its step
 
   # ---- structure -----------------------------------------------------------------------------
 
@@ -257,6 +258,12 @@ class StepBuilder(StepLog):
 
   def add_event(self, event: Event) -> None:
     """Folds one event (partial chunks grow their model call's text in place)."""
+    if event.partial and event.id == self._streaming[0]:
+      # The next chunk of the answer streaming now: only its text is new.
+      text = event.text
+      if text:
+        self._append_text(self._streaming[1], text)
+      return
     if is_start_marker(event):
       return  # the at-most-once marker is bookkeeping, not a step
     if event.actions.compaction is not None:
@@ -330,6 +337,7 @@ class StepBuilder(StepLog):
         if step.status != "streaming":
           self._set(step, status="streaming")
         self._append_text(step, text)
+        self._streaming = (event.id, step)
       return step
     fields: dict[str, Any] = {"status": "error" if event.error_code else "ok"}
     if step.t1 is None:
