@@ -34,7 +34,7 @@ import time
 import jupyter_client
 
 SETUP = '''
-import cProfile, io, json, pstats, time
+import cProfile, io, json, os, pstats, time
 from IPython.display import display
 import adk_nb.notebook as nb
 from adk_nb import Agent
@@ -47,7 +47,7 @@ def lookup(item: int) -> dict:
     return {{"item": item, "ok": True}}
 
 CALLS, CHUNKS = {calls}, {chunks}
-PROFILE_SORT, PROFILE_FILTER = "tottime", ""
+PROFILE_SORT, PROFILE_FILTER = os.environ.get("PROFILE_SORT", "tottime"), os.environ.get("PROFILE_FILTER", "")
 def make_agent(name, calls=CALLS, graph=False):
     script = [call("lookup", item=i) for i in range(calls)] + ["x" * CHUNKS]
     worker = Agent(name=name, model=ScriptedModel(script, chunk_size=1, record=False), tools=[lookup])
