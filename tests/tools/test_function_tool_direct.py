@@ -118,4 +118,4 @@ def test_a_long_running_tool_whose_base_declares_nothing_declares_nothing():
     return "pending"
 
   assert HiddenLongRunning(wait)._get_declaration() is None
-  assert "long-running" in LongRunningFunctionTool(wait)._get_declaration().description
+  assert LongRunningFunctionTool(wait)._get_declaration().description.startswith("Waits.\n\nNOTE: ")
