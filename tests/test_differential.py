@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from adk_nb.tools.tool_confirmation import NEEDS_CONFIRMATION_RESPONSE, REJECTED_RESPONSE
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS_PY = REPO_ROOT / "tests" / "differential" / "scenarios.py"
 SCENARIOS = ["single_text", "tool_round_trip", "parallel_calls", "sequential_output_key", "loop_exit",
@@ -90,6 +92,7 @@ APPENDED_NOTES = (
     "\nIMPORTANT: ",  # a task sub-agent's delegation note after its description (and its `request` described)
 )
 OWN = "<worded by each framework>"
+INTERFACE_ERRORS = {NEEDS_CONFIRMATION_RESPONSE["error"], REJECTED_RESPONSE["error"]}
 
 
 def _own_wording(trace: dict) -> dict:
@@ -155,8 +158,10 @@ def _traceback_tail(output: str) -> str:
 def _normalise_error_wording(responses: list[dict]) -> list[dict]:
   # An error the model reads ({'error': '...'} for an unknown tool or bad arguments) is worded by
   # each framework; what must match is that the call was answered with an error, and nothing else.
-  return [{**r, "value": {"error": "<worded by each framework>"}}
-          if set(r["value"]) == {"error"} and r["response"] != "transfer_to_agent" else r for r in responses]
+  # The confirmation answers are interface strings both frameworks spell alike: compared as they are.
+  return [{**r, "value": {"error": OWN}}
+          if set(r["value"]) == {"error"} and r["response"] != "transfer_to_agent"
+          and r["value"]["error"] not in INTERFACE_ERRORS else r for r in responses]
 
 
 def _normalise_responses(event: dict) -> dict:
