@@ -204,7 +204,7 @@ def _system_instruction(si: str) -> dict:
   # between << and >>), the identity line, and which agents are offered for transfer.
   return {
       "templated": re.findall(r"<<(.*?)>>", si),
-      "identity": re.findall(r'Your internal name is "(\w+)"', si),
+      "identity": re.findall(r'(?:Your internal name is|You are the agent) "(\w+)"', si),  # google-adk's, adk_nb's
       "transfer_targets": re.findall(r"Agent name: (\w+)", si),
   }
 
