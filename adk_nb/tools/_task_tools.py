@@ -29,7 +29,7 @@ google-adk's RemoteA2aAgent asks remote A2A servers to answer `finish_task` with
 
 _FINISH_INSTRUCTION = (
     "Finish the whole delegated task with the tools you have before you call `finish_task`; calling it "
-    "early ends your task unfinished. When the task is unclear, ask the user what they mean first. When "
+    "early ends your task unfinished. If you cannot tell what the task asks for, ask the user first. When "
     "everything is done, call `finish_task` alone, with no text beside the call."
 )
 
