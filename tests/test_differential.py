@@ -5,9 +5,10 @@ $ADK_NB_DIFF_ADK_PYTHON, else bench/.venv-adk, else /work/scratch/adk-venv) and 
 each in a subprocess, and prints a normalised trace: the events each turn yielded, what every
 model call was sent, the stored events and the final state. This file compares the two traces.
 
-Known, deliberate differences are normalised below, each with a comment saying why. Where adk_nb
-is simply different from ADK without a documented reason, the test expects ADK's behaviour and is
-marked xfail(strict=True) with the reason, so fixing adk_nb turns it into a failure to clean up.
+Known, deliberate differences are normalised below, each with a comment saying why; the prose
+adk_nb words itself is one table, OWN_WORDING. Where adk_nb is simply different from ADK without a
+documented reason, the test expects ADK's behaviour and is marked xfail(strict=True) with the reason
+(GAPS), so fixing adk_nb turns it into a failure to clean up.
 """
 
 from __future__ import annotations
