@@ -35,8 +35,9 @@ class ToolConfirmation(BaseModel):
 
 
 # The two answers below are interface strings, kept exactly as google-adk spells them: they are
-# committed to the session as the call's function response, and clients written for google-adk
-# (adk web, apps checking for a paused or rejected call) and ADK's own tests compare them as they are.
+# committed to the session as the call's function response, where code and tests written against
+# google-adk recognise a paused or rejected call by comparing the text, and a session stored in
+# google-adk's table layout may be resumed by either framework.
 NEEDS_CONFIRMATION_RESPONSE = {"error": "This tool call requires confirmation, please approve or reject."}
 """The placeholder answer of a call paused for confirmation (an interface string, see above)."""
 REJECTED_RESPONSE = {"error": "This tool call is rejected."}
@@ -83,7 +84,7 @@ async def confirmation_gate(tool: Any, args: dict[str, Any], tool_context: "Tool
   """What a tool answers instead of running when its `require_confirmation` applies; None: run it.
 
   Asks for approval (pausing the call) when no answer has come yet, and answers a rejection
-  with ADK's wording. The flow decides this before calling the tool; tools call this too so
+  with REJECTED_RESPONSE. The flow decides this before calling the tool; tools call this too so
   that one run by other means (directly, from a plugin) cannot skip the approval, as in ADK.
   `tool` has `_require_confirmation` and `needs_confirmation(args, tool_context)`.
   """
