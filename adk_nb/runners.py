@@ -309,7 +309,7 @@ class Runner:
   ) -> Generator[Event, None, None]:
     """The sync form of run_async, safe inside a running event loop (a notebook cell).
 
-    The run happens on a worker thread with its own event loop, as in ADK, so the
+    The run goes to a separate thread that runs a new event loop, as in ADK, so the
     caller's loop is never patched or re-entered.
     """
     out: "queue.Queue[Any]" = queue.Queue()

@@ -5,9 +5,10 @@ $ADK_NB_DIFF_ADK_PYTHON, else bench/.venv-adk, else /work/scratch/adk-venv) and 
 each in a subprocess, and prints a normalised trace: the events each turn yielded, what every
 model call was sent, the stored events and the final state. This file compares the two traces.
 
-Known, deliberate differences are normalised below, each with a comment saying why. Where adk_nb
-is simply different from ADK without a documented reason, the test expects ADK's behaviour and is
-marked xfail(strict=True) with the reason, so fixing adk_nb turns it into a failure to clean up.
+Known, deliberate differences are normalised below, each with a comment saying why; the prose
+adk_nb words itself is one table, OWN_WORDING. Where adk_nb is simply different from ADK without a
+documented reason, the test expects ADK's behaviour and is marked xfail(strict=True) with the reason
+(GAPS), so fixing adk_nb turns it into a failure to clean up.
 """
 
 from __future__ import annotations
@@ -21,11 +22,14 @@ from pathlib import Path
 
 import pytest
 
+from adk_nb.tools.tool_confirmation import NEEDS_CONFIRMATION_RESPONSE, REJECTED_RESPONSE
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS_PY = REPO_ROOT / "tests" / "differential" / "scenarios.py"
 SCENARIOS = ["single_text", "tool_round_trip", "parallel_calls", "sequential_output_key", "loop_exit",
              "transfer_sticky", "agent_tool", "confirmation", "tool_error", "tool_error_handled", "unknown_tool",
-             "model_error", "missing_state_var", "output_schema_mismatch", "plan_react", "code_execution"]
+             "model_error", "missing_state_var", "output_schema_mismatch", "plan_react", "code_execution",
+             "ready_made_tools", "task_delegation"]
 
 
 def _adk_python() -> str | None:
@@ -72,6 +76,53 @@ def _pair(traces: dict, scenario: str) -> tuple[dict, dict]:
 
 # ---- normalisation of deliberate differences ----------------------------------------------------
 
+# Prose the model or an API client reads is worded by each framework: adk_nb writes its own rather
+# than copy google-adk's (the project's rule). These are the places, by tool name and field; all
+# else there must still match: tool and argument names, schemas, the user's own docstring in front
+# of an appended note. google-adk's interface strings that adk_nb keeps as they are (the paused and
+# rejected confirmation answers, 'Task completed.') are not listed: they must match.
+OWN_WORDING = {
+    "exit_loop": ["description"],
+    "transfer_to_agent": ["description", "agent_name"],  # google-adk describes agent_name in the description
+    "load_artifacts": ["description"],
+    "load_mcp_resource": ["description"],
+    "finish_task": ["description", "parameters"],  # google-adk describes the parameters with an internal docstring
+}
+APPENDED_NOTES = (
+    "\n\nNOTE: ",  # LongRunningFunctionTool's note after the function's docstring
+    "\nIMPORTANT: ",  # a task sub-agent's delegation note after its description (and its `request` described)
+)
+OWN = "<worded by each framework>"
+INTERFACE_ERRORS = {NEEDS_CONFIRMATION_RESPONSE["error"], REJECTED_RESPONSE["error"]}
+
+
+def _own_wording(trace: dict) -> dict:
+  """A request or event with the texts of OWN_WORDING and APPENDED_NOTES, and the default hint of a
+  confirmation request, replaced by OWN. A schema's description that only one side may give (one
+  listed above) is dropped on both."""
+  trace = json.loads(json.dumps(trace))
+  for name, declaration in (trace.get("declarations") or {}).items():
+    params = declaration["parameters"] or {}
+    fields = OWN_WORDING.get(name, [])
+    if "description" in fields:
+      declaration["description"] = OWN
+    for note in APPENDED_NOTES:
+      head, found, _ = declaration["description"].partition(note)
+      if found:
+        declaration["description"] = head + note.strip() + " " + OWN
+        if note == "\nIMPORTANT: ":
+          (params.get("properties") or {}).get("request", {}).pop("description", None)
+    if "parameters" in fields:
+      params.pop("description", None)
+    for arg in fields:
+      (params.get("properties") or {}).get(arg, {}).pop("description", None)
+  for call in trace.get("calls") or []:
+    confirmation = call["args"].get("toolConfirmation") if call["call"] == "adk_request_confirmation" else None
+    if confirmation and "hint" in confirmation:
+      confirmation["hint"] = OWN
+  return trace
+
+
 
 def _events(events: list[dict]) -> list[dict]:
   out = []
@@ -89,7 +140,7 @@ def _events(events: list[dict]) -> list[dict]:
         del event["state_delta"]
     if "code_results" in event:
       event["code_results"] = [[outcome, _traceback_tail(output)] for outcome, output in event["code_results"]]
-    out.append(_normalise_responses(event))
+    out.append(_own_wording(_normalise_responses(event)))
   return out
 
 
@@ -108,8 +159,10 @@ def _traceback_tail(output: str) -> str:
 def _normalise_error_wording(responses: list[dict]) -> list[dict]:
   # An error the model reads ({'error': '...'} for an unknown tool or bad arguments) is worded by
   # each framework; what must match is that the call was answered with an error, and nothing else.
-  return [{**r, "value": {"error": "<worded by each framework>"}}
-          if set(r["value"]) == {"error"} and r["response"] != "transfer_to_agent" else r for r in responses]
+  # The confirmation answers are interface strings both frameworks spell alike: compared as they are.
+  return [{**r, "value": {"error": OWN}}
+          if set(r["value"]) == {"error"} and r["response"] != "transfer_to_agent"
+          and r["value"]["error"] not in INTERFACE_ERRORS else r for r in responses]
 
 
 def _normalise_responses(event: dict) -> dict:
@@ -152,19 +205,41 @@ def _system_instruction(si: str) -> dict:
   # between << and >>), the identity line, and which agents are offered for transfer.
   return {
       "templated": re.findall(r"<<(.*?)>>", si),
-      "identity": re.findall(r'Your internal name is "(\w+)"', si),
+      "identity": re.findall(r'(?:Your internal name is|You are the agent) "(\w+)"', si),  # google-adk's, adk_nb's
       "transfer_targets": re.findall(r"Agent name: (\w+)", si),
   }
 
 
 def _requests(requests: list[dict]) -> list[dict]:
-  return [{"model": r["model"], "tools": r["tools"], "system_instruction": _system_instruction(r["system_instruction"]),
-           "contents": [_content(c) for c in r["contents"]]} for r in requests]
+  return [_own_wording({"model": r["model"], "tools": r["tools"], "declarations": r["declarations"],
+                        "system_instruction": _system_instruction(r["system_instruction"]),
+                        "contents": [_content(c) for c in r["contents"]]}) for r in requests]
+
+
+# ---- differences not yet resolved ------------------------------------------------------------------
+
+# Found when the scenario was added; expected to fail until adk_nb matches or the difference is
+# documented as deliberate and normalised above. {scenario: {comparison: what differs}}.
+GAPS = {
+    "task_delegation": {
+        "events": "finish_task's answer: google-adk yields it as a non-final event without "
+                  "skip_summarization; adk_nb sets skip_summarization, so the event is final",
+        "stored": "adk_nb also stores the task's input ({'request': ...}) as a user event of the task "
+                  "(adk_nb/flows/_delegation.py); plus the finish_task answer difference above",
+        "requests": "google-adk offers a task sub-agent transfer_to_agent (back to its coordinator) beside "
+                    "finish_task; adk_nb offers finish_task only",
+    },
+}
+
+
+def _scenarios(comparison: str) -> list:
+  return [pytest.param(s, marks=pytest.mark.xfail(strict=True, reason=GAPS[s][comparison]))
+          if comparison in GAPS.get(s, {}) else s for s in SCENARIOS]
 
 
 # ---- the comparisons -----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("scenario", SCENARIOS)
+@pytest.mark.parametrize("scenario", _scenarios("events"))
 def test_yielded_events_match(traces, scenario):
   adk, ours = _pair(traces, scenario)
   assert [_events(t["events"]) for t in ours["turns"]] == [_events(t["events"]) for t in adk["turns"]]
@@ -177,13 +252,13 @@ def test_raised_exceptions_match(traces, scenario):
   assert [t["raised"] for t in ours["turns"]] == [t["raised"] for t in adk["turns"]]
 
 
-@pytest.mark.parametrize("scenario", SCENARIOS)
+@pytest.mark.parametrize("scenario", _scenarios("stored"))
 def test_stored_events_match(traces, scenario):
   adk, ours = _pair(traces, scenario)
   assert _events(ours["stored"]) == _events(adk["stored"])
 
 
-@pytest.mark.parametrize("scenario", SCENARIOS)
+@pytest.mark.parametrize("scenario", _scenarios("requests"))
 def test_model_requests_match(traces, scenario):
   adk, ours = _pair(traces, scenario)
   assert _requests(ours["requests"]) == _requests(adk["requests"])

@@ -249,9 +249,9 @@ class LlmAgent(BaseAgent):
   @property
   def _identity_instruction(self) -> str:
     if self._identity is None:
-      text = f'You are an agent. Your internal name is "{self.name}".'
+      text = f'You are the agent "{self.name}".'
       if self.description:
-        text += f' The description about you is "{self.description}".'
+        text += f' You are described as "{self.description}".'
       _set(self, "_identity", text)
     return self._identity
 

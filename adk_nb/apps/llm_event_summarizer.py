@@ -13,8 +13,8 @@ from ..models.llm_request import LlmRequest
 from .base_events_summarizer import BaseEventsSummarizer
 
 DEFAULT_PROMPT_TEMPLATE = (
-    "Below is part of a conversation between a user and an AI agent; it may begin with a summary of "
-    "what came before. Write a summary that replaces it for the agent. Restate what the user wants, "
+    "Below is part of a conversation in which a user works with an AI agent; a summary of what came "
+    "before may open it. Write a summary that replaces it for the agent. Restate what the user wants, "
     "the facts and decisions so far, what the tools returned that still matters, and what is still "
     "open. Start with the language the user writes in (e.g. 'Conversation language: English') and "
     "name every tool the agent called, exactly as spelled. Be brief.\n\n{conversation_history}")

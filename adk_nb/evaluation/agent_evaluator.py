@@ -64,7 +64,7 @@ class AgentEvaluator:
     if num_runs < 1:
       raise ValueError(f"`num_runs` must be at least 1, got {num_runs}.")
     if eval_set_results_manager is not None and not app_name:
-      raise ValueError("app_name is required when eval_set_results_manager is given.")
+      raise ValueError("Pass app_name too: eval_set_results_manager files each result under an app name.")
     if not eval_set or not eval_set.eval_cases:
       raise ValueError("The eval set has no cases, so there is nothing to pass or fail; add eval_cases.")
     if criteria:

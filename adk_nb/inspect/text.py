@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any, Optional
 
-_DEFAULT_HINT = "Please approve or reject the tool call"  # ADK's hint: protocol advice, not for people
+from ..tools.tool_confirmation import is_default_hint
 
 NODE_TEXT_LIMIT = 4_000
 """Characters of a step's text and result in the tree; the whole is in its details panel."""
@@ -23,9 +23,9 @@ def cut(text: str, limit: int = NODE_TEXT_LIMIT) -> str:
 
 
 def readable_hint(hint: Optional[str]) -> str:
-  """A confirmation's hint for people: '' for ADK's default, which is advice to API clients."""
+  """A confirmation's hint for people: '' for a default hint, which is advice to API clients."""
   hint = hint or ""
-  return "" if hint.startswith(_DEFAULT_HINT) else hint
+  return "" if is_default_hint(hint) else hint
 
 
 def to_json_text(value: Any, indent: Optional[int] = None) -> str:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
   from ..sessions.session import Session
 
 MAX_RESULTS = 10
-"""A search returns at most this many memories: the ones sharing the most words with the query."""
+"""A search returns at most this many memories, those with the most words in common with the query first."""
 
 _WORD = re.compile(r"\w+")
 _NO_SESSION = "__no_session__"

@@ -81,7 +81,7 @@ class LlmRequest(BaseModel):
       texts, extra = [i for i in instructions if i], []
     else:
       raise TypeError(
-          f"instructions must be list[str] or types.Content, got {type(instructions).__name__}; "
+          f"append_instructions takes a list of strings or a types.Content, not {type(instructions).__name__}; "
           "wrap a single string in a list: append_instructions([text])."
       )
     if texts:
@@ -92,7 +92,7 @@ class LlmRequest(BaseModel):
       elif isinstance(current, str):
         self.config.system_instruction = current + "\n\n" + text
       else:
-        logger.warning("Cannot append to system_instruction of unsupported type %s; set it to a string.",
+        logger.warning("system_instruction is a %s, which instructions cannot be added to; set it to a string.",
                        type(current).__name__)
     if extra:
       self.contents.extend(extra)

@@ -47,7 +47,7 @@ class MultimodalToolResultsPlugin(BasePlugin):
           "MultimodalToolResultsPlugin(retention='session') is not implemented in adk_nb; use the default "
           "retention='next_model_call', which keeps a tool's images for the model call right after it.")
     if retention != "next_model_call":
-      raise ValueError(f"retention must be 'next_model_call' or 'session', got {retention!r}.")
+      raise ValueError(f"Unknown retention {retention!r}; the choices are 'next_model_call' and 'session'.")
     super().__init__(name)
     self._retention = retention
 

@@ -132,9 +132,9 @@ class ReflectAndRetryToolPlugin(BasePlugin):
   def _give_up(self, tool: BaseTool, tool_args: dict[str, Any], error: Any) -> dict[str, Any]:
     arguments = json.dumps(tool_args, indent=2, default=str)
     guidance = (
-        f"Tool `{tool.name}` failed {self.max_retries} times in a row and the retry limit has been exceeded.\n\n"
+        f"Tool `{tool.name}` failed {self.max_retries} times in a row, so no retries are left.\n\n"
         f"Last error: {self._details(error)}\n\nLast arguments:\n{arguments}\n\n"
-        f"Do not attempt to use the `{tool.name}` tool again for this task. Tell the user what could not be "
+        f"Stop using the `{tool.name}` tool for this task. Tell the user what could not be "
         "done and why, or reach the goal another way."
     )
     return self._response(error, 0, guidance)

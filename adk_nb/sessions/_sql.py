@@ -33,7 +33,7 @@ Version 2 added `revision` (counted up by every write to the row) and `key_revis
 DEFAULT_BUSY_TIMEOUT = 30.0
 
 MAX_KEY_LENGTH = 128
-"""Longest app name, user id, session id or event id the key columns hold."""
+"""How many characters a key column (app_name, user_id, a session's or an event's id) holds."""
 
 metadata = sa.MetaData()
 _key = sa.String(MAX_KEY_LENGTH)

@@ -23,22 +23,24 @@ if TYPE_CHECKING:
 FINISH_TASK = "finish_task"
 """The tool a task-mode agent calls to hand its result back (google-adk's name)."""
 FINISH_TASK_SUCCESS = "Task completed."
-"""finish_task's answer when the result is valid (google-adk's wording)."""
+"""finish_task's answer when the result is valid. An interface string, kept as google-adk spells it:
+a coordinator recognises a finished task by this exact `result` (adk_nb.flows._delegation, and
+google-adk's RemoteA2aAgent asks remote A2A servers to answer `finish_task` with it)."""
 
 _FINISH_INSTRUCTION = (
-    "Do NOT call `finish_task` prematurely. Use your available tools to fully complete every aspect of "
-    "the delegated task first. If the task is unclear, ask the user for clarification before proceeding. "
-    "Once the task is fully complete, call `finish_task` by itself with no accompanying text output."
+    "Finish the whole delegated task with the tools you have before you call `finish_task`; calling it "
+    "early ends your task unfinished. If you cannot tell what the task asks for, ask the user first. When "
+    "everything is done, call `finish_task` alone, with no text beside the call."
 )
 
 
 class _DefaultTaskOutput(BaseModel):
   result: str
-  """A brief summary of what the agent accomplished."""
+  """What the agent did, in a few sentences."""
 
 
 class _DefaultRequest(BaseModel):
-  request: str = Field(description="Detailed instructions or context for the sub-agent.")
+  request: str = Field(description="What the sub-agent should do, with any context it needs.")
 
 
 class FinishTaskTool(BaseTool):
@@ -51,10 +53,10 @@ class FinishTaskTool(BaseTool):
     json_schema = self.adapter.json_schema()
     self.wrapper_key: Optional[str] = None if json_schema.get("type") == "object" else "result"
     """A non-object schema is wrapped under this key (the model can only pass an object)."""
-    description = ("Signal that this agent has completed its delegated task. Call this when you have "
-                   "finished your delegated task.")
+    description = ("Hands this agent's finished work back to the agent that delegated the task. Call it "
+                   "once the delegated task is done.")
     if agent.output_schema is not None:
-      description += " Pass the required output data in the parameters."
+      description += " Its parameters carry the result, in the required output format."
     super().__init__(name=FINISH_TASK, description=description)
 
   def _get_declaration(self) -> types.FunctionDeclaration:
@@ -79,9 +81,8 @@ class FinishTaskTool(BaseTool):
     try:
       self.result(args)
     except ValidationError as exc:
-      return {"error": f"Invoking `{self.name}()` failed due to validation errors:\n{exc}\nYou could retry "
-                       "calling this tool, but it is IMPORTANT for you to provide all the mandatory parameters "
-                       "with correct types."}
+      return {"error": f"`{self.name}()` was called with arguments that do not validate:\n{exc}\nCall it "
+                       "again with every required parameter present and of the right type."}
     tool_context.actions.skip_summarization = True  # the task agent's turn ends here
     return FINISH_TASK_SUCCESS
 
@@ -93,8 +94,8 @@ class DelegationTool(BaseTool):
     self.agent = agent
     description = agent.description or ""
     if agent.mode == "task":
-      description = (description + "\nIMPORTANT: This tool delegates execution to a specialized agent. Do NOT "
-                     "call this tool in parallel with any other tools.").strip()
+      description = (description + "\nIMPORTANT: calling this tool hands the work to a specialist agent. "
+                     "Call it on its own, never in parallel with other tool calls.").strip()
     super().__init__(name=agent.name, description=description)
 
   @property

@@ -68,7 +68,7 @@ class AgentTool(BaseTool):
       else:
         schema = {
             "type": "object",
-            "properties": {"request": {"type": "string", "description": "What to ask the agent."}},
+            "properties": {"request": {"type": "string"}},  # no description, as google-adk declares it
             "required": ["request"],
         }
       self._declaration = types.FunctionDeclaration(

@@ -6,9 +6,9 @@ from .tool_context import ToolContext
 
 
 def exit_loop(tool_context: ToolContext) -> None:
-  """Exits the loop.
+  """Stops the loop this agent runs in.
 
-  Call this function only when you are instructed to do so.
+  Call it only when your instructions tell you to stop the loop.
   """
   tool_context.actions.escalate = True
   tool_context.actions.skip_summarization = True

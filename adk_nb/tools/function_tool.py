@@ -82,11 +82,9 @@ class FunctionTool(BaseTool):
 
   async def run_async(self, *, args: dict[str, Any], tool_context: "ToolContext") -> Any:
     missing = [name for name in self._signature.required if name not in (args or {})]
-    if missing:  # the model can fix it: told in google-adk's words, which ADK clients and tests match
-      listed = "\n".join(missing)
-      return {"error": f"Invoking `{self.name}()` failed as the following mandatory input parameters are not "
-                       f"present:\n{listed}\nYou could retry calling this tool, but it is IMPORTANT for you to "
-                       "provide all the mandatory parameters."}
+    if missing:  # the model can fix it, so it reads what was left out
+      return {"error": f"`{self.name}()` was called without its required parameter(s) {', '.join(missing)}. "
+                       "Call it again and pass every required parameter."}
     try:
       values = self._signature.validate(args)
     except ToolArgumentsError as exc:

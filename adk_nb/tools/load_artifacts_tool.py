@@ -39,7 +39,7 @@ class LoadArtifactsTool(BaseTool):
   """Lists the session's artifacts to the model and loads the ones it names."""
 
   def __init__(self):
-    super().__init__(name="load_artifacts", description="Loads the artifacts and adds them to the session.")
+    super().__init__(name="load_artifacts", description="Fetches the named artifacts of this session so you can read them.")
 
   def _get_declaration(self) -> Optional[types.FunctionDeclaration]:
     return types.FunctionDeclaration(

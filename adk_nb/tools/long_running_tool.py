@@ -26,8 +26,8 @@ class LongRunningFunctionTool(FunctionTool):
     if decl is None:  # a subclass that declares nothing
       return None
     note = (
-        "NOTE: This is a long-running operation. Do not call this tool again if it has "
-        "already returned some intermediate or pending status."
+        "NOTE: this tool starts work that finishes later. Once a call has answered with a pending or "
+        "in-progress status, wait for the final result instead of calling it again."
     )
     if note not in (decl.description or ""):
       decl.description = f"{decl.description}\n\n{note}" if decl.description else note

@@ -34,16 +34,29 @@ class ToolConfirmation(BaseModel):
     return cls.model_validate(response)
 
 
+# The two answers below are interface strings, kept exactly as google-adk spells them: they are
+# committed to the session as the call's function response, where code and tests written against
+# google-adk recognise a paused or rejected call by comparing the text, and a session stored in
+# google-adk's table layout may be resumed by either framework.
 NEEDS_CONFIRMATION_RESPONSE = {"error": "This tool call requires confirmation, please approve or reject."}
-"""The placeholder answer of a call paused for confirmation (ADK's wording, which clients match)."""
+"""The placeholder answer of a call paused for confirmation (an interface string, see above)."""
 REJECTED_RESPONSE = {"error": "This tool call is rejected."}
-"""The answer of a call a person rejected (ADK's wording)."""
+"""The answer of a call a person rejected (an interface string, see above)."""
+
+_HINT_TAIL = ("() is waiting for approval. Answer this request with a FunctionResponse carrying a "
+              "ToolConfirmation (confirmed: true or false).")
+_ADK_HINT_START = "Please approve or reject the tool call"
+"""How google-adk's default hint begins. Matched, not written: sessions written by google-adk carry it."""
 
 
 def approval_hint(tool_name: str) -> str:
-  """The hint shown for a call paused by `require_confirmation` (ADK's wording)."""
-  return (f"Please approve or reject the tool call {tool_name}() by responding with a FunctionResponse "
-          "with an expected ToolConfirmation payload.")
+  """The hint shown for a call paused by `require_confirmation`: advice to API clients on how to answer."""
+  return f"{tool_name}{_HINT_TAIL}"
+
+
+def is_default_hint(hint: str) -> bool:
+  """Whether `hint` is a default hint (ours or google-adk's), which addresses API clients, not people."""
+  return hint.endswith(_HINT_TAIL) or hint.startswith(_ADK_HINT_START)
 
 
 async def confirmation_required(rule: Union[bool, Callable[..., Any]], args: dict[str, Any],
@@ -71,7 +84,7 @@ async def confirmation_gate(tool: Any, args: dict[str, Any], tool_context: "Tool
   """What a tool answers instead of running when its `require_confirmation` applies; None: run it.
 
   Asks for approval (pausing the call) when no answer has come yet, and answers a rejection
-  with ADK's wording. The flow decides this before calling the tool; tools call this too so
+  with REJECTED_RESPONSE. The flow decides this before calling the tool; tools call this too so
   that one run by other means (directly, from a plugin) cannot skip the approval, as in ADK.
   `tool` has `_require_confirmation` and `needs_confirmation(args, tool_context)`.
   """

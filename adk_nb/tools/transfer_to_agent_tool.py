@@ -11,10 +11,10 @@ from .tool_context import ToolContext
 
 
 def transfer_to_agent(agent_name: str, tool_context: ToolContext) -> None:
-  """Transfer the question to another agent.
+  """Hands the conversation to another agent, which answers from now on.
 
   Args:
-    agent_name: the agent name to transfer to.
+    agent_name: name of the agent that takes over.
   """
   tool_context.actions.transfer_to_agent = agent_name
 
@@ -27,20 +27,20 @@ class TransferToAgentTool(BaseTool):
   """
 
   def __init__(self, targets: dict[str, str]):
-    super().__init__(name="transfer_to_agent", description="Transfer the question to another agent.")
+    super().__init__(name="transfer_to_agent", description="Hands the conversation to another agent, which answers from now on.")
     self.targets = targets
     self._declaration = types.FunctionDeclaration(
         name=self.name,
         description=(
-            "Transfer the question to another agent. Use it when another agent's description "
-            "fits the question better than yours."
+            "Hands the conversation to another agent, which answers from now on. Use it when another "
+            "agent's description fits the question better than yours."
         ),
         parameters_json_schema={
             "type": "object",
             "properties": {
                 "agent_name": {
                     "type": "string",
-                    "description": "the agent name to transfer to.",
+                    "description": "name of the agent that takes over.",
                     "enum": sorted(targets),
                 }
             },

@@ -208,7 +208,7 @@ class FunctionNode(BaseNode):
       return None
     from ._checkpoint import encode
 
-    return RequestInput(interrupt_id=interrupt_id, message=f"Please approve or reject the tool call {self.name}().",
+    return RequestInput(interrupt_id=interrupt_id, message=f"Should {self.name}() run? Approve or reject it.",
                         payload={"tool_name": self.name, "args": encode(args)}, response_schema=ToolConfirmation)
 
   async def _needs_confirmation(self, ctx: Context, node_input: Any, args: dict[str, Any]) -> bool:

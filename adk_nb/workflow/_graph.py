@@ -213,8 +213,8 @@ def _validate(nodes: dict[str, BaseNode], edges: list[tuple[BaseNode, BaseNode, 
     previous.append(routes)
     if isinstance(route, list) and DEFAULT_ROUTE in route:
       raise GraphValidationError(
-          f"DEFAULT_ROUTE cannot be combined with other routes in a list (edge {src.name} -> {dst.name}); "
-          "give it an edge of its own."
+          f"The edge {src.name} -> {dst.name} lists DEFAULT_ROUTE among other routes; DEFAULT_ROUTE "
+          "needs an edge of its own."
       )
   cycle = _unconditional_cycle(nodes, edges)
   if cycle:

@@ -206,7 +206,7 @@ async def test_instruction_templating_from_state_and_providers():
   await run_turn(runner, "hi")
   si = model.requests[0].system_instruction_text
   assert 'Hi Ann, topic tea, opt [], app 7, json {"k": 1}, {not a key}' in si
-  assert 'Your internal name is "a"' in si
+  assert 'You are the agent "a".' in si
 
   def provider(ctx):
     return "Provided {not_templated} for " + ctx.agent_name

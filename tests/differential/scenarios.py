@@ -9,7 +9,7 @@ compares the traces.
 
 A trace holds, per scenario: the events each turn yielded (author, function calls, function
 responses, text, transfer/escalate/skip_summarization actions, long-running calls), what each model call was sent
-(system instruction, contents, tool names), the stored events and the final session state. Ids, timestamps and invocation ids are left out: they are random on both sides.
+(system instruction, contents, tool names, and each tool's description and parameter schema), the stored events and the final session state. Ids, timestamps and invocation ids are left out: they are random on both sides.
 """
 
 from __future__ import annotations
@@ -125,7 +125,47 @@ def _request(llm_request) -> dict:
       "system_instruction": si or "",
       "contents": [{"role": c.role, "parts": [_part(p) for p in c.parts or []]} for c in llm_request.contents],
       "tools": sorted(llm_request.tools_dict),
+      "declarations": _declarations(llm_request),
   }
+
+
+def _declarations(llm_request) -> dict:
+  """{tool name: {description, parameters}} as the model receives them."""
+  tools = (llm_request.config.tools if llm_request.config else None) or []
+  return {d.name: {"description": d.description or "", "parameters": _parameters(d)}
+          for tool in tools for d in getattr(tool, "function_declarations", None) or []}
+
+
+def _parameters(declaration) -> Any:
+  schema = _schema(declaration.parameters_json_schema or declaration.parameters)
+  if schema is None or (schema["type"] == "object" and not schema.get("properties")):
+    return None  # no parameters: google-adk leaves the schema out, adk_nb may send an empty object
+  return schema
+
+
+def _schema(schema) -> Any:
+  """A schema's structure, whichever form (`types.Schema` or JSON schema) a framework built it in:
+  types (lower case), descriptions, enums, properties and the required list, items, anyOf, $ref."""
+  if hasattr(schema, "model_dump"):
+    schema = schema.model_dump(mode="json", exclude_none=True)
+  if not schema:
+    return None
+  out: dict[str, Any] = {"type": str(schema["type"]).lower() if schema.get("type") else None}
+  for key in ("description", "$ref", "nullable"):
+    if schema.get(key) is not None:
+      out[key] = schema[key]
+  if schema.get("enum"):
+    out["enum"] = sorted(schema["enum"])
+  if "properties" in schema:
+    out["properties"] = {k: _schema(v) for k, v in sorted((schema.get("properties") or {}).items())}
+    out["required"] = sorted(schema.get("required") or [])
+  for key in ("items", "additionalProperties"):
+    if isinstance(schema.get(key), dict):
+      out[key] = _schema(schema[key])
+  for key in ("anyOf", "any_of"):
+    if schema.get(key):
+      out["anyOf"] = [_schema(s) for s in schema[key]]
+  return out
 
 
 def _event(event) -> dict:
@@ -271,6 +311,28 @@ def confirmation(fw: Framework):
   return agent, ["Delete a.txt", {"confirm": True}]
 
 
+def ready_made_tools(fw: Framework):
+  # The declarations of ready-made tools (load_artifacts, the note a LongRunningFunctionTool adds)
+  # and a long-running call answered at once.
+  def start_export(table: str) -> dict:
+    """Starts exporting a table."""
+    return {"status": "pending", "table": table}
+
+  agent = fw.LlmAgent(name="exporter", instruction="Export what the user asks.",
+                      tools=[fw.tools.load_artifacts, fw.tools.LongRunningFunctionTool(start_export)],
+                      model=fw.model("exporter", [("call", "start_export", {"table": "orders"}), "Export started."]))
+  return agent, ["Export orders"]
+
+
+def task_delegation(fw: Framework):
+  # A task-mode sub-agent called like a tool, ending its task with finish_task.
+  booker = fw.LlmAgent(name="booker", description="Books flights.", mode="task", instruction="Book the flight.",
+                       model=fw.model("booker", [("call", "finish_task", {"result": "booked Paris"})]))
+  coord = fw.LlmAgent(name="coord", instruction="Delegate bookings.", sub_agents=[booker],
+                      model=fw.model("coord", [("call", "booker", {"request": "book Paris"}), "Booked."]))
+  return coord, ["Book me a flight to Paris"]
+
+
 def _raise(error: Exception):
   def step(llm_request):
     raise error
@@ -359,6 +421,8 @@ SCENARIOS = {
     "transfer_sticky": transfer_sticky,
     "agent_tool": agent_tool,
     "confirmation": confirmation,
+    "ready_made_tools": ready_made_tools,
+    "task_delegation": task_delegation,
     "tool_error": tool_error,
     "tool_error_handled": tool_error_handled,
     "unknown_tool": unknown_tool,

@@ -102,7 +102,7 @@ async def test_processors_by_hand_build_the_request_the_loop_sends():
   async for _ in SingleFlow()._preprocess_async(ctx, request):
     pass
   assert request.model == "gemini-2.5-flash"
-  assert request.config.system_instruction.startswith("You are terse.\n\nYou are an agent.")
+  assert request.config.system_instruction.startswith('You are terse.\n\nYou are the agent "helper".')
   turn, said = request.contents
   assert "Greet Ada." in turn.parts[0].text and "Greet" not in request.config.system_instruction
   assert said.parts[0].text == "hi"
@@ -154,5 +154,5 @@ async def test_instructions_and_identity_processors_fill_the_request():
     async for _ in processor.run_async(ctx, request):
       pass
   assert request.config.system_instruction == (
-      'You are an agent. Your internal name is "helper". The description about you is "Answers questions.".'
+      'You are the agent "helper". You are described as "Answers questions.".'
       "\n\nGreet Ada in .")

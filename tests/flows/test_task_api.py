@@ -131,7 +131,7 @@ async def test_a_task_sub_agent_talks_with_the_user_then_finish_task_answers_the
   assert finish_decl.parameters_json_schema["required"] == ["result"]
   assert "call `finish_task`" in ask.config.system_instruction
   first_coord, second_coord = coord_model.requests
-  assert "Do NOT call this tool in parallel" in declarations(first_coord)["booker"].description
+  assert "never in parallel with other tool calls" in declarations(first_coord)["booker"].description
   assert "smalltalk" in str(declarations(first_coord)["transfer_to_agent"].parameters_json_schema)
   assert texts(second_coord) == ["user: I need a flight", "model: FC booker {'request': 'book a flight'}",
                                  "user: FR booker {'result': 'booked Paris'}"]
@@ -150,7 +150,7 @@ async def test_an_invalid_finish_task_goes_back_to_the_model_and_a_schema_shapes
       [call("booker", request="book"), "Booked."], output_schema=Booking)
   events = await run_turn(InMemoryRunner(coord, app_name="app"), "book 2 seats to Paris")
   answers = [s for s in summary(events) if s[1] == "answer"]
-  assert answers[0][:3] == ("booker", "answer", "finish_task") and "validation errors" in answers[0][3]["error"]
+  assert answers[0][:3] == ("booker", "answer", "finish_task") and "do not validate" in answers[0][3]["error"]
   assert answers[1:] == [("booker", "answer", "finish_task", {"result": "Task completed."}),
                          ("user", "answer", "booker", {"city": "Paris", "seats": 2})]
   assert declarations(booker_model.requests[0])["finish_task"].parameters_json_schema["required"] == ["city", "seats"]

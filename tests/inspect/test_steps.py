@@ -7,6 +7,7 @@ import pathlib
 from adk_nb import Agent
 from adk_nb.agents import LoopAgent, ParallelAgent, SequentialAgent
 from adk_nb.inspect import LABELS, STATUS_TEXT, steps_of
+from adk_nb.inspect.text import readable_hint
 from adk_nb.models import ScriptedModel, call
 from adk_nb.tools import FunctionTool, exit_loop
 import adk_nb.notebook as nb
@@ -119,6 +120,16 @@ def test_a_rejection_shows_as_rejected_with_its_reason_never_ok(make_refund_agen
   run = nb.run(agent, "Refund A1", store="memory://", view=False)
   run.reject()
   assert [s.status for s in run.steps.steps.values() if s.kind == "tool_call"] == ["rejected"]
+
+
+def test_an_approval_step_hides_the_default_hint_and_shows_a_tools_own(make_refund_agent):
+  agent, _ = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Refunded."])
+  run = nb.run(agent, "Refund A1", store="memory://", view=False)
+  [approval] = [s for s in run.steps.steps.values() if s.kind == "approval"]
+  assert (approval.status, approval.text) == ("pending", "")  # the default hint advises API clients
+  # A session google-adk wrote carries its own default hint, which begins like this.
+  assert readable_hint("Please approve or reject the tool call refund() by ...") == ""
+  assert readable_hint("Refunds over 100 need a manager.") == "Refunds over 100 need a manager."
 
 
 def test_an_approved_tool_is_timed_from_the_approval_not_from_the_request(make_refund_agent):

@@ -21,7 +21,7 @@ def test_append_instructions_takes_strings_or_content_and_refuses_a_bare_string(
   assert [c.parts[0].text for c in carried] == ["Referenced inline data: inline_data_0",
                                                  "Referenced file data: file_data_1"]
   assert carried[0].parts[1].inline_data.data == b"png" and request.contents == carried
-  with pytest.raises(TypeError, match=r"list\[str\] or types.Content.*\[text\]"):
+  with pytest.raises(TypeError, match=r"list of strings or a types.Content.*\[text\]"):
     request.append_instructions("a bare string")
 
 

@@ -73,8 +73,8 @@ async def test_plan_react_instruction_and_thought_parts_through_a_tool_call():
   first, second = model.requests
   system = first.config.system_instruction
   # google-adk's order: the agent's instruction, its identity, then the planner's instruction.
-  assert system.startswith("Answer weather questions.") and "You are an agent." in system
-  assert system.index("You are an agent.") < system.index("/*PLANNING*/")
+  assert system.startswith("Answer weather questions.") and "You are the agent " in system
+  assert system.index("You are the agent ") < system.index("/*PLANNING*/")
   for tag in ("/*PLANNING*/", "/*ACTION*/", "/*REASONING*/", "/*FINAL_ANSWER*/", "/*REPLANNING*/"):
     assert tag in system
   calling, answered, final = events[1:]

@@ -57,7 +57,7 @@ async def test_past_the_limit_the_model_is_told_to_stop_or_the_error_is_raised()
   first = await plugin.on_tool_error_callback(tool=Tool(), tool_args={}, tool_context=Ctx(), error=ValueError("x"))
   second = await plugin.on_tool_error_callback(tool=Tool(), tool_args={}, tool_context=Ctx(), error=ValueError("x"))
   assert first["retry_count"] == 1
-  assert second["retry_count"] == 0 and "retry limit has been exceeded" in second["reflection_guidance"]
+  assert second["retry_count"] == 0 and "no retries are left" in second["reflection_guidance"]
 
   raising = ReflectAndRetryToolPlugin(max_retries=0)
   with pytest.raises(ValueError, match="x"):

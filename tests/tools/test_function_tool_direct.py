@@ -53,14 +53,13 @@ async def test_a_tool_that_requires_confirmation_asks_when_called_directly():
   assert approved == {"deleted": "a.txt"} and ran == ["a.txt"]
 
 
-async def test_missing_arguments_are_an_error_the_model_reads_in_adks_words():
+async def test_missing_arguments_are_an_error_the_model_reads_naming_them():
   def move(x: int, y: int, speed: int = 1) -> int:
     return x + y
 
   answer = await FunctionTool(move).run_async(args={"speed": 2}, tool_context=await _tool_context())
-  assert answer == {"error": "Invoking `move()` failed as the following mandatory input parameters are not "
-                             "present:\nx\ny\nYou could retry calling this tool, but it is IMPORTANT for you to "
-                             "provide all the mandatory parameters."}
+  assert answer == {"error": "`move()` was called without its required parameter(s) x, y. "
+                             "Call it again and pass every required parameter."}
 
 
 def test_a_callable_objects_description_comes_from_its_call_method():
@@ -119,4 +118,4 @@ def test_a_long_running_tool_whose_base_declares_nothing_declares_nothing():
     return "pending"
 
   assert HiddenLongRunning(wait)._get_declaration() is None
-  assert "long-running" in LongRunningFunctionTool(wait)._get_declaration().description
+  assert LongRunningFunctionTool(wait)._get_declaration().description.startswith("Waits.\n\nNOTE: ")

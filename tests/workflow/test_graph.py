@@ -26,7 +26,7 @@ def c(node_input):
     ([("START", a), (a, "START")], "START node must not have incoming edges"),
     ([("START", a, b), (a, b)], "Duplicate edge found: from=a, to=b"),
     ([("START", a, {"x": b}), (a, {"x": b})], "Duplicate edge found: from=a, to=b"),
-    ([("START", a), Edge(from_node=a, to_node=b, route=["x", DEFAULT_ROUTE])], "DEFAULT_ROUTE cannot be combined"),
+    ([("START", a), Edge(from_node=a, to_node=b, route=["x", DEFAULT_ROUTE])], "lists DEFAULT_ROUTE among other routes"),
     ([("START", a, b, a)], r"Unconditional cycle detected: a -> b -> a"),
     ([("START", a, {1.5: b})], "Routing map keys must be str, int or bool"),
     ([("START", a, {})], "empty Routing map"),

@@ -41,7 +41,7 @@ async def test_a_node_that_requires_confirmation_asks_first_and_runs_once_approv
   [request] = [c for e in first for c in e.get_function_calls()]
   assert request.name == "adk_request_input" and request.id == "wf_tool_confirmation:wf@1/refund@1"
   assert request.args["payload"] == {"tool_name": "refund", "args": {"amount": 9, "node_input": "go"}}
-  assert request.args["message"] == "Please approve or reject the tool call refund()."
+  assert request.args["message"] == "Should refund() run? Approve or reject it."
   assert request.args["response_schema"]["title"] == "ToolConfirmation"
   assert runs == []
   events = await run_turn(runner, answer(request.id, {"confirmed": True}))

@@ -29,7 +29,7 @@ class LoadMcpResourceTool(BaseTool):
 
   def __init__(self, mcp_toolset: "McpToolset") -> None:
     super().__init__(name="load_mcp_resource",
-                     description="Loads resources from the MCP server.\n\nNOTE: Call when you need access to resources.")
+                     description="Reads resources of the MCP server by name. Call it when you need what a resource holds.")
     self._mcp_toolset = mcp_toolset
 
   def _get_declaration(self) -> types.FunctionDeclaration:
@@ -49,7 +49,7 @@ class LoadMcpResourceTool(BaseTool):
       return
     if names:
       llm_request.append_instructions([
-          f"You have a list of MCP resources:\n{json.dumps(names)}\n\nWhen the user asks about any of them, "
+          f"The MCP server offers these resources:\n{json.dumps(names)}\n\nWhen the user asks about any of them, "
           f"call `{self.name}` with their names first and answer from what it returns."])
 
   async def run_async(self, *, args: dict[str, Any], tool_context: "ToolContext") -> Any:
