@@ -56,8 +56,10 @@ def _open_and_run_all(page, lab, name):
 
 
 def _wait_for_cells_to_finish(page):
-  """Every code cell has a number in its prompt. A run's display is refreshed (drawn anew, closing what was
-  opened) when the run ends, before its cell finishes: a test that opens things waits for this first."""
+  """Every code cell has a number in its prompt. A run's display is refreshed when the run ends, before its
+  cell finishes: JupyterLab draws the view anew (what a person opened stays open), and for that moment the
+  tree is not in the page. A test that reads the view with checks that do not wait (count, evaluate) waits
+  for this first."""
   page.wait_for_function(
       """() => { const prompts = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')];
                  return prompts.length > 0 && prompts.every(p => /[0-9]/.test(p.textContent)); }""",
@@ -124,7 +126,7 @@ def test_a_tool_exception_shows_its_traceback_folded_under_the_error(page, lab, 
   name = write_notebook("failing_tool.ipynb", FAILING_TOOL_NOTEBOOK)
   _open_and_run_all(page, lab, name)
   page.wait_for_selector(".adknb-tree[data-status='error']", timeout=60_000)
-  _wait_for_cells_to_finish(page)
+  # No wait for the cell to finish: a traceback opened just before the display is refreshed stays open.
   # The error node that carries the traceback (a run's error may also appear on a node without one).
   folded = page.locator(".adknb-node[data-kind='error'] > .adknb-traceback:not([hidden])").first
   folded.wait_for(state="visible", timeout=30_000)
