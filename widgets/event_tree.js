@@ -256,11 +256,94 @@ function render({ model, el: root }) {
     if (Boolean(model.get("timeline")) === timeline.hidden) showTimeline(Boolean(model.get("timeline")));
   }
 
+  // ---- what a person opened --------------------------------------------------------------------
+  // The cell's display is refreshed when a run step ends (JupyterLab draws the widget anew) and the
+  // snapshot then rebuilds the tree: every step is drawn from these traits, so what a person opened
+  // or folded stays so, in every view of the widget. Ids only, never payloads, and a bounded number.
+
+  const REMEMBERED = 500;  // ids kept per trait (the oldest choice goes first): the widget state stays small
+
+  function remember(name, id, value) {
+    const map = { ...(model.get(name) || {}) };
+    delete map[id];  // set again below, as the newest
+    if (value !== undefined) map[id] = value;
+    const ids = Object.keys(map);
+    for (const old of ids.slice(0, Math.max(0, ids.length - REMEMBERED))) delete map[old];
+    model.set(name, map);
+    model.save_changes();
+  }
+
+  function startsOpen(n) {
+    const chosen = (model.get("opened") || {})[n.id];
+    if (chosen !== undefined) return Boolean(chosen);
+    if (model.get("expanded")) return true;
+    // Tool calls, state changes and thoughts start folded (the step model says which); everything else is open.
+    return !(n.folded || n.kind === "state" || n.kind === "tool_call");
+  }
+
+  function onOpenedTrait() {
+    const chosen = model.get("opened") || {};
+    // "expand all" empties the choices: every step opens (and so does every step arriving later).
+    if (model.get("expanded") && !Object.keys(chosen).length) for (const entry of byId.values()) entry.root.open = true;
+    for (const [id, open] of Object.entries(chosen)) {
+      const entry = byId.get(id);
+      if (entry) entry.root.open = Boolean(open);
+    }
+  }
+
+  function onTracebacksTrait() {
+    const open = model.get("tracebacks") || {};
+    for (const [id, entry] of byId) entry.traceback.open = Boolean(open[id]);
+  }
+
+  function onErrorsOnlyTrait() {
+    const value = Boolean(model.get("errors_only"));
+    if (errorsBox.checked !== value) errorsBox.checked = value;
+    applyFilter();
+  }
+
   // ---- detail on demand --------------------------------------------------------------------------
+  // Payloads travel as messages and are kept only here, in this drawing (never in the widget state).
+
+  const details = new Map();    // id -> the last detail message seen for it
+  const asked = new Set();      // "id full" requests this drawing sent and has no answer for yet
+
+  function complete(msg) {
+    return !(msg.sections || []).some((section) => section.cut);
+  }
+
+  function askDetail(id, full) {
+    const key = `${id} ${full}`;
+    if (asked.has(key)) return;
+    asked.add(key);
+    model.send({ type: "detail", id, full });
+  }
+
+  // Shows the panel of a step whose details are open (the `detail_panels` trait), asking the kernel when needed.
+  function drawDetail(entry) {
+    const id = entry.data.id;
+    const wanted = (model.get("detail_panels") || {})[id];
+    if (wanted === undefined) { entry.detail.hidden = true; entry.detail.textContent = ""; return; }
+    const msg = details.get(id);
+    if (msg) paintDetail(entry, msg);
+    if (!msg || (wanted && !complete(msg))) askDetail(id, Boolean(wanted));
+  }
+
+  function onDetailPanelsTrait() {
+    for (const entry of byId.values()) {
+      if (!entry.detail.hidden || (model.get("detail_panels") || {})[entry.data.id] !== undefined) drawDetail(entry);
+    }
+  }
 
   function showDetail(msg) {
+    details.set(msg.id, msg);
+    asked.delete(`${msg.id} false`);  // any answer will do for the first 20,000 characters
+    if (complete(msg)) asked.delete(`${msg.id} true`);
     const entry = byId.get(msg.id);
-    if (!entry) return;
+    if (entry) drawDetail(entry);
+  }
+
+  function paintDetail(entry, msg) {
     const box = entry.detail;
     box.textContent = "";
     box.hidden = false;
@@ -272,7 +355,7 @@ function render({ model, el: root }) {
       part.append(head, pre);
       if (section.cut) {
         const more = el("button", "adknb-more", `show all ${section.cut.toLocaleString()} characters`);
-        more.addEventListener("click", () => model.send({ type: "detail", id: msg.id, full: true }));
+        more.addEventListener("click", () => { askDetail(msg.id, true); remember("detail_panels", msg.id, true); });
         part.append(more);
       }
       box.append(part);
@@ -283,8 +366,7 @@ function render({ model, el: root }) {
     if (byId.has(n.id)) { Object.assign(byId.get(n.id).data, n); paint(byId.get(n.id)); return; }
     const nodeRoot = el("details", "adknb-node");
     if (CONTAINERS.has(n.kind)) nodeRoot.classList.add("adknb-container");
-    // Tool calls, state changes and thoughts start folded (the step model says which); everything else is open.
-    nodeRoot.open = !(n.folded || n.kind === "state" || n.kind === "tool_call");
+    nodeRoot.open = startsOpen(n);
     const summary = el("summary");
     const entry = {
       data: { ...n }, root: nodeRoot,
@@ -299,16 +381,32 @@ function render({ model, el: root }) {
     entry.info.title = "Show the request, response and event of this step";
     entry.info.addEventListener("click", (ev) => {
       ev.preventDefault();  // a button in a <summary> would also fold the node
-      if (!entry.detail.hidden) { entry.detail.hidden = true; return; }
-      model.send({ type: "detail", id: entry.data.id, full: false });
+      const shown = (model.get("detail_panels") || {})[entry.data.id] !== undefined;
+      remember("detail_panels", entry.data.id, shown ? undefined : false);
+      drawDetail(entry);
+    });
+    // A click folds or opens the step here and records it in the `opened` trait, which every view follows.
+    summary.addEventListener("click", (ev) => {
+      if (ev.defaultPrevented) return;  // the details button
+      ev.preventDefault();
+      nodeRoot.open = !nodeRoot.open;
+      remember("opened", entry.data.id, nodeRoot.open);
     });
     summary.append(entry.kind, entry.title, entry.status, entry.ms, entry.meta, entry.info);
-    entry.traceback.append(el("summary", "", "traceback"), entry.tracebackText);
+    const tracebackSummary = el("summary", "", "traceback");
+    tracebackSummary.addEventListener("click", (ev) => {
+      ev.preventDefault();
+      entry.traceback.open = !entry.traceback.open;
+      remember("tracebacks", entry.data.id, entry.traceback.open ? true : undefined);
+    });
+    entry.traceback.open = Boolean((model.get("tracebacks") || {})[n.id]);
+    entry.traceback.append(tracebackSummary, entry.tracebackText);
     nodeRoot.append(summary, entry.text, entry.result, entry.grounding, entry.traceback, entry.detail, entry.children);
     paint(entry);
     const parent = n.parent !== null && n.parent !== undefined ? byId.get(n.parent) : undefined;
     (parent ? parent.children : body).appendChild(nodeRoot);
     byId.set(n.id, entry);
+    if ((model.get("detail_panels") || {})[n.id] !== undefined) drawDetail(entry);
   }
 
   function apply(op) {
@@ -357,8 +455,17 @@ function render({ model, el: root }) {
     applyFilter();
   }
   filter.addEventListener("input", () => { applyFilter(); model.set("filter", filter.value); model.save_changes(); });
-  errorsBox.addEventListener("change", applyFilter);
-  expand.addEventListener("click", () => { for (const e of byId.values()) e.root.open = true; });
+  errorsBox.addEventListener("change", () => {
+    applyFilter();
+    model.set("errors_only", errorsBox.checked);
+    model.save_changes();
+  });
+  expand.addEventListener("click", () => {
+    model.set("expanded", true);  // every step open, the ones arriving later too
+    model.set("opened", {});
+    model.save_changes();
+  });
+  errorsBox.checked = Boolean(model.get("errors_only"));
   rebuild(model.get("nodes"), model.get("seq"));
   setStatus();
   model.on("msg:custom", onMsg);
@@ -367,7 +474,12 @@ function render({ model, el: root }) {
   model.on("change:nodes", onSnapshot);
   model.on("change:filter", onFilterTrait);
   model.on("change:timeline", onTimelineTrait);
-  if (model.get("filter")) onFilterTrait();
+  model.on("change:opened", onOpenedTrait);
+  model.on("change:tracebacks", onTracebacksTrait);
+  model.on("change:detail_panels", onDetailPanelsTrait);
+  model.on("change:expanded", onOpenedTrait);
+  model.on("change:errors_only", onErrorsOnlyTrait);
+  if (model.get("filter") || errorsBox.checked) onFilterTrait();
   onTimelineTrait();
   model.send({ type: "hello" });
   return () => {
@@ -379,6 +491,11 @@ function render({ model, el: root }) {
     model.off("change:nodes", onSnapshot);
     model.off("change:filter", onFilterTrait);
     model.off("change:timeline", onTimelineTrait);
+    model.off("change:opened", onOpenedTrait);
+    model.off("change:tracebacks", onTracebacksTrait);
+    model.off("change:detail_panels", onDetailPanelsTrait);
+    model.off("change:expanded", onOpenedTrait);
+    model.off("change:errors_only", onErrorsOnlyTrait);
   };
 }
 

@@ -91,6 +91,19 @@ class EventTree(anywidget.AnyWidget):
   """Text the tree is filtered by (set by clicking a node of the graph; the filter box edits it too)."""
   timeline = traitlets.Bool(False).tag(sync=True)
   """True while the timeline tab is open (its button sets it; a view re-rendered when a step ends keeps it)."""
+  # What a person opened in the tree, written by the browser: the cell's display is refreshed when a run
+  # step ends, which draws the view anew, and every drawing starts from these. Step ids only, at most
+  # 500 per trait (widgets/event_tree.js), so the widget state stays small whatever the run's size.
+  opened = traitlets.Dict().tag(sync=True)
+  """Steps a person opened (true) or folded (false), by id; the others show as they start."""
+  tracebacks = traitlets.Dict().tag(sync=True)
+  """Steps whose folded traceback a person opened: {id: true}."""
+  detail_panels = traitlets.Dict().tag(sync=True)
+  """Steps whose "details" panel is open: {id: true once "show all" was clicked}; the payloads are never kept."""
+  expanded = traitlets.Bool(False).tag(sync=True)
+  """True once "expand all" was clicked: every step shows open, the ones arriving later too, unless folded since."""
+  errors_only = traitlets.Bool(False).tag(sync=True)
+  """True while "errors only" is ticked."""
 
   def __init__(self, source: Optional[Callable[[], list]] = None,
                loop: Optional[Callable[[], Any]] = None,

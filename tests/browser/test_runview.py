@@ -56,8 +56,10 @@ def _open_and_run_all(page, lab, name):
 
 
 def _wait_for_cells_to_finish(page):
-  """Every code cell has a number in its prompt. A run's display is refreshed (drawn anew, closing what was
-  opened) when the run ends, before its cell finishes: a test that opens things waits for this first."""
+  """Every code cell has a number in its prompt. A run's display is refreshed when the run ends, before its
+  cell finishes: JupyterLab draws the view anew (what a person opened stays open), and for that moment the
+  tree is not in the page. A test that reads the view with checks that do not wait (count, evaluate) waits
+  for this first."""
   page.wait_for_function(
       """() => { const prompts = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')];
                  return prompts.length > 0 && prompts.every(p => /[0-9]/.test(p.textContent)); }""",
@@ -124,7 +126,7 @@ def test_a_tool_exception_shows_its_traceback_folded_under_the_error(page, lab, 
   name = write_notebook("failing_tool.ipynb", FAILING_TOOL_NOTEBOOK)
   _open_and_run_all(page, lab, name)
   page.wait_for_selector(".adknb-tree[data-status='error']", timeout=60_000)
-  _wait_for_cells_to_finish(page)
+  # No wait for the cell to finish: a traceback opened just before the display is refreshed stays open.
   # The error node that carries the traceback (a run's error may also appear on a node without one).
   folded = page.locator(".adknb-node[data-kind='error'] > .adknb-traceback:not([hidden])").first
   folded.wait_for(state="visible", timeout=30_000)
@@ -137,3 +139,52 @@ def test_a_tool_exception_shows_its_traceback_folded_under_the_error(page, lab, 
   assert text.startswith("Traceback (most recent call last):") and "in charge" in text
   assert 'RuntimeError: gateway refused <img src=x onerror="window.__pwned=3">' in text
   assert page.locator(".adknb-tree img").count() == 0 and page.evaluate("window.__pwned") is None
+
+
+SLOW_TOOLS_NOTEBOOK = [
+    '''%load_ext adk_nb
+from adk_nb import Agent
+from adk_nb.models import ScriptedModel, call
+def lookup(item: int) -> dict:
+    """Looks an item up."""
+    return {"item": item, "note": "<b>in stock</b>"}
+slow = Agent(name="slow", model=ScriptedModel([call("lookup", item=1), call("lookup", item=2), call("lookup", item=3),
+                                               "done"], latency=1.0), tools=[lookup])''',
+    '''%%agent slow --store memory:// --out run
+Look them up''',
+    'run.view  # the same view shown again',
+]
+
+
+def test_steps_and_details_opened_during_a_run_stay_open_when_it_ends(page, lab, write_notebook):
+  name = write_notebook("slow_tools.ipynb", SLOW_TOOLS_NOTEBOOK)
+  _open_and_run_all(page, lab, name)
+  tree = page.locator(".adknb-tree").first
+  first_call = tree.locator("details[data-kind='tool_call'][data-status='ok']").first
+  first_call.wait_for(timeout=60_000)
+  # The tool call starts folded; open it, and the first model call's details, while the run still goes.
+  assert first_call.evaluate("d => d.open") is False
+  first_call.locator(":scope > summary").click()
+  first_model = tree.locator("details[data-kind='model_call']").first
+  first_model.locator(":scope > summary .adknb-info").click()
+  first_model.locator(":scope > .adknb-detail .adknb-section-title").first.wait_for(timeout=30_000)
+  assert page.locator(".adknb-tree[data-status='running']").count() == 1  # two model calls (2 s) still to come
+  page.evaluate("() => { document.querySelector('.adknb-tree').dataset.drawnBefore = 'yes'; }")
+  page.wait_for_selector(".adknb-tree[data-status='done']", timeout=60_000)
+  _wait_for_cells_to_finish(page)
+  # The run's display was refreshed when it ended: the tree is a new drawing of the same widget ...
+  assert page.locator(".adknb-tree[data-drawn-before]").count() == 0
+  # ... and what was opened is still open, with its content.
+  assert first_call.evaluate("d => d.open") is True
+  assert first_call.locator(":scope > .adknb-result").is_visible()
+  assert '"note": "<b>in stock</b>"' in first_call.locator(":scope > .adknb-result").inner_text()
+  detail = first_model.locator(":scope > .adknb-detail")
+  detail.locator(".adknb-section-title:has-text('request')").first.wait_for(timeout=30_000)
+  assert detail.is_visible()
+  # The others keep their defaults: the later tool calls are still folded.
+  assert tree.locator("details[data-kind='tool_call']").nth(1).evaluate("d => d.open") is False
+  # The same view shown again in the next cell opens the same steps.
+  again = page.locator(".adknb-tree").nth(1).locator("details[data-kind='tool_call']")
+  again.nth(2).wait_for(timeout=30_000)
+  assert [again.nth(i).evaluate("d => d.open") for i in range(3)] == [True, False, False]
+  assert tree.locator("b").count() == 0

@@ -303,6 +303,21 @@ def test_details_on_demand_show_the_request_as_sent_and_cut_large_payloads(make_
   assert sent[-1]["sections"][0]["text"] == "No details for this step."
 
 
+
+def test_what_a_person_opened_in_the_tree_is_widget_state_that_a_step_end_keeps(make_refund_agent):
+  agent, _ = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Refunded."])
+  run = nb.run(agent, "Refund A1", store="memory://")
+  tree = run.view.tree
+  step = next(n["id"] for n in tree.nodes if n["kind"] == "tool_call")
+  # What the browser writes when a person opens the folded tool call, its details and "errors only".
+  tree.set_state({"opened": {step: True}, "detail_panels": {step: False}, "errors_only": True})
+  buttons, _ = _buttons(run)
+  buttons["Approve"].click()  # the run resumes and ends: a new snapshot, the display refreshed
+  assert run.status == "done"
+  state = tree.get_state()
+  assert state["opened"] == {step: True} and state["detail_panels"] == {step: False}
+  assert state["errors_only"] is True and state["tracebacks"] == {} and state["expanded"] is False
+
 def test_a_workflow_question_gets_a_reply_form_that_resumes_the_workflow():
   from adk_nb.events import RequestInput
 
