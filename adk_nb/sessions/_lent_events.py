@@ -16,6 +16,7 @@ The events themselves are shared, as they were before (treat them as immutable).
 from __future__ import annotations
 
 import sys
+import threading
 from typing import Any, Callable, Optional
 
 
@@ -76,12 +77,17 @@ def held_by_owner_only(holder: Any) -> bool:
   return _ALONE is not None and _references(holder) <= _ALONE
 
 
+_LOCK = threading.Lock()  # Runner.run drives runs from worker threads: one check-and-take at a time
+
+
 def unshared(holder: Any) -> LentEvents:
   """`holder.events`, first replaced by a copy if anything else holds the list (a Session it was
   lent to earlier, or a caller's reference to that Session's list), which keeps it unchanged."""
-  if not held_by_owner_only(holder):
-    old = holder.events
-    holder.events = LentEvents(old, holder)
-    if isinstance(old, LentEvents):
-      old._owner = None
-  return holder.events
+  with _LOCK:
+    if not held_by_owner_only(holder):
+      old = holder.events
+      holder.events = LentEvents(old, holder)
+      if isinstance(old, LentEvents):
+        old._owner = None
+    events = holder.events  # held before the lock is released, so no other load can take it too
+  return events
