@@ -109,7 +109,8 @@ class Runner:
     A failure the model cannot fix (a tool or model exception no error callback answers, a
     missing `{state_var}`, an answer that fails output_schema, an agent's exception) yields a
     committed error event, `error_code` = the exception's class name, and then raises the
-    exception itself, as google-adk does.
+    exception itself, as google-adk does. A failing workflow node's own error event is that
+    event: the Runner does not add a second one.
     """
     session = await self._get_session(user_id, session_id)
     run_config = run_config or RunConfig()
@@ -209,7 +210,9 @@ class Runner:
       # the next run starts (_interrupted_answers), so the conversation continues with any provider.
       failure = exc
       logger.debug("Run failed in invocation %s", invocation_id, exc_info=True)
-      yield await self._record_failure(ctx, session, exc)
+      event = await self._record_failure(ctx, session, exc)
+      if event is not None:
+        yield event
       await _notify_run_error(pm, ctx, exc)
       raise
     finally:
@@ -223,9 +226,14 @@ class Runner:
           await _notify_run_error(pm, ctx, exc)
           raise
 
-  async def _record_failure(self, ctx: InvocationContext, session: Session, exc: BaseException) -> Event:
-    """Commits (when the store allows) and returns the error event of a failed run."""
+  async def _record_failure(self, ctx: InvocationContext, session: Session,
+                            exc: BaseException) -> Optional[Event]:
+    """Commits (when the store allows) and returns the error event of a failed run; None when
+    the run already yielded one (a workflow node's, as in google-adk: one error event per failure)."""
+    reported = _callbacks.reported_in(exc) == ctx.invocation_id
     origin = _callbacks.take_origin(exc)
+    if reported:
+      return None
     author, branch = origin if origin else ((ctx.agent or self.agent).name, ctx.branch)
     event = Event(invocation_id=ctx.invocation_id, author=author, branch=branch,
                   error_code=event_error_code(exc), error_message=str(exc),

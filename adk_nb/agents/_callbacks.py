@@ -121,11 +121,29 @@ def mark_origin(exc: BaseException, agent_name: str, branch: Optional[str]) -> N
       pass
 
 
+_REPORTED = "_adk_nb_reported_in"
+
+
+def mark_reported(exc: BaseException, invocation_id: str) -> None:
+  """Records that an error event about `exc` was already yielded in this invocation (by the
+  workflow node it escaped from), so enclosing nodes and the Runner do not report it again."""
+  try:
+    setattr(exc, _REPORTED, invocation_id)
+  except AttributeError:
+    pass
+
+
+def reported_in(exc: BaseException) -> Optional[str]:
+  """The invocation whose events already report `exc` (see mark_reported), if any."""
+  return getattr(exc, _REPORTED, None)
+
+
 def take_origin(exc: BaseException) -> Optional[tuple[str, Optional[str]]]:
-  """The (agent name, branch) an exception escaped from, forgetting it (and any hook mark), so
-  an enclosing run (AgentTool's caller) attributes the exception to its own agent."""
+  """The (agent name, branch) an exception escaped from, forgetting it (and any hook or
+  reported mark), so an enclosing run (AgentTool's caller) reports the exception for its own
+  agent, in its own session."""
   origin = getattr(exc, _ORIGIN, None)
-  for attr in (_ORIGIN, _HOOK_MARK):
+  for attr in (_ORIGIN, _HOOK_MARK, _REPORTED):
     if hasattr(exc, attr):
       try:
         delattr(exc, attr)

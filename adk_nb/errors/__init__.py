@@ -9,6 +9,7 @@ catch as built-in types keep those bases (an `AnswerError` is still a `ValueErro
 from . import codes
 from .adk_nb_error import AdkNbError, error_code_of, event_error_code, traceback_text
 from .already_exists_error import AlreadyExistsError
+from .eval_file_error import EvalFileError
 from .answer_error import (AnswersSpanInvocationsError, AnswerError, AnswerWithoutIdError, CallAlreadyAnsweredError,
                            PausingAgentNotInTreeError, UnknownCallError, WrongAnswerKindError)
 from .not_found_error import NotFoundError
@@ -17,7 +18,7 @@ from .stale_session_error import StaleSessionError
 
 __all__ = [
     "AdkNbError", "AlreadyExistsError", "AnswerError", "AnswerWithoutIdError", "AnswersSpanInvocationsError",
-    "CallAlreadyAnsweredError", "NotFoundError", "PausingAgentNotInTreeError", "SessionNotFoundError",
+    "CallAlreadyAnsweredError", "EvalFileError", "NotFoundError", "PausingAgentNotInTreeError", "SessionNotFoundError",
     "StaleSessionError", "UnknownCallError", "WrongAnswerKindError", "codes", "error_code_of",
     "event_error_code", "traceback_text",
 ]

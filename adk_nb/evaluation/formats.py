@@ -17,28 +17,12 @@ from typing import Any, Optional, Union
 from google.genai import types
 from pydantic import ValidationError
 
-from ..errors import codes
-from ..errors.adk_nb_error import AdkNbError
+from ..errors.eval_file_error import EvalFileError  # defined beside adk_nb's other errors; importable here too
 from .eval_case import EvalCase, IntermediateData, Invocation, SessionInput
 from .eval_config import DEFAULT_EVAL_CONFIG, EvalConfig
 from .eval_set import EvalSet
 
 PathLike = Union[str, "os.PathLike[str]"]
-
-
-class EvalFileError(AdkNbError, ValueError):
-  """An eval file could not be read; the message names the file, the case and the field to fix."""
-
-  error_code = codes.EVAL_FILE_ERROR
-
-  def __init__(self, path: PathLike, message: str, *, case: Optional[str] = None, field: Optional[str] = None):
-    self.path, self.case, self.field = str(path), case, field
-    where = [os.fspath(path)]
-    if case is not None:
-      where.append(f"case {case}")
-    if field:
-      where.append(field)
-    super().__init__(": ".join(where) + ": " + message)
 
 
 def _loc(loc: tuple) -> str:

@@ -383,11 +383,7 @@ class LiveRun:
     unwatch = progress.watch(self.session_id, self._on_progress)
     try:
       if not self.events:
-        session = await self.runner.session_service.get_session(
-            app_name=self.runner.app_name, user_id=self.user_id, session_id=self.session_id)
-        if session is not None:
-          self.state = dict(session.state)
-          self._read(session.events)  # what was there before this run: never this run's
+        await self._read_before_run()
       async for event in self.runner.run_async(user_id=self.user_id, session_id=self.session_id,
                                                new_message=message, state_delta=state_delta,
                                                run_config=self.run_config):
@@ -469,6 +465,18 @@ class LiveRun:
       self.status = "paused"
     else:
       self.status = "done"
+
+  async def _read_before_run(self) -> None:
+    """Notes the state and how far the events go before this run (never this run's).
+
+    A method of its own so that the loaded Session is let go before the run loads it again
+    (the in-memory store lends its event list to one Session at a time, and copies it otherwise).
+    """
+    session = await self.runner.session_service.get_session(
+        app_name=self.runner.app_name, user_id=self.user_id, session_id=self.session_id)
+    if session is not None:
+      self.state = dict(session.state)
+      self._read(session.events)
 
   def _read(self, events: list[Event]) -> None:
     """Notes that the session's events up to the last one have been read."""

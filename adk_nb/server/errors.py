@@ -9,9 +9,8 @@ from __future__ import annotations
 from typing import Optional
 
 from ..artifacts.file_artifact_service import UnsafeArtifactPathError
-from ..errors import (AdkNbError, AlreadyExistsError, AnswerError, CallAlreadyAnsweredError, NotFoundError,
-                      SessionNotFoundError, StaleSessionError, codes, error_code_of)
-from ..evaluation import EvalFileError
+from ..errors import (AdkNbError, AlreadyExistsError, AnswerError, CallAlreadyAnsweredError, EvalFileError,
+                      NotFoundError, SessionNotFoundError, StaleSessionError, codes, error_code_of)
 from ..models import ModelCallError, ModelRateLimitError, ModelTimeoutError
 from ..sessions.database_session_service import SessionStorageError
 from ..tools.mcp_tool.mcp_session_manager import McpConnectionError

@@ -108,6 +108,12 @@ class BaseSessionService(abc.ABC):
       delta.update(convert_state_delta(delta))
 
   def _apply_to_session(self, session: Session, event: Event) -> None:
+    self._apply_state_to_session(session, event)
+    session.events.append(event)
+    session.last_update_time = max(event.timestamp, session.last_update_time)
+
+  @staticmethod
+  def _apply_state_to_session(session: Session, event: Event) -> None:
     delta = event.actions.state_delta
     if delta:
       session.state.update(delta)
@@ -115,8 +121,6 @@ class BaseSessionService(abc.ABC):
         # As in ADK: temp: values stay readable for the rest of the invocation through
         # session.state, but the committed event (as yielded and as stored) carries none.
         event.actions.state_delta = {k: v for k, v in delta.items() if not k.startswith(State.TEMP_PREFIX)}
-    session.events.append(event)
-    session.last_update_time = max(event.timestamp, session.last_update_time)
 
   @staticmethod
   def _storable(event: Event) -> Event:

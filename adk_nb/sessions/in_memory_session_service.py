@@ -10,6 +10,7 @@ from ..errors.already_exists_error import AlreadyExistsError
 from ..errors.stale_session_error import StaleSessionError
 from ..events.event import Event
 from .base_session_service import BaseSessionService, GetSessionConfig, ListSessionsResponse
+from ._lent_events import LentEvents, unshared
 from .json_form import convert_state_delta
 from .session import Session
 from .state import SharedWrite, merge_state, split_delta
@@ -38,7 +39,7 @@ class _Stored:
     self.app_name = app_name
     self.user_id = user_id
     self.state = state
-    self.events: list[Event] = []
+    self.events: list[Event] = LentEvents((), self)
     self.event_ids: set[str] = set()
     self.last_update_time = time.time()
 
@@ -46,9 +47,13 @@ class _Stored:
 class InMemorySessionService(BaseSessionService):
   """A session store in a dict. `app:` and `user:` state is shared across sessions.
 
-  Unlike google-adk's, `get_session` does not deep-copy the history: it returns a new
-  Session whose event list is a new list of the same (treat-as-immutable) Event objects,
-  so loading a session costs O(events) pointer copies, not a deep copy.
+  Unlike google-adk's, `get_session` does not deep-copy the history: the new Session holds
+  the store's own event list, which the store copies only when it must (another Session still
+  holds it, or the caller changes the list in place; see `_lent_events`), so loading a session
+  costs no copy of its events in the usual case, where the previous run's Session is gone. The
+  isolation is google-adk's: a loaded Session sees no appends made through another Session, and
+  changing its list leaves the store's as it was. The Event objects are shared (treat them as
+  immutable).
 
   `app:` and `user:` state are protected like the session itself: writing a key that
   another session wrote after this copy was loaded raises `StaleSessionError` naming the
@@ -98,7 +103,7 @@ class InMemorySessionService(BaseSessionService):
         app_name=stored.app_name,
         user_id=stored.user_id,
         state=state,
-        events=self._filter_events(stored.events, config),
+        events=unshared(stored) if config is None else self._filter_events(stored.events, config),
         last_update_time=stored.last_update_time,
     )
     session._app_revision = self._app_revision.get(stored.app_name, (0,))[0]
@@ -181,12 +186,16 @@ class InMemorySessionService(BaseSessionService):
       user_state = self._write_shared("user", user_key, user_delta)
     if session_delta:
       stored.state.update(session_delta)
-    stored.events.append(self._storable(event))
+    if session.events is stored.events:  # the list get_session lent: one append serves both
+      self._apply_state_to_session(session, event)
+      list.append(stored.events, event)
+    else:
+      list.append(unshared(stored), self._storable(event))
+      self._apply_to_session(session, event)
     stored.event_ids.add(event.id)
     # Strictly increasing, so a copy loaded before this append is detected as stale.
     stamp = max(event.timestamp, stored.last_update_time + 1e-6)
     stored.last_update_time = stamp
-    self._apply_to_session(session, event)
     session.last_update_time = stamp
     if app_delta:
       SharedWrite.refresh(session, "app", app_state, self._app_revision[session.app_name][0])

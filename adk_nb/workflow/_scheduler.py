@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, AsyncGenerator, Optional
 from google.genai import types
 from pydantic import BaseModel
 
+from ..agents import _callbacks
 from ..agents.base_agent import BaseAgent
 from ..agents.context import Context
 from ..errors import event_error_code, traceback_text
@@ -430,10 +431,16 @@ class Scheduler:
         except asyncio.CancelledError:
           raise
         except Exception as exc:
-          # As the Runner's error events: google-adk's code, and the traceback the inspector folds.
-          await self._emit(run, Event(error_code=event_error_code(exc), error_message=str(exc),
-                                      custom_metadata={TRACEBACK_KEY: traceback_text(exc)}))
+          # One error event per failure, as in google-adk: from the node that raised, not again
+          # from an enclosing workflow node, a parent of a dynamic node or the Runner.
+          invocation_id = self.ic.invocation_id
+          if _callbacks.reported_in(exc) != invocation_id:
+            # google-adk's code, and the traceback the inspector folds.
+            await self._emit(run, Event(error_code=event_error_code(exc), error_message=str(exc),
+                                        custom_metadata={TRACEBACK_KEY: traceback_text(exc)}))
+            _callbacks.mark_reported(exc, invocation_id)
           if policy is not None and attempt < policy.attempts() and policy.retries(exc):
+            _callbacks.take_origin(exc)  # swallowed by the retry: a raise of the same object is new
             await asyncio.sleep(policy.delay(attempt))
             attempt += 1
             continue
@@ -517,6 +524,8 @@ class Scheduler:
       await ic.session_service.append_event(ic.session, turn)
     text: Optional[str] = None
     async for event in agent.run_async(ic):
+      if event.author:
+        ctx.event_author = event.author  # as google-adk: the agent's error event has its last author
       if event.long_running_tool_ids:
         ctx.interrupt_ids.extend(sorted(event.long_running_tool_ids))
       if ((event.author == agent.name if llm else event.author != "user") and not event.partial and event.content is not None

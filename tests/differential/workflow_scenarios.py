@@ -226,8 +226,27 @@ def task_agent(fw):
   return coord, ["I need a flight", "Paris"]
 
 
+def failing_nested_node(fw):
+  seed = _fn("seed", lambda node_input: 1)
+
+  def boom(node_input):
+    raise ValueError("kaboom")
+
+  inner = fw.Workflow(name="inner", edges=[("START", boom)])
+  return fw.Workflow(name="wf", edges=[("START", seed, inner)]), ["go"]
+
+
+def failing_agent_node(fw):
+  def lookup(city: str) -> str:
+    raise ValueError(f"no such city: {city}")
+
+  helper = fw.LlmAgent(name="helper", model=fw.model([("lookup", {"city": "Atlantis"})]), tools=[lookup])
+  return fw.Workflow(name="wf", edges=[("START", helper)]), ["go"]
+
+
 SCENARIOS = {f.__name__: f for f in (chain, routes, fan_out_join, loop, state, agent_node, nested, human_input,
-                                      dynamic_pause, node_confirmation, single_turn_agent, task_agent)}
+                                      dynamic_pause, node_confirmation, single_turn_agent, task_agent,
+                                      failing_nested_node, failing_agent_node)}
 
 
 async def run_scenario(fw: Fw, name: str) -> dict:
@@ -243,8 +262,13 @@ async def run_scenario(fw: Fw, name: str) -> dict:
           id=turn["answer"], name="adk_request_input", response=turn.get("response", {"ok": True})))])
     else:
       message = fw.types.Content(role="user", parts=[fw.types.Part(text=turn)])
-    events = [e async for e in runner.run_async(user_id="u", session_id=session.id, new_message=message)]
-    out.append([_event(e) for e in events])
+    events = []
+    try:
+      async for event in runner.run_async(user_id="u", session_id=session.id, new_message=message):
+        events.append(_event(event))
+    except Exception as exc:  # what leaves run_async is part of the trace
+      events.append({"raised": f"{type(exc).__name__}: {exc}"})
+    out.append(events)
   stored = await runner.session_service.get_session(app_name="diff", user_id="u", session_id=session.id)
   return {"turns": out, "requests": fw.requests, "state": _value(dict(stored.state)),
           "invocations": len({e.invocation_id for e in stored.events})}

@@ -1,11 +1,14 @@
 """The one table from adk_nb's exception classes to HTTP statuses (adk_nb/server/errors.py)."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from adk_nb.artifacts.file_artifact_service import UnsafeArtifactPathError
-from adk_nb.errors import (AdkNbError, AlreadyExistsError, AnswerWithoutIdError, CallAlreadyAnsweredError, NotFoundError,
-                           SessionNotFoundError, StaleSessionError, UnknownCallError)
-from adk_nb.evaluation import EvalFileError
+from adk_nb.errors import (AdkNbError, AlreadyExistsError, AnswerWithoutIdError, CallAlreadyAnsweredError, EvalFileError,
+                           NotFoundError, SessionNotFoundError, StaleSessionError, UnknownCallError)
 from adk_nb.models import ModelAuthError, ModelRateLimitError, ModelServerError, ModelTimeoutError
 from adk_nb.server.errors import STATUS_BY_TYPE, HttpError, UnknownAppError, error_body, status_of
 from adk_nb.sessions.database_session_service import SessionStorageError
@@ -49,3 +52,14 @@ def test_no_row_is_shadowed_by_an_earlier_more_general_row():
   for i, (earlier, _) in enumerate(STATUS_BY_TYPE):
     for later, _ in STATUS_BY_TYPE[i + 1:]:
       assert not issubclass(later, earlier), f"{later.__name__} is caught by {earlier.__name__}'s row above it"
+
+
+def test_the_server_maps_eval_file_errors_without_importing_the_evaluation_package():
+  import adk_nb.evaluation
+  import adk_nb.evaluation.formats
+
+  assert adk_nb.evaluation.EvalFileError is adk_nb.evaluation.formats.EvalFileError is EvalFileError
+  probe = "import sys, adk_nb.server.app; print('adk_nb.evaluation' in sys.modules)"
+  root = Path(__file__).resolve().parents[2]  # this checkout's adk_nb, first on sys.path
+  done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, cwd=root)
+  assert done.stdout.strip() == "False", done.stderr[-2000:]

@@ -237,3 +237,25 @@ async def test_the_creating_copy_can_append_directly(session_service):
   for i in range(3):
     await session_service.append_event(session, text_event(str(i)))
   assert len((await reload(session_service, session)).events) == 3
+
+
+async def test_a_loaded_session_is_its_own_copy_as_in_google_adk(session_service):
+  """A copy sees only its own appends; changing its event list in place changes no other copy."""
+  session = await session_service.create_session(app_name=APP, user_id=USER)
+  await session_service.append_event(session, text_event("one"))
+  earlier = await reload(session_service, session)
+  later = await reload(session_service, session)
+  await session_service.append_event(later, text_event("two"))
+  assert [e.text for e in earlier.events] == [e.text for e in session.events] == ["one"]
+  assert [e.text for e in later.events] == ["one", "two"]
+  earlier.events.append(text_event("never committed"))
+  later.events.clear()
+  for _ in range(2):  # a load after the previous copy is gone, too
+    loaded = await reload(session_service, session)
+    assert [e.text for e in loaded.events] == ["one", "two"]
+    del loaded.events[0]
+    del loaded
+  latest = await reload(session_service, session)
+  await session_service.append_event(latest, text_event("three"))
+  assert [e.text for e in (await reload(session_service, session)).events] == ["one", "two", "three"]
+  assert [e.text for e in latest.events] == ["one", "two", "three"]

@@ -19,7 +19,8 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS_PY = REPO_ROOT / "tests" / "differential" / "workflow_scenarios.py"
 SCENARIOS = ["chain", "routes", "fan_out_join", "loop", "state", "agent_node", "nested", "human_input",
-             "dynamic_pause", "node_confirmation", "single_turn_agent", "task_agent"]
+             "dynamic_pause", "node_confirmation", "single_turn_agent", "task_agent", "failing_nested_node",
+             "failing_agent_node"]
 AGENT_ROOTS = {"single_turn_agent", "task_agent"}
 """Scenarios whose root is an LlmAgent, not a Workflow: google-adk 2.x gives every agent event a node
 path ('coord@1', 'coord@1/helper@1'); adk_nb gives node paths to workflow events only."""

@@ -225,6 +225,50 @@ async def test_a_failing_nodes_error_event_has_the_error_code_and_the_traceback_
       assert trace.rstrip().endswith(f"{error.__name__}: {message}")
 
 
+async def test_a_failure_is_reported_by_one_error_event_then_raised_from_the_runner_as_in_google_adk():
+  """google-adk 2.13 yields one error event per failure, from the node that raised (authored by
+  its nearest workflow, or by the agent for an agent node), and raises the original exception;
+  neither an enclosing workflow, a dynamic node's parent nor the Runner adds another."""
+  from google.genai import types
+
+  from adk_nb import LlmAgent
+  from adk_nb.testing import ScriptedModel, call
+
+  def ok(node_input):
+    return "fine"
+
+  def boom(node_input):
+    raise ValueError("kaboom")
+
+  async def parent(ctx, node_input):
+    return await ctx.run_node(boom, node_input="x")
+
+  def bad_tool() -> str:
+    raise ValueError("kaboom")
+
+  helper = LlmAgent(name="helper", model=ScriptedModel([call("bad_tool")]), tools=[bad_tool])
+  graphs = {
+      "plain": (Workflow(name="w", edges=[("START", ok, boom)]), "w", "w@1/boom@1"),
+      "nested": (Workflow(name="w", edges=[("START", Workflow(name="inner", edges=[("START", ok, boom)]))]),
+                 "inner", "w@1/inner@1/boom@1"),
+      "dynamic": (Workflow(name="w", edges=[("START", node(parent, rerun_on_resume=True))]),
+                  "w", "w@1/parent@1/boom@1"),
+      "agent": (Workflow(name="w", edges=[("START", ok, helper)]), "helper", "w@1/helper@1"),
+  }
+  for kind, (wf, author, path) in graphs.items():
+    runner = InMemoryRunner(wf, app_name="app")
+    await runner.session_service.create_session(app_name="app", user_id="user", session_id=kind)
+    seen = []
+    with pytest.raises(ValueError, match="kaboom"):
+      async for event in runner.run_async(user_id="user", session_id=kind,
+                                          new_message=types.Content(role="user", parts=[types.Part(text="go")])):
+        seen.append(event)
+    errors = [(e.author, e.error_code, e.error_message, e.node_info.path) for e in seen if e.error_code]
+    assert errors == [(author, "ValueError", "kaboom", path)], kind
+    stored = [e for e in await session_events(runner, kind) if e.error_code]
+    assert len(stored) == 1, kind
+
+
 async def test_a_failure_cancels_running_siblings():
   cancelled = []
 
