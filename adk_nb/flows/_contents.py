@@ -26,6 +26,7 @@ from google.genai import types
 from ..events.incremental import PerSession, continues, keep
 from ..events.event import Event
 from ..events.protocol import HIDDEN_FROM_MODEL, NESTED_ANSWER_KEY, NESTED_KEY
+from ..utils.trusted import replaced
 
 
 def belongs_to_branch(invocation_branch: Optional[str], event: Event) -> bool:
@@ -251,9 +252,9 @@ def strip_client_call_ids(content: types.Content) -> types.Content:
     key = "function_call" if made_up(part.function_call) else "function_response" if made_up(
         part.function_response) else None
     if key is not None:
-      part = part.model_copy(update={key: getattr(part, key).model_copy(update={"id": None})})
+      part = replaced(part, **{key: replaced(getattr(part, key), id=None)})
     parts.append(part)
-  return content.model_copy(update={"parts": parts})
+  return replaced(content, parts=parts)
 
 
 def _build_locked(key: tuple, agent_name: str, branch: Optional[str], events: list[Event],

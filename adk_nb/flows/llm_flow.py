@@ -103,7 +103,7 @@ def new_request(agent: "LlmAgent") -> LlmRequest:
   llm = agent.canonical_model
   # A shallow copy of a per-agent base config: building a GenerateContentConfig costs ~15 us.
   config = agent._base_config().model_copy()
-  return LlmRequest.model_construct(model=llm.model, contents=[], config=config, tools_dict={})
+  return trusted(LlmRequest, model=llm.model, contents=[], config=config, tools_dict={})
 
 
 def add_identity(agent: "LlmAgent", request: LlmRequest) -> None:

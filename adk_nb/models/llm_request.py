@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any, Optional
 from google.genai import types
 from pydantic import BaseModel, ConfigDict, Field
 
+from ..utils.trusted import trusted
+
 if TYPE_CHECKING:
   from ..tools.base_tool import BaseTool
 
@@ -114,7 +116,8 @@ class LlmRequest(BaseModel):
       if isinstance(t, types.Tool) and t.function_declarations is not None:
         t.function_declarations.extend(declarations)
         return
-    self.config.tools.append(types.Tool(function_declarations=declarations))
+    # The declarations are the tools' own, validated when made: the Tool around them needs no check.
+    self.config.tools.append(trusted(types.Tool, function_declarations=declarations))
 
   def set_output_schema(self, base_model: type[BaseModel]) -> None:
     """Asks the model for JSON matching a pydantic model."""

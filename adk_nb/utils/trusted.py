@@ -78,3 +78,19 @@ def trusted(cls: type[M], **values: Any) -> M:
   if post_init:
     obj.model_post_init(None)
   return obj
+
+
+def replaced(obj: M, **update: Any) -> M:
+  """`obj.model_copy(update=update)`, at about half the cost: a shallow copy with `update` set as given.
+
+  As for `trusted`, every value must already have its field's type.
+  """
+  cls = type(obj)
+  if cls not in _PLANS:
+    _plan(cls)  # refuses the classes trusted() cannot build
+  new = cls.__new__(cls)
+  _set(new, "__dict__", {**obj.__dict__, **update})
+  _set(new, "__pydantic_fields_set__", obj.__pydantic_fields_set__ | update.keys())
+  _set(new, "__pydantic_extra__", None)
+  _set(new, "__pydantic_private__", None)
+  return new

@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field, PrivateAttr
 from adk_nb.events.event import Event
 from adk_nb.events.event_actions import EventActions
 from adk_nb.models.llm_response import LlmResponse
-from adk_nb.utils.trusted import trusted
+from adk_nb.utils.trusted import replaced, trusted
 
 
 @pytest.mark.parametrize("cls, values", [
@@ -67,3 +67,13 @@ def test_models_it_cannot_build_faithfully_are_refused():
     trusted(WithPrivate)
   with pytest.raises(TypeError, match="reads other fields"):
     trusted(FromData)
+
+
+def test_replaced_is_model_copy_with_update():
+  call = types.FunctionCall(id="adk-1", name="f", args={"a": 1})
+  part = types.Part(function_call=call)
+  ours, theirs = replaced(part, function_call=replaced(call, id=None)), part.model_copy(
+      update={"function_call": call.model_copy(update={"id": None})})
+  assert ours == theirs and ours.model_fields_set == theirs.model_fields_set
+  assert ours.model_dump_json() == theirs.model_dump_json()
+  assert part.function_call.id == "adk-1"  # the original is unchanged
