@@ -27,6 +27,7 @@ from ..runners import Runner
 from ..telemetry import progress
 from ..tools.base_tool import BaseTool
 from ..tools.catalog import find_tool
+from ._gc import heap_frozen
 from ._loop import logger, run_sync, running_loop, spawn
 from ..errors.adk_nb_error import AdkNbError
 
@@ -351,6 +352,11 @@ class LiveRun:
 
   async def _drive(self, message: Optional[types.Content], state_delta: Optional[dict[str, Any]],
                    prelude: Optional[Callable[[], Awaitable[Any]]] = None) -> None:
+    with heap_frozen():
+      await self._drive_frozen(message, state_delta, prelude)
+
+  async def _drive_frozen(self, message: Optional[types.Content], state_delta: Optional[dict[str, Any]],
+                          prelude: Optional[Callable[[], Awaitable[Any]]]) -> None:
     try:
       if prelude is not None:
         try:

@@ -421,3 +421,34 @@ def test_a_long_sessions_pending_approvals_show_after_a_resume_and_after_a_resta
   attached.approve()
   assert attached.status == "done" and attached.final_text == "Both refunded." and attached.pending == []
   assert refunds == [("A1", 250.0), ("A2", 300.0)]
+
+
+def test_objects_from_before_a_run_sit_out_the_gc_while_it_runs_and_come_back_after():
+  import gc
+
+  from adk_nb import Agent
+  from adk_nb.models import ScriptedModel
+
+  seen = []
+
+  def probe() -> dict:
+    """Notes what the collector sees while the run goes."""
+    seen.append(gc.get_freeze_count())
+    return {"ok": True}
+
+  agent = Agent(name="probe", model=ScriptedModel([call("probe"), "done"]), tools=[probe])
+  assert gc.get_freeze_count() == 0
+  run = nb.run(agent, "go", store="memory://")
+  assert run.status == "done"
+  assert seen and seen[0] > 1000  # the heap from before the run was frozen while the tool ran
+  assert gc.get_freeze_count() == 0  # and is collected as usual again
+
+  gc.freeze()  # a process that freezes objects itself keeps its own freeze
+  try:
+    frozen = gc.get_freeze_count()
+    seen.clear()
+    run = nb.run(agent.clone(update={"model": ScriptedModel([call("probe"), "done"])}), "go", store="memory://")
+    assert run.status == "done" and seen == [frozen]
+    assert gc.get_freeze_count() == frozen
+  finally:
+    gc.unfreeze()
