@@ -15,13 +15,23 @@ parallel branch and a kernel interrupt cannot stop it. What differs from running
 A tool that must run on the loop's thread (one that touches widgets, say) is written `async def`.
 As in google-adk's pool, argument checks and callbacks stay on the loop and only the function
 moves; unlike it, a sync `require_confirmation` predicate also stays on the loop (it should be quick).
+
+Quick tools skip the hand-off. Handing a call to a thread and back costs 50-200 us of CPU on a
+virtual machine (two thread wake-ups and the GIL changing hands), far more than a lookup that
+returns in microseconds. So a sync tool whose first QUICK_CALLS calls each returned within
+QUICK_SECONDS runs on the loop's thread from then on (in a copy of the context, as on a thread);
+one call there that takes over SLOW_SECONDS sends it back to threads for good. A tool that blocks
+(sleeps, waits on the network) is slow from its first calls and never leaves the threads. Setting
+`RunConfig.tool_thread_pool_config` keeps every call on the pool.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
+import logging
 import threading
+import time
 import weakref
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Callable, Optional
@@ -30,6 +40,15 @@ from ..sessions.state import State
 
 if TYPE_CHECKING:
   from .tool_context import ToolContext
+
+logger = logging.getLogger("adk_nb.tools")
+
+QUICK_SECONDS = 0.002
+"""A call that returns within this many seconds counts as quick."""
+QUICK_CALLS = 3
+"""After this many quick calls in a row on threads, a sync tool runs on the loop's thread."""
+SLOW_SECONDS = 0.05
+"""A call on the loop's thread that takes longer sends its tool back to threads for good."""
 
 DEFAULT_MAX_WORKERS = 4
 """Threads per event loop when `RunConfig.tool_thread_pool_config` is not set (ADK's default size)."""
@@ -83,12 +102,58 @@ async def call_in_thread(func: Callable[..., Any], args: list[Any], kwargs: dict
   return result
 
 
-def _max_workers(tool_context: Optional["ToolContext"]) -> int:
+class Pace:
+  """How one sync tool's calls have gone: where its next call runs."""
+
+  __slots__ = ("quick", "inline", "settled")
+
+  def __init__(self) -> None:
+    self.quick = 0
+    """Quick calls in a row so far (on threads)."""
+    self.inline = False
+    """True once the tool runs on the loop's thread."""
+    self.settled = False
+    """True once the tool was slow on the loop's thread: it stays on threads."""
+
+
+async def call_sync_tool(func: Callable[..., Any], args: list[Any], kwargs: dict[str, Any],
+                         tool_context: Optional["ToolContext"], pace: Pace) -> Any:
+  """A sync tool's call: on the loop's thread once it has proven quick, else on the tool pool."""
+  if pace.inline:
+    start = time.perf_counter()
+    try:
+      return contextvars.copy_context().run(func, *args, **kwargs)
+    finally:
+      elapsed = time.perf_counter() - start
+      if elapsed > SLOW_SECONDS:
+        pace.inline, pace.settled = False, True
+        logger.info("Tool function %s took %.0f ms on the event loop's thread: its calls run on worker threads "
+                    "from now on.", getattr(func, "__qualname__", func), elapsed * 1000)
+  took: list[float] = []
+
+  def timed(*a: Any, **k: Any) -> Any:
+    start = time.perf_counter()
+    try:
+      return func(*a, **k)
+    finally:
+      took.append(time.perf_counter() - start)
+
+  result = await call_in_thread(timed, args, kwargs, tool_context)
+  if not pace.settled and _max_workers(tool_context, configured_only=True) is None:
+    pace.quick = pace.quick + 1 if took and took[0] <= QUICK_SECONDS else 0
+    pace.inline = pace.quick >= QUICK_CALLS
+  return result
+
+
+def _max_workers(tool_context: Optional["ToolContext"], configured_only: bool = False) -> Optional[int]:
+  """The pool size RunConfig.tool_thread_pool_config sets; else the default (None if `configured_only`)."""
   ctx = getattr(tool_context, "_invocation_context", None)
   config = getattr(getattr(ctx, "run_config", None), "tool_thread_pool_config", None)
   workers = getattr(config, "max_workers", None)
   # Only a real ToolThreadPoolConfig counts: a context stand-in (a test's mock) gets the default.
-  return workers if isinstance(workers, int) and workers >= 1 else DEFAULT_MAX_WORKERS
+  if isinstance(workers, int) and workers >= 1:
+    return workers
+  return None if configured_only else DEFAULT_MAX_WORKERS
 
 
 def _detach_state(tool_context: Optional["ToolContext"]) -> Optional[_ThreadState]:

@@ -9,7 +9,7 @@ from google.genai import types
 from pydantic import BaseModel
 
 from ._function_schema import FunctionSignature, ToolArgumentsError, parse_docstring, unwrap_partial
-from ._threads import call_in_thread
+from ._threads import Pace, call_sync_tool
 from .base_tool import BaseTool
 from .tool_confirmation import confirmation_gate, confirmation_required
 
@@ -50,6 +50,7 @@ class FunctionTool(BaseTool):
     self._declaration: Optional[types.FunctionDeclaration] = None
     target = inner if inspect.isroutine(inner) else getattr(inner, "__call__", inner)
     self._is_async = inspect.iscoroutinefunction(target)
+    self._pace = Pace()  # where its sync calls run: see adk_nb.tools._threads
 
   def _get_declaration(self) -> types.FunctionDeclaration:
     if self._declaration is None:
@@ -97,8 +98,8 @@ class FunctionTool(BaseTool):
     positional = [values.pop(n) for n in self._signature.positional_only if n in values]
     if self._is_async:
       result = await self.func(*positional, **values)
-    else:  # on a worker thread: see adk_nb.tools._threads for what that changes
-      result = await call_in_thread(self.func, positional, values, tool_context)
+    else:  # on a worker thread until it proves quick: see adk_nb.tools._threads
+      result = await call_sync_tool(self.func, positional, values, tool_context, self._pace)
       if inspect.isawaitable(result):
         result = await result
     return result  # None from a long-running tool leaves the call pending

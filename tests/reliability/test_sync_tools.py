@@ -1,5 +1,6 @@
 """Synchronous tools run on worker threads: parallel branches overlap, a cancel returns while the tool
-still blocks, and the tool's state writes land in its event in order.
+still blocks, and the tool's state writes land in its event in order. A tool that proves quick runs on
+the loop's thread instead, until one call there is slow.
 
 The tools block on threading primitives with a bounded timeout (never on sleeps); a tool run on
 the event loop would time out instead of meeting its sibling, and the test would fail.
@@ -9,7 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from contextlib import suppress
+
+import pytest
+from google.genai import types
 
 from adk_nb import Agent, InMemoryRunner
 from adk_nb.agents import ParallelAgent, RunConfig
@@ -93,3 +98,53 @@ async def test_state_writes_from_the_thread_land_in_the_event_in_order_and_in_th
   session = await session_of(runner)
   assert {k: session.state[k] for k in ("visits", "last", "user:seen")} == {"visits": 1, "last": "second",
                                                                              "user:seen": True}
+
+
+def _where_calls_run(delays: list[float], run_config=None) -> list[bool]:
+  """Runs a sync tool once per delay (it sleeps that long); for each call, whether it ran on the loop's thread."""
+  on_loop: list[bool] = []
+  loop_thread: list[int] = []
+
+  def lookup(item: int) -> dict:
+    """Looks an item up."""
+    on_loop.append(threading.get_ident() == loop_thread[0])
+    if delays[item]:
+      time.sleep(delays[item])
+    return {"item": item}
+
+  agent = Agent(name="a", model=ScriptedModel([call("lookup", item=i) for i in range(len(delays))] + ["done"]),
+                tools=[lookup])
+
+  async def go():
+    loop_thread.append(threading.get_ident())
+    runner = InMemoryRunner(agent, app_name="app")
+    session = await runner.session_service.create_session(app_name="app", user_id="u")
+    message = types.Content(role="user", parts=[types.Part(text="go")])
+    async for _ in runner.run_async(user_id="u", session_id=session.id, new_message=message, run_config=run_config):
+      pass
+  asyncio.run(go())
+  return on_loop
+
+
+@pytest.fixture
+def roomy_thresholds(monkeypatch):
+  """Quick is under 50 ms and slow over 100 ms here, so a busy CI machine cannot blur the two."""
+  from adk_nb.tools import _threads
+  monkeypatch.setattr(_threads, "QUICK_SECONDS", 0.05)
+  monkeypatch.setattr(_threads, "SLOW_SECONDS", 0.1)
+
+
+def test_a_sync_tool_that_proves_quick_runs_on_the_loops_thread_and_a_slow_call_sends_it_back_for_good(
+    roomy_thresholds):
+  # Three quick calls on threads, then on the loop; a slow call there (0.3 s) ends that for good.
+  assert _where_calls_run([0, 0, 0, 0, 0.3, 0, 0, 0, 0]) == [False, False, False, True, True, False, False, False,
+                                                             False]
+
+
+def test_a_sync_tool_that_blocks_now_and_then_stays_on_threads(roomy_thresholds):
+  assert _where_calls_run([0, 0, 0.3, 0, 0, 0.3, 0]) == [False] * 7
+
+
+def test_a_configured_tool_thread_pool_keeps_every_call_on_it(roomy_thresholds):
+  config = RunConfig(tool_thread_pool_config=ToolThreadPoolConfig(max_workers=2))
+  assert _where_calls_run([0] * 6, config) == [False] * 6
