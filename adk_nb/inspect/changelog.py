@@ -58,9 +58,11 @@ class StepLog:
 
   def _append_text(self, step: Step, chunk: str) -> None:
     before = len(step.text)
+    if before > NODE_TEXT_LIMIT:
+      # Past what the view shows (the first NODE_TEXT_LIMIT characters, then "…"); the final answer sets
+      # the whole text. Growing a long string chunk by chunk would cost time quadratic in its length.
+      return
     step.text += chunk
-    if before >= NODE_TEXT_LIMIT:
-      return  # the view shows the first NODE_TEXT_LIMIT characters; the end result says how much more
     if before + len(chunk) > NODE_TEXT_LIMIT:
       chunk = chunk[:NODE_TEXT_LIMIT - before] + "…"
     if self.keep_ops:

@@ -258,3 +258,29 @@ def test_a_workflow_run_is_grouped_by_node_path_live_and_stored_alike():
   # Stored events have no progress points: the second writer node still holds its input and its model call.
   writer = [s for s in stored.steps.values() if s.title == "writer@2"][0]
   assert [s.kind for s in stored.steps.values() if s.parent == writer.id] == ["user", "model_call"]
+
+
+def test_a_long_streamed_answer_is_kept_to_what_the_view_shows_until_the_whole_answer_arrives():
+  from google.genai import types
+
+  from adk_nb.events.event import Event
+  from adk_nb.inspect import StepBuilder
+  from adk_nb.inspect.text import NODE_TEXT_LIMIT
+
+  builder = StepBuilder()
+  answer = "".join(f"{i:05d}" for i in range(3 * NODE_TEXT_LIMIT // 5))  # 3x the limit, in 5-character chunks
+  chunks = [answer[i:i + 5] for i in range(0, len(answer), 5)]
+  for chunk in chunks:
+    builder.add_event(Event(id="m1", invocation_id="i", author="a", partial=True,
+                            content=types.Content(role="model", parts=[types.Part(text=chunk)])))
+  (step,) = [s for s in builder.steps.values() if s.kind == "model_call"]
+  # Grown only until it passes what the view shows, not chunk by chunk to the end.
+  assert NODE_TEXT_LIMIT < len(step.text) <= NODE_TEXT_LIMIT + 5 and answer.startswith(step.text)
+  (sent,) = [op[1]["text"] for op in builder.take_ops() if op[0] == "add" and op[1]["kind"] == "model_call"]
+  shown, _, more = sent.partition("…")
+  assert shown == answer[:NODE_TEXT_LIMIT] and "more characters" in more
+  builder.add_event(Event(id="m1", invocation_id="i", author="a",
+                          content=types.Content(role="model", parts=[types.Part(text=answer)])))
+  assert step.text == answer and step.status == "ok"
+  (node,) = [n for n in builder.nodes() if n["kind"] == "model_call"]
+  assert node["text"].startswith(answer[:NODE_TEXT_LIMIT] + "… (8,000 more characters")  # the tree gets the cut text
