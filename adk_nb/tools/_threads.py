@@ -21,7 +21,9 @@ virtual machine (two thread wake-ups and the GIL changing hands), far more than 
 returns in microseconds. So a sync tool whose first QUICK_CALLS calls each returned within
 QUICK_SECONDS runs on the loop's thread from then on (in a copy of the context, as on a thread);
 one call there that takes over SLOW_SECONDS sends it back to threads for good. A tool that blocks
-(sleeps, waits on the network) is slow from its first calls and never leaves the threads. Setting
+(sleeps, waits on the network) is slow from its first calls and never leaves the threads. A tool that
+runs an event loop of its own (`asyncio.run`) is refused one by asyncio on the loop's thread before it
+starts: that call is made again on a thread, and the tool stays there. Setting
 `RunConfig.tool_thread_pool_config` keeps every call on the pool.
 """
 
@@ -30,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+import os
 import threading
 import time
 import weakref
@@ -123,6 +126,15 @@ async def call_sync_tool(func: Callable[..., Any], args: list[Any], kwargs: dict
     start = time.perf_counter()
     try:
       return contextvars.copy_context().run(func, *args, **kwargs)
+    except RuntimeError as exc:
+      if not _needs_own_loop(exc):
+        raise
+      # The tool runs an event loop of its own (asyncio.run, run_until_complete), which it cannot do
+      # on a thread whose loop is running: asyncio refused before anything ran. Threads for good.
+      pace.inline, pace.settled = False, True
+      logger.info("Tool function %s runs its own event loop: its calls run on worker threads from now on.",
+                  getattr(func, "__qualname__", func))
+      return await call_in_thread(func, args, kwargs, tool_context)
     finally:
       elapsed = time.perf_counter() - start
       if elapsed > SLOW_SECONDS:
@@ -143,6 +155,15 @@ async def call_sync_tool(func: Callable[..., Any], args: list[Any], kwargs: dict
     pace.quick = pace.quick + 1 if took and took[0] <= QUICK_SECONDS else 0
     pace.inline = pace.quick >= QUICK_CALLS
   return result
+
+
+def _needs_own_loop(exc: RuntimeError) -> bool:
+  """True when asyncio refused to start a loop because this thread's loop is running."""
+  tb = exc.__traceback__
+  while tb is not None and tb.tb_next is not None:
+    tb = tb.tb_next
+  return tb is not None and f"{os.sep}asyncio{os.sep}" in tb.tb_frame.f_code.co_filename and (
+      "running event loop" in str(exc) or "another loop is running" in str(exc) or "already running" in str(exc))
 
 
 def _max_workers(tool_context: Optional["ToolContext"], configured_only: bool = False) -> Optional[int]:

@@ -148,3 +148,25 @@ def test_a_sync_tool_that_blocks_now_and_then_stays_on_threads(roomy_thresholds)
 def test_a_configured_tool_thread_pool_keeps_every_call_on_it(roomy_thresholds):
   config = RunConfig(tool_thread_pool_config=ToolThreadPoolConfig(max_workers=2))
   assert _where_calls_run([0] * 6, config) == [False] * 6
+
+
+def test_a_quick_tool_that_runs_its_own_event_loop_keeps_working_on_threads(roomy_thresholds):
+  async def fetch(item: int) -> int:
+    return item * 2
+
+  results = []
+
+  def lookup(item: int) -> dict:
+    """Looks an item up through an async client."""
+    results.append(asyncio.run(fetch(item)))  # asyncio refuses this on a thread whose loop runs
+    return {"item": item}
+
+  agent = Agent(name="a", model=ScriptedModel([call("lookup", item=i) for i in range(6)] + ["done"]), tools=[lookup])
+
+  async def go():
+    runner = InMemoryRunner(agent, app_name="app")
+    return await run_turn(runner, "go")
+  events = asyncio.run(go())
+  assert results == [0, 2, 4, 6, 8, 10]  # each call ran once, none failed
+  answers = [r.response for e in events for r in e.get_function_responses()]
+  assert answers == [{"item": i} for i in range(6)]
