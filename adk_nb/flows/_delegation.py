@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, AsyncGenerator, Optional
 from google.genai import types
 
 from ..events.event import Event
-from ..tools._task_tools import FINISH_TASK, FINISH_TASK_SUCCESS, DelegationTool
+from ..tools._task_tools import FINISH_TASK, DelegationTool, finishes_task
 
 if TYPE_CHECKING:
   from ..agents.invocation_context import InvocationContext
@@ -166,8 +166,7 @@ async def _run_sub_agent(ctx: "InvocationContext", tool: DelegationTool, call: t
       for fc in event.get_function_calls():
         if fc.name == FINISH_TASK:
           finish_args = dict(fc.args or {})
-      if any(fr.name == FINISH_TASK and (fr.response or {}).get("result") == FINISH_TASK_SUCCESS
-             for fr in event.get_function_responses()):
+      if finishes_task(event):
         outcome.finished = True
         outcome.response = _finish_tool(sub).result(finish_args or {})
         event.output = outcome.response  # the task's output, on its finish_task answer (as google-adk)

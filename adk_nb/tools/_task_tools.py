@@ -17,6 +17,7 @@ from .base_tool import BaseTool
 
 if TYPE_CHECKING:
   from ..agents.llm_agent import LlmAgent
+  from ..events.event import Event
   from ..models.llm_request import LlmRequest
   from .tool_context import ToolContext
 
@@ -83,8 +84,16 @@ class FinishTaskTool(BaseTool):
     except ValidationError as exc:
       return {"error": f"`{self.name}()` was called with arguments that do not validate:\n{exc}\nCall it "
                        "again with every required parameter present and of the right type."}
-    tool_context.actions.skip_summarization = True  # the task agent's turn ends here
+    # Not skip_summarization: as in google-adk this answer is no final response (a caller of
+    # is_final_response() must not take it for the agent's reply); the flow stops on it instead.
     return FINISH_TASK_SUCCESS
+
+
+def finishes_task(event: "Event") -> bool:
+  """True when the event answers finish_task with success: the task is done and its agent stops.
+  An invalid call's error answer does not count; the model sees it and calls again."""
+  return any(r.name == FINISH_TASK and (r.response or {}).get("result") == FINISH_TASK_SUCCESS
+             for r in event.get_function_responses())
 
 
 class DelegationTool(BaseTool):
