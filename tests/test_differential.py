@@ -222,8 +222,6 @@ def _requests(requests: list[dict]) -> list[dict]:
 # documented as deliberate and normalised above. {scenario: {comparison: what differs}}.
 GAPS = {
     "task_delegation": {
-        "stored": "adk_nb also stores the task's input ({'request': ...}) as a user event of the task "
-                  "(adk_nb/flows/_delegation.py)",
         "requests": "google-adk offers a task sub-agent transfer_to_agent (back to its coordinator) beside "
                     "finish_task; adk_nb offers finish_task only",
     },

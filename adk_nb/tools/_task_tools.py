@@ -96,6 +96,16 @@ def finishes_task(event: "Event") -> bool:
              for r in event.get_function_responses())
 
 
+def task_input(agent: "LlmAgent", args: dict[str, Any]) -> str:
+  """A delegated sub-agent's first user turn, built from its coordinator's call arguments: the
+  request text (single_turn), the input_schema's JSON, else the arguments as JSON."""
+  if agent.input_schema is not None:
+    return agent.input_schema.model_validate(args).model_dump_json()
+  if agent.mode == "single_turn":
+    return str(args.get("request", ""))
+  return json.dumps(args, ensure_ascii=False)
+
+
 class DelegationTool(BaseTool):
   """A sub-agent offered to its coordinator as a tool (mode 'single_turn' or 'task')."""
 
@@ -116,12 +126,8 @@ class DelegationTool(BaseTool):
     return types.FunctionDeclaration(name=self.name, description=self.description, parameters_json_schema=schema)
 
   def task_input(self, args: dict[str, Any]) -> str:
-    """The sub-agent's first user turn: the request text, or the arguments as JSON."""
-    if self.agent.input_schema is not None:
-      return self.agent.input_schema.model_validate(args).model_dump_json()
-    if self.agent.mode == "single_turn":
-      return str(args.get("request", ""))
-    return json.dumps(args, ensure_ascii=False)
+    """The sub-agent's first user turn for these arguments (see task_input)."""
+    return task_input(self.agent, args)
 
   async def run_async(self, *, args: dict[str, Any], tool_context: "ToolContext") -> Any:
     # Reached only when something runs the tool outside an LlmAgent's flow.
