@@ -162,7 +162,7 @@ class Runner:
     span = tracing.invocation_span(ctx)
     failure: Optional[BaseException] = None
     try:
-      for event in self._interrupted_answers(session, resume):
+      for event in self._interrupted_answers(session, resume, task.scope if task is not None else None):
         await self.session_service.append_event(session, event)
         yield event
       if new_message is not None:
@@ -282,14 +282,20 @@ class Runner:
     return root
 
   @staticmethod
-  def _interrupted_answers(session: Session, resume: Optional[Resume]) -> list[Event]:
+  def _interrupted_answers(session: Session, resume: Optional[Resume], waiting_task: Optional[str] = None
+                           ) -> list[Event]:
     """Answers for calls an earlier run left unanswered (it was killed or cancelled mid-call).
 
     Recorded before the new turn so no model ever receives a call without its answer, and the
-    model is told the outcome is unknown rather than left to guess.
+    model is told the outcome is unknown rather than left to guess. The coordinator's call of a
+    task waiting for the user (`waiting_task`, its id) is not one: the new message continues it.
     """
-    return [interrupted_answer(event, calls)
-            for event, calls in unanswered_calls(session.events, resume.paused if resume else ())]
+    out = []
+    for event, calls in unanswered_calls(session.events, resume.paused if resume else ()):
+      calls = [c for c in calls if c.id != waiting_task]
+      if calls:
+        out.append(interrupted_answer(event, calls))
+    return out
 
   @staticmethod
   def _should_append_event(event: Event, is_live_call: bool) -> bool:

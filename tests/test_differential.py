@@ -222,12 +222,14 @@ def _requests(requests: list[dict]) -> list[dict]:
 # documented as deliberate and normalised above. {scenario: {comparison: what differs}}.
 GAPS = {
     "task_delegation": {
-        "events": "finish_task's answer: google-adk yields it as a non-final event without "
-                  "skip_summarization; adk_nb sets skip_summarization, so the event is final",
-        "stored": "adk_nb also stores the task's input ({'request': ...}) as a user event of the task "
-                  "(adk_nb/flows/_delegation.py); plus the finish_task answer difference above",
+        # Kept on purpose: google-adk 2.13 offers a task sub-agent transfer_to_agent (its coordinator
+        # and chat peers, flows/llm_flows/extensions/_agent_transfer.py _get_transfer_targets, with no
+        # transfer instruction), but a call to it transfers nowhere: the task wrapper
+        # (workflow/_llm_agent_wrapper.py) stops that run, the task stays open, its agent is asked
+        # again without the call in its history, and the coordinator's next request shows the task's
+        # input and the user's reply. adk_nb does not offer a tool whose call does nothing.
         "requests": "google-adk offers a task sub-agent transfer_to_agent (back to its coordinator) beside "
-                    "finish_task; adk_nb offers finish_task only",
+                    "finish_task, though calling it does not transfer; adk_nb offers finish_task only",
     },
 }
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from typing import Optional
+from typing import Callable, Optional
 
 from google.genai import types
 
@@ -319,18 +319,29 @@ def build_current_turn(agent_name: str, branch: Optional[str], events: list[Even
   return turn.request_contents(strip_client_ids)
 
 
-def build_scoped(agent_name: str, scope: str, events: list[Event], strip_client_ids: bool = False
-                 ) -> list[types.Content]:
-  """The history of a delegated task: only the events of its isolation scope (its input, its own
-  steps, the user's replies to it), read back from the end of the session to where it began."""
+def build_scoped(agent_name: str, scope: str, events: list[Event], strip_client_ids: bool = False,
+                 task_input: Optional[Callable[[dict], str]] = None) -> list[types.Content]:
+  """The history of a delegated task: its input, then only the events of its isolation scope (its
+  own steps, the user's replies to it), read back from the end of the session to where it began.
+
+  The input is the coordinator's call whose id is the scope, rendered by `task_input` as the
+  first user turn (as google-adk does; nothing else stores it, so a task resumed in a new process
+  reads it from the same call)."""
   start = len(events)
+  origin: Optional[types.FunctionCall] = None
   for i in range(len(events) - 1, -1, -1):
-    if events[i].isolation_scope == scope:
+    event = events[i]
+    if event.isolation_scope == scope:
       start = i
-    elif events[i].author == "user" and not events[i].isolation_scope and not events[i].get_function_responses():
+    elif event.author == "user" and not event.isolation_scope and not event.get_function_responses():
       break  # the user message before the task started: nothing of the task lies before it
+    elif origin is None and task_input is not None:
+      origin = next((c for c in event.get_function_calls() if c.id == scope), None)
   turn = _Entry()
   for event in events[start:]:
     if event.isolation_scope == scope:
       turn.add(event, event_to_content(event, agent_name))
-  return turn.request_contents(strip_client_ids)
+  contents = turn.request_contents(strip_client_ids)
+  if origin is not None:
+    contents.insert(0, types.Content(role="user", parts=[types.Part(text=task_input(dict(origin.args or {})))]))
+  return contents

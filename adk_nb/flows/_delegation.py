@@ -7,8 +7,9 @@
   coordinator's call and the coordinator continues.
 
 Each delegation runs in its own isolation scope (the id of the coordinator's call): the
-sub-agent sees only its input and its task's own events, and the rest of the conversation does
-not see them. Its events carry `isolation_scope` and the branch `name@{call id}`.
+sub-agent sees only its input (rebuilt from that call) and its task's own events, and the rest
+of the conversation does not see them. Its events carry `isolation_scope` and the branch
+`name@{call id}`.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING, Any, AsyncGenerator, Optional
 from google.genai import types
 
 from ..events.event import Event
-from ..tools._task_tools import FINISH_TASK, FINISH_TASK_SUCCESS, DelegationTool
+from ..tools._task_tools import FINISH_TASK, DelegationTool, finishes_task
 
 if TYPE_CHECKING:
   from ..agents.invocation_context import InvocationContext
@@ -152,11 +153,10 @@ async def _run_sub_agent(ctx: "InvocationContext", tool: DelegationTool, call: t
   branch = f"{ctx.branch}.{sub.name}@{call.id}" if ctx.branch else f"{sub.name}@{call.id}"
   sub_ctx = ctx.model_copy(update={"branch": branch, "agent": sub, "isolation_scope": scope, "task_scope": None})
   if first:
-    # The request is the sub-agent's first user turn: committed (so a task's later turns, or a
-    # new process, rebuild its history), not yielded, as an agent node's input in a graph.
-    turn = Event(invocation_id=ctx.invocation_id, author="user", branch=branch, isolation_scope=scope,
-                 content=types.Content(role="user", parts=[types.Part(text=tool.task_input(dict(call.args or {})))]))
-    await ctx.session_service.append_event(ctx.session, turn)
+    # Checked before the sub-agent starts (an input_schema that refuses the arguments raises
+    # here). Nothing is stored: as in google-adk, each model call of the task rebuilds its first
+    # user turn from the coordinator's call, which is in the session (_contents.build_scoped).
+    tool.task_input(dict(call.args or {}))
   finish_args: Optional[dict[str, Any]] = None
   text: Optional[str] = None
   async for event in sub.run_async(sub_ctx):
@@ -166,8 +166,7 @@ async def _run_sub_agent(ctx: "InvocationContext", tool: DelegationTool, call: t
       for fc in event.get_function_calls():
         if fc.name == FINISH_TASK:
           finish_args = dict(fc.args or {})
-      if any(fr.name == FINISH_TASK and (fr.response or {}).get("result") == FINISH_TASK_SUCCESS
-             for fr in event.get_function_responses()):
+      if finishes_task(event):
         outcome.finished = True
         outcome.response = _finish_tool(sub).result(finish_args or {})
         event.output = outcome.response  # the task's output, on its finish_task answer (as google-adk)

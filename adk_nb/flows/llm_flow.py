@@ -17,6 +17,7 @@ from ..events.event_actions import EventActions
 from ..models.llm_request import LlmRequest
 from ..telemetry import progress, tracing
 from ..models.llm_response import LlmResponse
+from ..tools._task_tools import finishes_task, task_input
 from ..tools.set_model_response_tool import SET_MODEL_RESPONSE
 from ..tools.tool_context import ToolContext
 from ..utils.trusted import trusted
@@ -72,6 +73,8 @@ async def run_flow(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGenerato
       return
     if last is None or last.is_final_response() or last.partial or last.error_code:
       return
+    if agent.mode == "task" and last.author == agent.name and finishes_task(last):
+      return  # the task is done: its result goes to the coordinator, the model is not called again
 
 
 async def build_request(agent: "LlmAgent", ctx: "InvocationContext") -> LlmRequest:
@@ -130,7 +133,8 @@ def add_contents(agent: "LlmAgent", ctx: "InvocationContext", request: LlmReques
   if _contents.has_rewind(key, events):
     events, key = _contents.without_rewound(events), key + ("rewound",)
   if ctx.isolation_scope:
-    request.contents = _contents.build_scoped(agent.name, ctx.isolation_scope, events, strip)
+    request.contents = _contents.build_scoped(agent.name, ctx.isolation_scope, events, strip,
+                                              lambda args: task_input(agent, args))
   elif agent.include_contents == "none":
     request.contents = _contents.build_current_turn(agent.name, ctx.branch, events, strip, plans)
   else:

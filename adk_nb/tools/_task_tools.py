@@ -17,6 +17,7 @@ from .base_tool import BaseTool
 
 if TYPE_CHECKING:
   from ..agents.llm_agent import LlmAgent
+  from ..events.event import Event
   from ..models.llm_request import LlmRequest
   from .tool_context import ToolContext
 
@@ -83,8 +84,26 @@ class FinishTaskTool(BaseTool):
     except ValidationError as exc:
       return {"error": f"`{self.name}()` was called with arguments that do not validate:\n{exc}\nCall it "
                        "again with every required parameter present and of the right type."}
-    tool_context.actions.skip_summarization = True  # the task agent's turn ends here
+    # Not skip_summarization: as in google-adk this answer is no final response (a caller of
+    # is_final_response() must not take it for the agent's reply); the flow stops on it instead.
     return FINISH_TASK_SUCCESS
+
+
+def finishes_task(event: "Event") -> bool:
+  """True when the event answers finish_task with success: the task is done and its agent stops.
+  An invalid call's error answer does not count; the model sees it and calls again."""
+  return any(r.name == FINISH_TASK and (r.response or {}).get("result") == FINISH_TASK_SUCCESS
+             for r in event.get_function_responses())
+
+
+def task_input(agent: "LlmAgent", args: dict[str, Any]) -> str:
+  """A delegated sub-agent's first user turn, built from its coordinator's call arguments: the
+  request text (single_turn), the input_schema's JSON, else the arguments as JSON."""
+  if agent.input_schema is not None:
+    return agent.input_schema.model_validate(args).model_dump_json()
+  if agent.mode == "single_turn":
+    return str(args.get("request", ""))
+  return json.dumps(args, ensure_ascii=False)
 
 
 class DelegationTool(BaseTool):
@@ -107,12 +126,8 @@ class DelegationTool(BaseTool):
     return types.FunctionDeclaration(name=self.name, description=self.description, parameters_json_schema=schema)
 
   def task_input(self, args: dict[str, Any]) -> str:
-    """The sub-agent's first user turn: the request text, or the arguments as JSON."""
-    if self.agent.input_schema is not None:
-      return self.agent.input_schema.model_validate(args).model_dump_json()
-    if self.agent.mode == "single_turn":
-      return str(args.get("request", ""))
-    return json.dumps(args, ensure_ascii=False)
+    """The sub-agent's first user turn for these arguments (see task_input)."""
+    return task_input(self.agent, args)
 
   async def run_async(self, *, args: dict[str, Any], tool_context: "ToolContext") -> Any:
     # Reached only when something runs the tool outside an LlmAgent's flow.

@@ -123,6 +123,12 @@ async def test_a_task_sub_agent_talks_with_the_user_then_finish_task_answers_the
   assert {e.invocation_id for e in first + second} == {first[0].invocation_id}
   call_id = first[1].get_function_calls()[0].id
   assert second[0].isolation_scope == call_id
+  # finish_task's answer is not a reply (as google-adk): the task's run ends on it, its result on `output`.
+  finished = second[2]
+  assert not finished.is_final_response() and finished.output == {"result": "booked Paris"}
+  # The request is no event of its own: each model call of the task rebuilds it from the coordinator's call.
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  assert [e.content.parts[0].text for e in session.events if e.isolation_scope and e.author == "user"] == ["Paris"]
 
   ask, finish = booker_model.requests
   assert texts(ask) == ['user: {"request": "book a flight"}']
