@@ -22,8 +22,9 @@ returns in microseconds. So a sync tool whose first QUICK_CALLS calls each retur
 QUICK_SECONDS runs on the loop's thread from then on (in a copy of the context, as on a thread);
 one call there that takes over SLOW_SECONDS sends it back to threads for good. A tool that blocks
 (sleeps, waits on the network) is slow from its first calls and never leaves the threads. A tool that
-runs an event loop of its own (`asyncio.run`) is refused one by asyncio on the loop's thread before it
-starts: that call is made again on a thread, and the tool stays there. Setting
+runs an event loop of its own (`asyncio.run`) is refused one by asyncio on the loop's thread: that call
+is made again on a thread (what the tool did before reaching asyncio runs twice, once), and the tool
+stays there. Setting
 `RunConfig.tool_thread_pool_config` keeps every call on the pool.
 """
 
@@ -129,15 +130,16 @@ async def call_sync_tool(func: Callable[..., Any], args: list[Any], kwargs: dict
     except RuntimeError as exc:
       if not _needs_own_loop(exc):
         raise
-      # The tool runs an event loop of its own (asyncio.run, run_until_complete), which it cannot do
-      # on a thread whose loop is running: asyncio refused before anything ran. Threads for good.
+      # The tool runs an event loop of its own (asyncio.run, run_until_complete), which asyncio refuses
+      # on a thread whose loop is running: the call is made again on a thread, where it always ran
+      # before (what the tool did before reaching asyncio ran twice). Threads for good.
       pace.inline, pace.settled = False, True
       logger.info("Tool function %s runs its own event loop: its calls run on worker threads from now on.",
                   getattr(func, "__qualname__", func))
       return await call_in_thread(func, args, kwargs, tool_context)
     finally:
       elapsed = time.perf_counter() - start
-      if elapsed > SLOW_SECONDS:
+      if pace.inline and elapsed > SLOW_SECONDS:
         pace.inline, pace.settled = False, True
         logger.info("Tool function %s took %.0f ms on the event loop's thread: its calls run on worker threads "
                     "from now on.", getattr(func, "__qualname__", func), elapsed * 1000)
