@@ -172,6 +172,16 @@ async def test_a_finished_task_saves_its_result_under_its_output_key():
   assert session.state["booking"] == {"result": "booked Paris"}  # the task's result, not the coordinator's text
 
 
+async def test_a_root_task_agent_puts_its_result_on_the_finishing_event():
+  model = ScriptedModel(["Where to?", call("finish_task", result="booked Paris")])
+  runner = InMemoryRunner(LlmAgent(name="booker", mode="task", model=model, output_key="booking"), app_name="app")
+  await run_turn(runner, "I need a flight")
+  events = await run_turn(runner, "Paris")
+  assert [e.output for e in events][-2:] == [None, {"result": "booked Paris"}]  # on finish_task's answer
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  assert session.state["booking"] == {"result": "booked Paris"}
+
+
 async def test_a_waiting_task_continues_from_a_new_runner_on_a_database(tmp_path):
   from adk_nb.sessions import DatabaseSessionService
 
