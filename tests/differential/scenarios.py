@@ -326,7 +326,9 @@ def ready_made_tools(fw: Framework):
 
 def task_delegation(fw: Framework):
   # A task-mode sub-agent called like a tool, ending its task with finish_task.
-  booker = fw.LlmAgent(name="booker", description="Books flights.", mode="task", instruction="Book the flight.",
+  # output_key: the finished task's result is saved in state.
+  booker = fw.LlmAgent(name="booker", description="Books flights.", mode="task", output_key="booking",
+                       instruction="Book the flight.",
                        model=fw.model("booker", [("call", "finish_task", {"result": "booked Paris"})]))
   coord = fw.LlmAgent(name="coord", instruction="Delegate bookings.", sub_agents=[booker],
                       model=fw.model("coord", [("call", "booker", {"request": "book Paris"}), "Booked."]))
