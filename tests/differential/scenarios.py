@@ -335,6 +335,14 @@ def task_delegation(fw: Framework):
   return coord, ["Book me a flight to Paris"]
 
 
+def root_task(fw: Framework):
+  # A root task-mode agent: its finish_task result is saved under output_key.
+  agent = fw.LlmAgent(name="booker", description="Books flights.", mode="task", output_key="booking",
+                      instruction="Book the flight.",
+                      model=fw.model("booker", [("call", "finish_task", {"result": "booked Paris"})]))
+  return agent, ["Book me a flight to Paris"]
+
+
 def _raise(error: Exception):
   def step(llm_request):
     raise error
@@ -425,6 +433,7 @@ SCENARIOS = {
     "confirmation": confirmation,
     "ready_made_tools": ready_made_tools,
     "task_delegation": task_delegation,
+    "root_task": root_task,
     "tool_error": tool_error,
     "tool_error_handled": tool_error_handled,
     "unknown_tool": unknown_tool,
