@@ -320,7 +320,7 @@ def build_current_turn(agent_name: str, branch: Optional[str], events: list[Even
 
 
 def build_scoped(agent_name: str, scope: str, events: list[Event], strip_client_ids: bool = False,
-                 task_input: Optional[Callable[[dict], list[str]]] = None) -> list[types.Content]:
+                 task_input: Optional[Callable[[dict], str]] = None) -> list[types.Content]:
   """The history of a delegated task: its input, then only the events of its isolation scope (its
   own steps, the user's replies to it), read back from the end of the session to where it began.
 
@@ -343,6 +343,5 @@ def build_scoped(agent_name: str, scope: str, events: list[Event], strip_client_
       turn.add(event, event_to_content(event, agent_name))
   contents = turn.request_contents(strip_client_ids)
   if origin is not None:
-    parts = [types.Part(text=text) for text in task_input(dict(origin.args or {}))]
-    contents.insert(0, types.Content(role="user", parts=parts))
+    contents.insert(0, types.Content(role="user", parts=[types.Part(text=task_input(dict(origin.args or {})))]))
   return contents

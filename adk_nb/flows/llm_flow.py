@@ -17,7 +17,7 @@ from ..events.event_actions import EventActions
 from ..models.llm_request import LlmRequest
 from ..telemetry import progress, tracing
 from ..models.llm_response import LlmResponse
-from ..tools._task_tools import finishes_task, task_input_parts
+from ..tools._task_tools import finishes_task, task_input
 from ..tools.set_model_response_tool import SET_MODEL_RESPONSE
 from ..tools.tool_context import ToolContext
 from ..utils.trusted import trusted
@@ -152,7 +152,7 @@ def add_contents(agent: "LlmAgent", ctx: "InvocationContext", request: LlmReques
     events, key = _contents.without_rewound(events), key + ("rewound",)
   if ctx.isolation_scope:
     request.contents = _contents.build_scoped(agent.name, ctx.isolation_scope, events, strip,
-                                              lambda args: task_input_parts(agent, args))
+                                              lambda args: task_input(agent, args))
   elif agent.include_contents == "none":
     request.contents = _contents.build_current_turn(agent.name, ctx.branch, events, strip, plans)
   else:

@@ -98,22 +98,12 @@ def finishes_task(event: "Event") -> bool:
 
 def task_input(agent: "LlmAgent", args: dict[str, Any]) -> str:
   """A delegated sub-agent's first user turn, built from its coordinator's call arguments: the
-  input_schema's JSON, else the arguments as JSON (as google-adk)."""
+  request text (single_turn), the input_schema's JSON, else the arguments as JSON."""
   if agent.input_schema is not None:
     return agent.input_schema.model_validate(args).model_dump_json()
-  return json.dumps(args, ensure_ascii=False)
-
-
-_SINGLE_TURN_NOTE = "No replies from the user will follow: finish this with what is given above."
-
-
-def task_input_parts(agent: "LlmAgent", args: dict[str, Any]) -> list[str]:
-  """The texts of a delegated sub-agent's first user turn: its input, then for a single_turn
-  agent a note that the user will not answer (google-adk adds one too)."""
-  texts = [task_input(agent, args)]
   if agent.mode == "single_turn":
-    texts.append(_SINGLE_TURN_NOTE)
-  return texts
+    return str(args.get("request", ""))
+  return json.dumps(args, ensure_ascii=False)
 
 
 class DelegationTool(BaseTool):

@@ -8,7 +8,6 @@ from adk_nb import InMemoryRunner, Runner
 from adk_nb.agents import LlmAgent
 from adk_nb.models import ScriptedModel, call
 from adk_nb.testing import run_turn
-from adk_nb.tools._task_tools import _SINGLE_TURN_NOTE as NOTE
 
 
 def texts(request):
@@ -68,8 +67,7 @@ async def test_a_single_turn_sub_agent_is_called_like_a_tool_and_answers_in_the_
   assert decl.description == "Summarizes." and decl.parameters_json_schema["required"] == ["request"]
   assert "transfer_to_agent" not in declarations(first)  # a delegated sub-agent is a tool, not a transfer target
   # The helper sees only its request; the coordinator never sees the helper's own conversation.
-  # As google-adk: the call's arguments as JSON, and a note that the user will not answer.
-  assert texts(helper_model.requests[0]) == ['user: {"request": "summarize X"}', f"user: {NOTE}"]
+  assert texts(helper_model.requests[0]) == ["user: summarize X"]
   assert texts(second) == ["user: summarize please", "model: FC helper {'request': 'summarize X'}",
                            "user: FR helper {'result': 'short summary'}"]
   helper_model.assert_complete()
@@ -89,7 +87,7 @@ async def test_a_single_turn_sub_agent_with_schemas_takes_json_and_answers_a_dic
   coord = LlmAgent(name="coord", model=coord_model, sub_agents=[helper])
   events = await run_turn(InMemoryRunner(coord, app_name="app"), "go")
   assert ("coord", "answer", "facts", {"result": {"count": 3}}) in summary(events)
-  assert texts(helper_model.requests[0]) == ['user: {"topic":"otters"}', f"user: {NOTE}"]
+  assert texts(helper_model.requests[0]) == ['user: {"topic":"otters"}']
   assert declarations(coord_model.requests[0])["facts"].parameters_json_schema["required"] == ["topic"]
 
 
