@@ -29,7 +29,7 @@ SCENARIOS_PY = REPO_ROOT / "tests" / "differential" / "scenarios.py"
 SCENARIOS = ["single_text", "tool_round_trip", "parallel_calls", "sequential_output_key", "loop_exit",
              "transfer_sticky", "agent_tool", "confirmation", "tool_error", "tool_error_handled", "unknown_tool",
              "model_error", "missing_state_var", "output_schema_mismatch", "plan_react", "code_execution",
-             "ready_made_tools", "task_delegation"]
+             "ready_made_tools", "task_delegation", "root_task"]
 
 
 def _adk_python() -> str | None:

@@ -170,6 +170,8 @@ async def _run_sub_agent(ctx: "InvocationContext", tool: DelegationTool, call: t
         outcome.finished = True
         outcome.response = _finish_tool(sub).result(finish_args or {})
         event.output = outcome.response  # the task's output, on its finish_task answer (as google-adk)
+        if sub.output_key and outcome.response is not None:
+          event.actions.state_delta[sub.output_key] = outcome.response  # as google-adk, on the same event
       elif event.text and event.is_final_response() and not event.get_function_responses():
         text = event.text
     yield event

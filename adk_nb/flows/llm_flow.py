@@ -64,10 +64,13 @@ async def run_flow(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGenerato
   while True:
     last: Optional[Event] = None
     transferred = False
+    finish_args: Optional[dict] = None
     async for event in _run_one_step(agent, ctx):
       last = event
       if event.actions.transfer_to_agent and event.author == agent.name and not event.partial:
         transferred = True
+      if agent.mode == "task" and event.author == agent.name and not event.partial:
+        finish_args = _note_task_result(agent, event, finish_args)
       yield event
     if transferred or ctx.paused or ctx.end_invocation:
       return
@@ -75,6 +78,21 @@ async def run_flow(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGenerato
       return
     if agent.mode == "task" and last.author == agent.name and finishes_task(last):
       return  # the task is done: its result goes to the coordinator, the model is not called again
+
+
+def _note_task_result(agent: "LlmAgent", event: Event, finish_args: Optional[dict]) -> Optional[dict]:
+  """Puts a finished task's result on finish_task's answer: its `output`, and state under output_key
+  (as google-adk, for a root task agent too). Returns the latest finish_task arguments seen."""
+  for fc in event.get_function_calls():
+    if fc.name == "finish_task":
+      finish_args = dict(fc.args or {})
+  if finishes_task(event) and event.output is None:
+    from ..tools._task_tools import FinishTaskTool
+
+    event.output = FinishTaskTool(agent).result(finish_args or {})
+    if agent.output_key and event.output is not None:
+      event.actions.state_delta[agent.output_key] = event.output
+  return finish_args
 
 
 async def build_request(agent: "LlmAgent", ctx: "InvocationContext") -> LlmRequest:

@@ -326,11 +326,21 @@ def ready_made_tools(fw: Framework):
 
 def task_delegation(fw: Framework):
   # A task-mode sub-agent called like a tool, ending its task with finish_task.
-  booker = fw.LlmAgent(name="booker", description="Books flights.", mode="task", instruction="Book the flight.",
+  # output_key: the finished task's result is saved in state.
+  booker = fw.LlmAgent(name="booker", description="Books flights.", mode="task", output_key="booking",
+                       instruction="Book the flight.",
                        model=fw.model("booker", [("call", "finish_task", {"result": "booked Paris"})]))
   coord = fw.LlmAgent(name="coord", instruction="Delegate bookings.", sub_agents=[booker],
                       model=fw.model("coord", [("call", "booker", {"request": "book Paris"}), "Booked."]))
   return coord, ["Book me a flight to Paris"]
+
+
+def root_task(fw: Framework):
+  # A root task-mode agent: its finish_task result is saved under output_key.
+  agent = fw.LlmAgent(name="booker", description="Books flights.", mode="task", output_key="booking",
+                      instruction="Book the flight.",
+                      model=fw.model("booker", [("call", "finish_task", {"result": "booked Paris"})]))
+  return agent, ["Book me a flight to Paris"]
 
 
 def _raise(error: Exception):
@@ -423,6 +433,7 @@ SCENARIOS = {
     "confirmation": confirmation,
     "ready_made_tools": ready_made_tools,
     "task_delegation": task_delegation,
+    "root_task": root_task,
     "tool_error": tool_error,
     "tool_error_handled": tool_error_handled,
     "unknown_tool": unknown_tool,

@@ -94,10 +94,10 @@ async def test_a_single_turn_sub_agent_with_schemas_takes_json_and_answers_a_dic
 # ---- task ----------------------------------------------------------------------------------------
 
 
-def booking(booker_steps, coord_steps, output_schema=None):
+def booking(booker_steps, coord_steps, output_schema=None, output_key=None):
   booker_model = ScriptedModel(booker_steps)
   booker = LlmAgent(name="booker", description="Books flights.", mode="task", model=booker_model,
-                    output_schema=output_schema)
+                    output_schema=output_schema, output_key=output_key)
   coord_model = ScriptedModel(coord_steps)
   chat = LlmAgent(name="smalltalk", description="Chats.", model=ScriptedModel([]))
   coord = LlmAgent(name="coord", model=coord_model, sub_agents=[booker, chat])
@@ -161,6 +161,25 @@ async def test_an_invalid_finish_task_goes_back_to_the_model_and_a_schema_shapes
                          ("user", "answer", "booker", {"city": "Paris", "seats": 2})]
   assert declarations(booker_model.requests[0])["finish_task"].parameters_json_schema["required"] == ["city", "seats"]
   assert summary(events)[-1] == ("coord", "text", "Booked.")
+
+
+async def test_a_finished_task_saves_its_result_under_its_output_key():
+  coord, _, _ = booking([call("finish_task", result="booked Paris")],
+                        [call("booker", request="book"), "Booked."], output_key="booking")
+  runner = InMemoryRunner(coord, app_name="app")
+  await run_turn(runner, "book Paris")
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  assert session.state["booking"] == {"result": "booked Paris"}  # the task's result, not the coordinator's text
+
+
+async def test_a_root_task_agent_puts_its_result_on_the_finishing_event():
+  model = ScriptedModel(["Where to?", call("finish_task", result="booked Paris")])
+  runner = InMemoryRunner(LlmAgent(name="booker", mode="task", model=model, output_key="booking"), app_name="app")
+  await run_turn(runner, "I need a flight")
+  events = await run_turn(runner, "Paris")
+  assert [e.output for e in events][-2:] == [None, {"result": "booked Paris"}]  # on finish_task's answer
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  assert session.state["booking"] == {"result": "booked Paris"}
 
 
 async def test_a_waiting_task_continues_from_a_new_runner_on_a_database(tmp_path):
