@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, AsyncGenerator, Optional
 from google.genai import types
 
 from ..events.event import Event
-from ..tools._task_tools import FINISH_TASK, DelegationTool, finishes_task
+from ..tools._task_tools import DelegationTool, finishes_task
 
 if TYPE_CHECKING:
   from ..agents.invocation_context import InvocationContext
@@ -157,21 +157,15 @@ async def _run_sub_agent(ctx: "InvocationContext", tool: DelegationTool, call: t
     # here). Nothing is stored: as in google-adk, each model call of the task rebuilds its first
     # user turn from the coordinator's call, which is in the session (_contents.build_scoped).
     tool.task_input(dict(call.args or {}))
-  finish_args: Optional[dict[str, Any]] = None
   text: Optional[str] = None
   async for event in sub.run_async(sub_ctx):
     if not event.isolation_scope:
       event.isolation_scope = scope
     if event.author == sub.name and not event.partial:
-      for fc in event.get_function_calls():
-        if fc.name == FINISH_TASK:
-          finish_args = dict(fc.args or {})
       if finishes_task(event):
+        # The task agent's own loop put the result on its finish_task answer (llm_flow).
         outcome.finished = True
-        outcome.response = _finish_tool(sub).result(finish_args or {})
-        event.output = outcome.response  # the task's output, on its finish_task answer (as google-adk)
-        if sub.output_key and outcome.response is not None:
-          event.actions.state_delta[sub.output_key] = outcome.response  # as google-adk, on the same event
+        outcome.response = event.output
       elif event.text and event.is_final_response() and not event.get_function_responses():
         text = event.text
     yield event
@@ -181,12 +175,6 @@ async def _run_sub_agent(ctx: "InvocationContext", tool: DelegationTool, call: t
     if text is not None and sub.output_schema is not None:
       value = sub.output_schema.model_validate_json(text).model_dump(mode="json")
     outcome.response = value
-
-
-def _finish_tool(agent: "LlmAgent"):
-  from ..tools._task_tools import FinishTaskTool
-
-  return FinishTaskTool(agent)
 
 
 def _answer_event(ctx: "InvocationContext", author: str, parts: list[types.Part]) -> Event:

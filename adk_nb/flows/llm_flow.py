@@ -17,7 +17,7 @@ from ..events.event_actions import EventActions
 from ..models.llm_request import LlmRequest
 from ..telemetry import progress, tracing
 from ..models.llm_response import LlmResponse
-from ..tools._task_tools import finishes_task, task_input
+from ..tools._task_tools import FINISH_TASK, FinishTaskTool, finishes_task, task_input
 from ..tools.set_model_response_tool import SET_MODEL_RESPONSE
 from ..tools.tool_context import ToolContext
 from ..utils.trusted import trusted
@@ -84,11 +84,9 @@ def _note_task_result(agent: "LlmAgent", event: Event, finish_args: Optional[dic
   """Puts a finished task's result on finish_task's answer: its `output`, and state under output_key
   (as google-adk, for a root task agent too). Returns the latest finish_task arguments seen."""
   for fc in event.get_function_calls():
-    if fc.name == "finish_task":
+    if fc.name == FINISH_TASK:
       finish_args = dict(fc.args or {})
   if finishes_task(event) and event.output is None:
-    from ..tools._task_tools import FinishTaskTool
-
     event.output = FinishTaskTool(agent).result(finish_args or {})
     if agent.output_key and event.output is not None:
       event.actions.state_delta[agent.output_key] = event.output
