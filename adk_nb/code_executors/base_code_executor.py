@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Optional
 
 from pydantic import BaseModel
 
+from ._local_process import abandon_on_cancel
 from .code_execution_utils import CodeExecutionInput, CodeExecutionResult
 
 if TYPE_CHECKING:
@@ -42,4 +43,11 @@ class BaseCodeExecutor(BaseModel, abc.ABC):
     """Runs `code_execution_input.code` and returns its output (called on a worker thread)."""
 
 
-__all__ = ["BaseCodeExecutor"]
+async def execute_off_loop(executor: BaseCodeExecutor, invocation_context: "InvocationContext",
+                           code_execution_input: CodeExecutionInput) -> CodeExecutionResult:
+  """Runs `executor.execute_code` on a worker thread; if the awaiting task is cancelled (or its
+  generator closed) first, the processes the run started are killed (`UnsafeLocalCodeExecutor`'s)."""
+  return await abandon_on_cancel(executor.execute_code, invocation_context, code_execution_input)
+
+
+__all__ = ["BaseCodeExecutor", "execute_off_loop"]

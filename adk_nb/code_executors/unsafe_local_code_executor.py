@@ -5,13 +5,12 @@ from __future__ import annotations
 import logging
 import os
 import re
-import signal
-import subprocess
 import sys
 from typing import TYPE_CHECKING, Any, Optional
 
 from pydantic import Field
 
+from ._local_process import run_process
 from .base_code_executor import BaseCodeExecutor
 from .code_execution_utils import CodeExecutionInput, CodeExecutionResult
 
@@ -25,8 +24,8 @@ UNSAFE_WARNING = (
     "files, network and environment variables (API keys included); there is no sandbox. Use it only "
     "with code you would run yourself, or run the agent in a container.")
 
-_GRACE_SECONDS = 2.0
-"""How long a timed-out run has between SIGTERM and SIGKILL."""
+DEFAULT_MAX_OUTPUT_CHARS = 100_000
+"""How many characters of each output stream a run keeps by default (as MCP's `max_result_chars`)."""
 
 # The child reads the code from stdin, runs it, and prints a traceback without this wrapper's frame.
 _CHILD = r"""
@@ -48,18 +47,23 @@ except BaseException as error:
 class UnsafeLocalCodeExecutor(BaseCodeExecutor):
   """Runs each code block in a fresh Python process (never inside the notebook kernel).
 
-  The child gets this interpreter, its import path and its environment; it starts its own process
-  group, so a run past `timeout_seconds` (default 300) is stopped with everything it started
-  (SIGTERM, then SIGKILL) and reported as failed, keeping what it printed. A run fails when it
-  exits with a non-zero status (the traceback is its stderr); warnings on stderr of a run that
-  exits 0 do not count. Nothing carries over between runs (`stateful` is always False). Logs
-  `UNSAFE_WARNING` when made: there is no sandbox.
+  The child gets this interpreter, its import path and its environment, in its own process group.
+  What it prints is read as it comes and capped at `max_output_chars` per stream (the head and the
+  tail are kept, with a marker saying how much was left out), so a print loop cannot fill memory.
+  A run past `timeout_seconds` (default 300) is stopped (SIGTERM, then SIGKILL) and reported as
+  failed, keeping what it printed. However a run ends (success, error, timeout, or the agent's
+  run cancelled), every process in its group is killed: nothing the code started outlives it.
+  A run fails when it exits with a non-zero status (the traceback is its stderr); warnings on
+  stderr of a run that exits 0 do not count. Nothing carries over between runs (`stateful` is
+  always False). Logs `UNSAFE_WARNING` when made: there is no sandbox.
   """
 
   stateful: bool = Field(default=False, frozen=True)
   optimize_data_file: bool = Field(default=False, frozen=True)
   timeout_seconds: Optional[float] = 300
   """Wall-clock limit for one run in seconds (None: wait for ever)."""
+  max_output_chars: int = Field(default=DEFAULT_MAX_OUTPUT_CHARS, gt=0)
+  """The most characters of stdout, and of stderr, kept from one run (half from the start, half from the end)."""
 
   def __init__(self, **data: Any) -> None:
     for flag in ("stateful", "optimize_data_file"):
@@ -74,46 +78,17 @@ class UnsafeLocalCodeExecutor(BaseCodeExecutor):
     env = {**os.environ, "PYTHONIOENCODING": "utf-8",
            "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
     run_as_main = bool(re.search(r"""if\s+__name__\s*==\s*['"]__main__['"]""", code))
-    child = subprocess.Popen(
-        [sys.executable, "-c", _CHILD, "__main__" if run_as_main else ""],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        encoding="utf-8", errors="replace", env=env, start_new_session=True)
-    try:
-      stdout, stderr = child.communicate(code, timeout=self.timeout_seconds)
-    except subprocess.TimeoutExpired:
-      stdout, stderr = _stop(child)
+    run = run_process([sys.executable, "-c", _CHILD, "__main__" if run_as_main else ""],
+                      code.encode("utf-8", "replace"), env, self.timeout_seconds, self.max_output_chars)
+    stderr = run.stderr
+    if run.timed_out:
       note = f"Code execution timed out after {self.timeout_seconds:g} seconds and was stopped."
-      return CodeExecutionResult(stdout=stdout, stderr=f"{stderr}\n{note}" if stderr else note,
-                                 exit_code=child.returncode)
-    if child.returncode == 0:
+      stderr = f"{stderr}\n{note}" if stderr else note
+    elif run.returncode == 0:
       stderr = ""
     elif not stderr:
-      stderr = f"Code execution ended with exit status {child.returncode}."
-    return CodeExecutionResult(stdout=stdout, stderr=stderr, exit_code=child.returncode)
+      stderr = f"Code execution ended with exit status {run.returncode}."
+    return CodeExecutionResult(stdout=run.stdout, stderr=stderr, exit_code=run.returncode)
 
 
-def _signal_group(pid: int, sig: int) -> None:
-  try:
-    os.killpg(pid, sig)
-  except (OSError, AttributeError):  # group already gone, or no process groups (Windows)
-    pass
-
-
-def _stop(child: subprocess.Popen) -> tuple[str, str]:
-  """Stops a timed-out run and everything it started; returns what it had printed."""
-  _signal_group(child.pid, signal.SIGTERM)
-  child.terminate()
-  try:
-    child.wait(_GRACE_SECONDS)
-  except subprocess.TimeoutExpired:
-    pass
-  # A grandchild may ignore SIGTERM and hold the pipes open: the group is killed either way.
-  _signal_group(child.pid, getattr(signal, "SIGKILL", signal.SIGTERM))
-  child.kill()
-  try:
-    return child.communicate(timeout=_GRACE_SECONDS)
-  except subprocess.TimeoutExpired:
-    return "", ""
-
-
-__all__ = ["UNSAFE_WARNING", "UnsafeLocalCodeExecutor"]
+__all__ = ["DEFAULT_MAX_OUTPUT_CHARS", "UNSAFE_WARNING", "UnsafeLocalCodeExecutor"]

@@ -9,14 +9,13 @@ saved files as artifacts) and calls the model again, which reads code and result
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import datetime
 from typing import TYPE_CHECKING, AsyncGenerator, Optional
 
 from google.genai import types
 
-from ..code_executors.base_code_executor import BaseCodeExecutor
+from ..code_executors.base_code_executor import BaseCodeExecutor, execute_off_loop
 from ..code_executors.built_in_code_executor import BuiltInCodeExecutor
 from ..code_executors.code_execution_utils import CodeExecutionInput, CodeExecutionUtils, code_parts_as_text, find_code
 from ..code_executors.code_executor_context import ERROR_COUNTS_KEY, CodeExecutorContext
@@ -120,7 +119,7 @@ async def run_code(agent: "LlmAgent", ctx: "InvocationContext", code: str,
       execution_id = ctx.session.id
       records.set_execution_id(execution_id)
   run = CodeExecutionInput(code=code, input_files=records.get_input_files(), execution_id=execution_id)
-  result = await asyncio.to_thread(executor.execute_code, ctx, run)
+  result = await execute_off_loop(executor, ctx, run)
   records.update_code_execution_result(ctx.invocation_id, code, result.stdout, result.stderr)
   if result.stderr:
     records.increment_error_count(ctx.invocation_id)

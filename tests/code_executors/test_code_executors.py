@@ -1,7 +1,9 @@
 """Code executors: model-written code run in a real child process, what the model reads back, retries."""
 
+import asyncio
 import logging
 import os
+import re
 import sys
 import time
 
@@ -187,3 +189,87 @@ def test_extract_code_takes_the_earliest_block_and_cuts_the_content():
       types.Part.from_executable_code(code="1", language="PYTHON"),
       types.Part.from_code_execution_result(outcome="OUTCOME_OK", output="1"), types.Part(text="no code")])
   assert CodeExecutionUtils.extract_code_and_truncate_content(answered, [("```python\n", "\n```")]) is None
+
+
+# Output is capped while it is read, and a run ends with everything it started (issue 28, item 4).
+
+def test_a_print_loop_past_its_timeout_keeps_a_bounded_head_and_tail():
+  executor = UnsafeLocalCodeExecutor(timeout_seconds=1, max_output_chars=10_000)
+  code = "print('start')\ni = 0\nwhile True:\n  print(i)\n  i += 1"
+
+  result = executor.execute_code(None, CodeExecutionInput(code=code))
+
+  assert "timed out after 1 seconds" in result.stderr and result.exit_code != 0
+  cut = re.fullmatch(r"(.*)\n\.\.\.\[\d+ characters of output left out; raise max_output_chars "
+                     r"on the code executor to keep more\]\.\.\.\n(.*)", result.stdout, re.S)
+  assert cut, f"{len(result.stdout)} characters kept, no marker"
+  head, tail = cut.groups()
+  assert head.startswith("start\n0\n1\n2\n") and len(head) == 5_000 and len(tail) == 5_000
+
+
+def test_a_long_output_keeps_its_first_and_last_characters_with_a_marker_between():
+  executor = UnsafeLocalCodeExecutor(timeout_seconds=30, max_output_chars=1_000)
+  code = "import sys\nsys.stdout.write('a' * 600 + 'é' * 1000 + 'c' * 400)\nsys.stderr.write('w' * 5000)\nsys.exit(2)"
+
+  result = executor.execute_code(None, CodeExecutionInput(code=code))
+
+  marker = "\n...[{} characters of output left out; raise max_output_chars on the code executor to keep more]...\n"
+  assert result.stdout == "a" * 500 + marker.format(1_000) + "é" * 100 + "c" * 400
+  assert result.stderr == "w" * 500 + marker.format(4_000) + "w" * 500 and result.exit_code == 2
+  at_the_limit = executor.execute_code(None, CodeExecutionInput(code="print('é' * 999)"))
+  assert at_the_limit.stdout == "é" * 999 + "\n"
+
+
+def _starts_a_sleeper(pid_file, keep_pipes=False):
+  """Code that starts a grandchild sleeping two minutes and writes its pid to `pid_file`."""
+  quiet = "" if keep_pipes else ", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL"
+  return (f"import subprocess, sys\n"
+          f"sleeper = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(120)']{quiet})\n"
+          f"open({str(pid_file)!r}, 'w').write(str(sleeper.pid))\n")
+
+
+def test_what_the_code_started_does_not_outlive_a_successful_or_failed_run(tmp_path):
+  executor = UnsafeLocalCodeExecutor(timeout_seconds=60)
+  ok = executor.execute_code(None, CodeExecutionInput(code=_starts_a_sleeper(tmp_path / "ok") + "print('done')"))
+  failed = executor.execute_code(None, CodeExecutionInput(code=_starts_a_sleeper(tmp_path / "failed") + "1 / 0"))
+
+  assert (ok.stdout, ok.stderr, ok.exit_code) == ("done\n", "", 0)
+  assert "ZeroDivisionError" in failed.stderr and failed.exit_code == 1
+  assert _ends_soon(int((tmp_path / "ok").read_text()))
+  assert _ends_soon(int((tmp_path / "failed").read_text()))
+
+
+def test_a_grandchild_holding_the_output_pipes_does_not_keep_the_run_going(tmp_path):
+  # Before, the run waited for the pipes to close: until the grandchild ended, or the timeout.
+  executor = UnsafeLocalCodeExecutor(timeout_seconds=20)
+  code = _starts_a_sleeper(tmp_path / "pid", keep_pipes=True) + "print('done', flush=True)"
+
+  result = executor.execute_code(None, CodeExecutionInput(code=code))
+
+  assert (result.stdout, result.stderr, result.exit_code) == ("done\n", "", 0)
+  assert _ends_soon(int((tmp_path / "pid").read_text()))
+
+
+async def test_cancelling_the_run_kills_the_code_and_what_it_started():
+  reported = asyncio.get_running_loop().create_future()
+
+  async def on_report(reader, writer):
+    reported.set_result((await reader.read()).decode().split())
+    writer.close()
+
+  server = await asyncio.start_server(on_report, "127.0.0.1", 0)
+  port = server.sockets[0].getsockname()[1]
+  code = ("import os, socket, subprocess, sys\n"
+          "sleeper = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(120)'])\n"
+          f"with socket.create_connection(('127.0.0.1', {port})) as s:\n"
+          "  s.sendall(f'{os.getpid()} {sleeper.pid}'.encode())\n"
+          "while True:\n  pass")
+  runner = runner_for(ScriptedModel([fenced(code), "never"]), timeout_seconds=60)
+  turn = asyncio.ensure_future(run_turn(runner, "Loop"))
+  async with server:
+    child, sleeper = await asyncio.wait_for(reported, 60)
+
+  turn.cancel()
+  with pytest.raises(asyncio.CancelledError):
+    await turn
+  assert _ends_soon(int(child)) and _ends_soon(int(sleeper))
