@@ -128,8 +128,9 @@ async def _timed_runs(fw: Framework, runner, n: int, texts: Callable[[int], str]
   return times
 
 
-async def tool_turns(fw: Framework, n: int) -> list[float]:
-  """(a) One LlmAgent with one tool; each user turn: the model calls the tool, then answers."""
+async def tool_turns(fw: Framework, n: int, tool: Any = None) -> list[float]:
+  """(a) One LlmAgent with one sync tool; each user turn: the model calls the tool, then answers.
+  adk_nb runs the tool on a worker thread (its default); google-adk on the event loop (its default)."""
 
   def answer(llm_request):
     last = _last_part(llm_request)
@@ -138,9 +139,19 @@ async def tool_turns(fw: Framework, n: int) -> list[float]:
     return ("get_weather", {"city": "Paris"})
 
   agent = fw.LlmAgent(name="weather", model=fw.model(answer), instruction="Answer about the weather.",
-                      tools=[fw.FunctionTool(get_weather)])
+                      tools=[tool or fw.FunctionTool(get_weather)])
   runner = fw.InMemoryRunner(agent=agent, app_name="bench")
   return await _timed_runs(fw, runner, n, lambda i: f"Weather in Paris? ({i})")
+
+
+async def tool_turns_on_loop(fw: Framework, n: int) -> list[float]:
+  """(a') As (a), with the tool declared to run on the event loop's thread: adk_nb's
+  `FunctionTool(..., run_on_loop=True)`; google-adk calls a sync tool there by default."""
+  if fw.name == "adk_nb":
+    tool = fw.FunctionTool(get_weather, run_on_loop=True)
+  else:
+    tool = fw.FunctionTool(get_weather)
+  return await tool_turns(fw, n, tool)
 
 
 async def sequential_runs(fw: Framework, n: int) -> list[float]:
@@ -193,7 +204,8 @@ async def _sleep_floor() -> float:
   return (time.perf_counter() - start) * 1000
 
 
-WORKLOADS = {"tool_turns": tool_turns, "sequential_runs": sequential_runs, "parallel_runs": parallel_runs}
+WORKLOADS = {"tool_turns": tool_turns, "tool_turns_on_loop": tool_turns_on_loop, "sequential_runs": sequential_runs,
+             "parallel_runs": parallel_runs}
 
 
 def _rss_mb() -> float:

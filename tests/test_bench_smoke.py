@@ -27,7 +27,8 @@ def _is_time(value) -> bool:
   return isinstance(value, float) and math.isfinite(value) and value > 0
 
 
-@pytest.mark.parametrize("workload, events_per_run", [("tool_turns", 3), ("sequential_runs", 3)])
+@pytest.mark.parametrize("workload, events_per_run", [("tool_turns", 3), ("tool_turns_on_loop", 3),
+                                                     ("sequential_runs", 3)])
 def test_history_workloads_report_each_checkpoint(workload, events_per_run):
   result = _run(workload, 20)
   assert result["runs"] == 20

@@ -9,7 +9,7 @@ from google.genai import types
 from pydantic import BaseModel
 
 from ._function_schema import FunctionSignature, ToolArgumentsError, parse_docstring, unwrap_partial
-from ._threads import Pace, call_sync_tool
+from ._threads import call_in_thread
 from .base_tool import BaseTool
 from .tool_confirmation import confirmation_gate, confirmation_required
 
@@ -29,6 +29,10 @@ class FunctionTool(BaseTool):
     func: the function.
     require_confirmation: True, or a function of the call's arguments returning True,
       to pause the call until a person approves it.
+    run_on_loop: for a sync `func`, call it on the event loop's thread instead of a worker
+      thread (adk_nb's default, see `adk_nb.tools._threads`). For quick, non-blocking
+      functions only (it saves the 50-200 us hand-off); while it runs, nothing else on the
+      loop does, and a cancel waits for it. An `async def` function always runs on the loop.
   """
 
   def __init__(
@@ -36,6 +40,7 @@ class FunctionTool(BaseTool):
       func: Callable[..., Any],
       *,
       require_confirmation: Union[bool, Callable[..., Any]] = False,
+      run_on_loop: bool = False,
   ) -> None:
     inner = unwrap_partial(func)
     name = getattr(inner, "__name__", None) or type(inner).__name__
@@ -50,7 +55,10 @@ class FunctionTool(BaseTool):
     self._declaration: Optional[types.FunctionDeclaration] = None
     target = inner if inspect.isroutine(inner) else getattr(inner, "__call__", inner)
     self._is_async = inspect.iscoroutinefunction(target)
-    self._pace = Pace()  # where its sync calls run: see adk_nb.tools._threads
+    if not isinstance(run_on_loop, bool):
+      raise TypeError(f"FunctionTool(run_on_loop=...) takes True or False, not {run_on_loop!r}.")
+    self.run_on_loop = run_on_loop
+    """Whether a sync `func` is called on the event loop's thread (declared; never decided by timing)."""
 
   def _get_declaration(self) -> types.FunctionDeclaration:
     if self._declaration is None:
@@ -98,8 +106,11 @@ class FunctionTool(BaseTool):
     positional = [values.pop(n) for n in self._signature.positional_only if n in values]
     if self._is_async:
       result = await self.func(*positional, **values)
-    else:  # on a worker thread until it proves quick: see adk_nb.tools._threads
-      result = await call_sync_tool(self.func, positional, values, tool_context, self._pace)
+    else:
+      if self.run_on_loop:
+        result = self.func(*positional, **values)
+      else:  # see adk_nb.tools._threads
+        result = await call_in_thread(self.func, positional, values, tool_context)
       if inspect.isawaitable(result):
         result = await result
     return result  # None from a long-running tool leaves the call pending

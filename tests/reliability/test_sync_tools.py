@@ -1,6 +1,7 @@
 """Synchronous tools run on worker threads: parallel branches overlap, a cancel returns while the tool
-still blocks, and the tool's state writes land in its event in order. A tool that proves quick runs on
-the loop's thread instead, until one call there is slow.
+still blocks, and the tool's state writes land in its event in order. Every call of a sync tool runs on a
+thread unless the tool is declared `FunctionTool(func, run_on_loop=True)`; nothing depends on how long
+calls took, and no call is made twice.
 
 The tools block on threading primitives with a bounded timeout (never on sleeps); a tool run on
 the event loop would time out instead of meeting its sibling, and the test would fail.
@@ -10,17 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from contextlib import suppress
 
 import pytest
-from google.genai import types
 
 from adk_nb import Agent, InMemoryRunner
 from adk_nb.agents import ParallelAgent, RunConfig
 from adk_nb.agents.run_config import ToolThreadPoolConfig
 from adk_nb.testing import ScriptedModel, call, run_turn, session_of, summarize
-from adk_nb.tools import ToolContext
+from adk_nb.tools import FunctionTool, ToolContext
 
 BOUND = 10.0  # seconds a blocked tool waits before giving up (only reached when the test fails)
 
@@ -100,73 +99,65 @@ async def test_state_writes_from_the_thread_land_in_the_event_in_order_and_in_th
                                                                              "user:seen": True}
 
 
-def _where_calls_run(delays: list[float], run_config=None) -> list[bool]:
-  """Runs a sync tool once per delay (it sleeps that long); for each call, whether it ran on the loop's thread."""
+def _run_calls(tool, n: int, run_config=None) -> list:
+  """Runs one turn in which the model calls `tool` n times (item=0..n-1); returns the events."""
+  name = getattr(tool, "name", None) or tool.__name__
+  agent = Agent(name="a", model=ScriptedModel([call(name, item=i) for i in range(n)] + ["done"]), tools=[tool])
+
+  async def go():
+    return await run_turn(InMemoryRunner(agent, app_name="app"), "go", run_config=run_config)
+  return asyncio.run(go())
+
+
+def _thread_recorder():
+  """A sync tool that records, per call, whether it ran on the event loop's thread.
+
+  `_run_calls` runs the loop with asyncio.run, so the loop's thread is the test's own."""
   on_loop: list[bool] = []
-  loop_thread: list[int] = []
+  test_thread = threading.get_ident()
 
   def lookup(item: int) -> dict:
     """Looks an item up."""
-    on_loop.append(threading.get_ident() == loop_thread[0])
-    if delays[item]:
-      time.sleep(delays[item])
+    on_loop.append(threading.get_ident() == test_thread)
     return {"item": item}
-
-  agent = Agent(name="a", model=ScriptedModel([call("lookup", item=i) for i in range(len(delays))] + ["done"]),
-                tools=[lookup])
-
-  async def go():
-    loop_thread.append(threading.get_ident())
-    runner = InMemoryRunner(agent, app_name="app")
-    session = await runner.session_service.create_session(app_name="app", user_id="u")
-    message = types.Content(role="user", parts=[types.Part(text="go")])
-    async for _ in runner.run_async(user_id="u", session_id=session.id, new_message=message, run_config=run_config):
-      pass
-  asyncio.run(go())
-  return on_loop
+  return lookup, on_loop
 
 
-@pytest.fixture
-def roomy_thresholds(monkeypatch):
-  """Quick is under 50 ms and slow over 100 ms here, so a busy CI machine cannot blur the two."""
-  from adk_nb.tools import _threads
-  monkeypatch.setattr(_threads, "QUICK_SECONDS", 0.05)
-  monkeypatch.setattr(_threads, "SLOW_SECONDS", 0.1)
+def test_every_call_of_a_quick_sync_tool_runs_on_a_worker_thread():
+  # Before, a tool whose first three calls were quick moved onto the loop's thread from the fourth.
+  lookup, on_loop = _thread_recorder()
+  _run_calls(lookup, 8)
+  assert on_loop == [False] * 8
 
 
-def test_a_sync_tool_that_proves_quick_runs_on_the_loops_thread_and_a_slow_call_sends_it_back_for_good(
-    roomy_thresholds):
-  # Three quick calls on threads, then on the loop; a slow call there (0.3 s) ends that for good.
-  assert _where_calls_run([0, 0, 0, 0, 0.3, 0, 0, 0, 0]) == [False, False, False, True, True, False, False, False,
-                                                             False]
+def test_a_configured_tool_thread_pool_runs_every_call():
+  lookup, on_loop = _thread_recorder()
+  _run_calls(lookup, 6, RunConfig(tool_thread_pool_config=ToolThreadPoolConfig(max_workers=2)))
+  assert on_loop == [False] * 6
 
 
-def test_a_sync_tool_that_blocks_now_and_then_stays_on_threads(roomy_thresholds):
-  assert _where_calls_run([0, 0, 0.3, 0, 0, 0.3, 0]) == [False] * 7
+def test_a_tool_declared_run_on_loop_runs_every_call_on_the_loops_thread():
+  lookup, on_loop = _thread_recorder()
+  _run_calls(FunctionTool(lookup, run_on_loop=True), 5)
+  assert on_loop == [True] * 5
+  with pytest.raises(TypeError, match="run_on_loop=...\\) takes True or False"):
+    FunctionTool(lookup, run_on_loop="yes")
 
 
-def test_a_configured_tool_thread_pool_keeps_every_call_on_it(roomy_thresholds):
-  config = RunConfig(tool_thread_pool_config=ToolThreadPoolConfig(max_workers=2))
-  assert _where_calls_run([0] * 6, config) == [False] * 6
-
-
-def test_a_quick_tool_that_runs_its_own_event_loop_keeps_working_on_threads(roomy_thresholds):
+def test_a_sync_tool_that_runs_its_own_event_loop_runs_each_call_once():
+  # Before, once the tool had proved quick it was called on the loop's thread, asyncio refused its
+  # asyncio.run, and the call was made again on a thread: what it did before asyncio ran twice.
   async def fetch(item: int) -> int:
     return item * 2
 
-  results = []
+  charged: list[int] = []
 
-  def lookup(item: int) -> dict:
-    """Looks an item up through an async client."""
-    results.append(asyncio.run(fetch(item)))  # asyncio refuses this on a thread whose loop runs
-    return {"item": item}
+  def charge(item: int) -> dict:
+    """Charges an item through an async client."""
+    charged.append(item)  # the side effect, before the tool reaches asyncio
+    return {"item": item, "doubled": asyncio.run(fetch(item))}
 
-  agent = Agent(name="a", model=ScriptedModel([call("lookup", item=i) for i in range(6)] + ["done"]), tools=[lookup])
-
-  async def go():
-    runner = InMemoryRunner(agent, app_name="app")
-    return await run_turn(runner, "go")
-  events = asyncio.run(go())
-  assert results == [0, 2, 4, 6, 8, 10]  # each call ran once, none failed
+  events = _run_calls(charge, 6)
+  assert charged == [0, 1, 2, 3, 4, 5]
   answers = [r.response for e in events for r in e.get_function_responses()]
-  assert answers == [{"item": i} for i in range(6)]
+  assert answers == [{"item": i, "doubled": 2 * i} for i in range(6)]
