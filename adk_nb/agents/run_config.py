@@ -24,7 +24,8 @@ class StreamingMode(Enum):
 class ToolThreadPoolConfig(BaseModel):
   """The worker threads that run synchronous tool functions (per event loop).
 
-  adk_nb always runs a sync tool function on these threads (google-adk only when
+  adk_nb runs a sync tool function on these threads unless it is declared
+  `FunctionTool(func, run_on_loop=True)` (google-adk only when
   `RunConfig.tool_thread_pool_config` is set): see `adk_nb.tools._threads`.
   """
 

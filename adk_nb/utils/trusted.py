@@ -11,6 +11,16 @@ value already has its field's type (a `types.Content`, not a dict), as it does w
 come from objects that were validated when they were built. Fields not given take their default;
 default factories are called, so no two objects share a mutable default. Anything that comes from
 a user or a wire goes through the validating constructor instead.
+
+What it refuses, so that it never builds something the validating constructor would not:
+- a name that is not one of the class's fields (`trusted(Event, message="hi")` would otherwise
+  leave a stray attribute where `Event(message="hi")` builds the content);
+- a class with a model or field validator, which would not run, unless that validator is named in
+  `SKIPPED_VALIDATORS` with the reason skipping it is sound;
+- a class with private attributes, extra fields, or a default factory that reads other fields.
+
+It relies on pydantic's private instance layout, so pyproject.toml pins pydantic's minor versions
+(the equivalence tests in tests/utils/test_trusted.py must pass before that range grows).
 """
 
 from __future__ import annotations
@@ -23,14 +33,25 @@ from pydantic import BaseModel
 
 M = TypeVar("M", bound=BaseModel)
 
+SKIPPED_VALIDATORS = {
+    "google.genai._common.BaseModel._check_field_type_mismatches":
+        "google-genai's check that each value has its field's type: trusted()'s callers guarantee it",
+    "adk_nb.events.event.Event._shorthands":
+        "turns Event's shorthand arguments (message=...) into fields; they are not field names, so "
+        "trusted() refuses them",
+}
+"""Validators trusted() may skip (module.qualname of the function: why skipping it builds the same object)."""
+
 _set = object.__setattr__
-_PLANS: dict[type, tuple[dict[str, Any], tuple[tuple[str, Callable[[], Any]], ...], bool]] = {}
+_Plan = tuple[dict[str, Any], tuple[tuple[str, Callable[[], Any]], ...], bool]
+_PLANS: dict[type, _Plan] = {}
 
 
-def _plan(cls: type[BaseModel]) -> tuple[dict[str, Any], tuple[tuple[str, Callable[[], Any]], ...], bool]:
-  """The class's plain defaults, its default factories, and whether it has a post-init hook."""
+def _plan(cls: type[BaseModel]) -> _Plan:
+  """The class's plain defaults (keyed by every field), its default factories, and whether it has a post-init hook."""
   if cls.__private_attributes__ or cls.model_config.get("extra") == "allow":
     raise TypeError(f"trusted() does not build {cls.__name__}: it has private attributes or extra fields")
+  _check_validators(cls)
   defaults: dict[str, Any] = {}
   factories: list[tuple[str, Callable[[], Any]]] = []
   for name, field in cls.model_fields.items():
@@ -51,6 +72,19 @@ def _plan(cls: type[BaseModel]) -> tuple[dict[str, Any], tuple[tuple[str, Callab
   return plan
 
 
+def _check_validators(cls: type[BaseModel]) -> None:
+  decorators = cls.__pydantic_decorators__
+  found = {**decorators.model_validators, **decorators.field_validators}
+  for name, decorator in found.items():
+    func = getattr(decorator.func, "__func__", decorator.func)
+    where = f"{getattr(func, '__module__', '?')}.{getattr(func, '__qualname__', name)}"
+    if where not in SKIPPED_VALIDATORS:
+      raise TypeError(
+          f"trusted() does not build {cls.__name__}: its validator {name} ({where}) would not run. Build it "
+          f"with {cls.__name__}(...), or, if that validator only checks what trusted()'s callers guarantee, "
+          "name it in adk_nb.utils.trusted.SKIPPED_VALIDATORS with the reason.")
+
+
 def _hashable(value: Any) -> bool:
   try:
     hash(value)
@@ -64,8 +98,11 @@ def trusted(cls: type[M], **values: Any) -> M:
 
   Every value must already have its field's type. The instance is what `cls(**values)` would
   build from the same values, including which fields count as set (`model_fields_set`).
+  A name that is not a field of `cls` raises TypeError.
   """
   defaults, factories, post_init = _PLANS.get(cls) or _plan(cls)
+  if not defaults.keys() >= values.keys():
+    _refuse_unknown(cls, values)
   data = {**defaults, **values}  # the fields' order, as the validating constructor leaves it
   for name, factory in factories:
     if name not in values:
@@ -80,14 +117,21 @@ def trusted(cls: type[M], **values: Any) -> M:
   return obj
 
 
+def _refuse_unknown(cls: type[BaseModel], values: dict[str, Any]) -> None:
+  unknown = sorted(values.keys() - cls.model_fields.keys())
+  raise TypeError(f"{cls.__name__} has no field(s) {', '.join(unknown)}: trusted() takes field names only "
+                  f"(not aliases or shorthands); build it with {cls.__name__}(...) to have them validated.")
+
+
 def replaced(obj: M, **update: Any) -> M:
   """`obj.model_copy(update=update)`, at about half the cost: a shallow copy with `update` set as given.
 
   As for `trusted`, every value must already have its field's type.
   """
   cls = type(obj)
-  if cls not in _PLANS:
-    _plan(cls)  # refuses the classes trusted() cannot build
+  defaults = (_PLANS.get(cls) or _plan(cls))[0]  # refuses the classes trusted() cannot build
+  if not defaults.keys() >= update.keys():
+    _refuse_unknown(cls, update)
   new = cls.__new__(cls)
   _set(new, "__dict__", {**obj.__dict__, **update})
   _set(new, "__pydantic_fields_set__", obj.__pydantic_fields_set__ | update.keys())

@@ -4,7 +4,7 @@ import time
 
 import pytest
 from google.genai import types
-from pydantic import BaseModel, Field, PrivateAttr
+from pydantic import BaseModel, Field, PrivateAttr, field_validator, model_validator
 
 from adk_nb.events.event import Event
 from adk_nb.events.event_actions import EventActions
@@ -77,3 +77,41 @@ def test_replaced_is_model_copy_with_update():
   assert ours == theirs and ours.model_fields_set == theirs.model_fields_set
   assert ours.model_dump_json() == theirs.model_dump_json()
   assert part.function_call.id == "adk-1"  # the original is unchanged
+
+
+def test_names_that_are_not_fields_are_refused():
+  # Event(message="hello") turns the shorthand into content; trusted() used to keep a stray attribute.
+  with pytest.raises(TypeError, match=r"Event has no field\(s\) message: trusted\(\) takes field names only"):
+    trusted(Event, id="e1", message="hello")
+  with pytest.raises(TypeError, match=r"Part has no field\(s\) functionCall"):  # an alias is not a field name
+    trusted(types.Part, functionCall=types.FunctionCall(name="f"))
+  with pytest.raises(TypeError, match=r"Part has no field\(s\) bogus"):
+    replaced(types.Part(text="a"), bogus=1)
+
+
+def test_classes_whose_validators_would_not_run_are_refused_unless_listed():
+  class Normalised(BaseModel):
+    name: str = ""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _lower(cls, data):
+      return {**data, "name": data.get("name", "").lower()} if isinstance(data, dict) else data
+
+  class Checked(BaseModel):
+    count: int = 0
+
+    @field_validator("count")
+    @classmethod
+    def _positive(cls, value):
+      assert value >= 0
+      return value
+
+  with pytest.raises(TypeError, match=r"Normalised: its validator _lower .* would not run. Build it with "
+                                      r"Normalised\(\.\.\.\).*SKIPPED_VALIDATORS"):
+    trusted(Normalised, name="ABC")
+  with pytest.raises(TypeError, match="Checked: its validator _positive"):
+    replaced(Checked(count=1), count=-1)
+  # google-genai's type check and Event's shorthands are listed, with the reason skipping them is sound.
+  assert trusted(types.Part, text="x") == types.Part(text="x")
+  assert trusted(Event, id="e1").id == "e1"
