@@ -3,7 +3,8 @@
 Run: `python bench/bench_notebook.py [--events 10000] [--profile]`. Offline: the model is adk_nb's
 ScriptedModel (many tool calls, then a long answer streamed one character per chunk).
 
-Three variants of the same run, each in a fresh kernel after a short warm-up:
+Three variants of the same run, each in a fresh kernel after a short warm-up (the run's sync tool
+on worker threads, adk_nb's default; `--tool-on-loop` declares it `run_on_loop=True`):
 
 - `no view`: the run alone (the step model is still built: every view reads it);
 - `default`: one agent, its RunView displayed as a `%%agent` cell shows it (event tree, state,
@@ -41,6 +42,7 @@ from adk_nb import Agent
 from adk_nb.agents import SequentialAgent
 from adk_nb.agents.run_config import RunConfig, StreamingMode
 from adk_nb.models import ScriptedModel, call
+from adk_nb.tools import FunctionTool
 
 def lookup(item: int) -> dict:
     """Looks an item up."""
@@ -50,7 +52,8 @@ CALLS, CHUNKS = {calls}, {chunks}
 PROFILE_SORT, PROFILE_FILTER = os.environ.get("PROFILE_SORT", "tottime"), os.environ.get("PROFILE_FILTER", "")
 def make_agent(name, calls=CALLS, graph=False):
     script = [call("lookup", item=i) for i in range(calls)] + ["x" * CHUNKS]
-    worker = Agent(name=name, model=ScriptedModel(script, chunk_size=1, record=False), tools=[lookup])
+    tool = FunctionTool(lookup, run_on_loop=True) if {tool_on_loop} else lookup
+    worker = Agent(name=name, model=ScriptedModel(script, chunk_size=1, record=False), tools=[tool])
     return SequentialAgent(name=name + "_pipeline", sub_agents=[worker]) if graph else worker
 config = RunConfig(streaming_mode=StreamingMode.SSE, max_llm_calls=0)
 
@@ -176,12 +179,12 @@ def _kernel():
   return km, kc
 
 
-def measure(variant: str, calls: int, chunks: int, profile: bool) -> dict:
+def measure(variant: str, calls: int, chunks: int, profile: bool, tool_on_loop: bool = False) -> dict:
   """One run of `variant` in a fresh kernel (after a short warm-up run), so every run starts from the same heap."""
   view, graph = variant != "no view", variant == "graph"
   km, kc = _kernel()
   try:
-    _execute(kc, SETUP.format(calls=calls, chunks=chunks))
+    _execute(kc, SETUP.format(calls=calls, chunks=chunks, tool_on_loop=tool_on_loop))
     _execute(kc, MEASURE.format(name="warmup", view=view, graph=graph, profile=False, calls=10))
     msgs = _execute(kc, MEASURE.format(name="measured", view=view, graph=graph, profile=profile and view,
                                        calls=calls))
@@ -198,6 +201,8 @@ def main() -> None:
   parser.add_argument("--events", type=int, default=10_000, help="about how many events to stream")
   parser.add_argument("--repeat", type=int, default=2, help="runs of each variant (the least CPU is shown)")
   parser.add_argument("--profile", action="store_true", help="print the viewed runs' top functions (cProfile)")
+  parser.add_argument("--tool-on-loop", action="store_true",
+                      help="declare the sync tool FunctionTool(lookup, run_on_loop=True): no hand-off to a worker thread")
   args = parser.parse_args()
   calls = args.events * 15 // 100  # each call is 2 committed events (call, result)
   chunks = args.events - 2 * calls
@@ -205,13 +210,14 @@ def main() -> None:
   measured: dict[str, list[dict]] = {"no view": [], "default": [], "graph": []}
   for _ in range(args.repeat):  # interleaved, so a change in the machine's load touches every variant
     for variant in measured:
-      measured[variant].append(measure(variant, calls, chunks, args.profile))
+      measured[variant].append(measure(variant, calls, chunks, args.profile, args.tool_on_loop))
   runs = {name: min(results, key=lambda r: r["cpu"]) for name, results in measured.items()}
   spread = {name: [r["cpu"] / r["events"] * 1000 for r in results] for name, results in measured.items()}
   load_after = os.getloadavg()
   print(f"{datetime.datetime.now():%Y-%m-%d %H:%M}; load average {load_before[0]:.1f} before, "
         f"{load_after[0]:.1f} after (1 min); {os.cpu_count()} cores")
-  print(f"events streamed per run: {runs['default']['events']:,} ({calls:,} tool calls, {chunks:,} streamed chunks)")
+  print(f"events streamed per run: {runs['default']['events']:,} ({calls:,} tool calls, {chunks:,} streamed chunks); "
+        f"the sync tool runs on {'the event loop (run_on_loop=True)' if args.tool_on_loop else 'worker threads'}")
   print()
   print(f"{'run':<9} {'CPU/event':>10} {'CPU s':>6} {'wall s':>6} {'GC s':>5} {'comm msgs':>9} {'/s':>5} {'peak/s':>6} "
         f"{'tree batches':>12} {'peak/s':>6} {'graph updates':>13} {'peak/s':>6} {'widget state':>12}")
