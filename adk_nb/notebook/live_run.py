@@ -27,7 +27,7 @@ from ..runners import Runner
 from ..telemetry import progress
 from ..tools.base_tool import BaseTool
 from ..tools.catalog import find_tool
-from ._gc import heap_frozen
+from ..gc_policy import heap_frozen
 from ._loop import logger, run_sync, running_loop, spawn
 from ..errors.adk_nb_error import AdkNbError
 
