@@ -69,6 +69,9 @@ class UnsafeLocalCodeExecutor(BaseCodeExecutor):
     for flag in ("stateful", "optimize_data_file"):
       if data.get(flag):
         raise ValueError(f"UnsafeLocalCodeExecutor cannot be {flag}=True: each run is a fresh process.")
+    if os.name != "posix":
+      raise NotImplementedError("UnsafeLocalCodeExecutor needs a POSIX system (process groups and pipe polling "
+                                "bound and stop each run); on Windows, run the agent under WSL or in a container.")
     super().__init__(**data)
     logger.warning(UNSAFE_WARNING)
 
