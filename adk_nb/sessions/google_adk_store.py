@@ -35,6 +35,7 @@ from typing import Any, Optional
 
 import sqlalchemy as sa
 
+from ..errors import AdkNbError, codes
 from ..events.event import Event
 from . import _sql
 
@@ -48,8 +49,10 @@ BACKUP_PREFIX = "google_adk_"
 REVERTED = "reverted"
 
 
-class MigrationError(RuntimeError):
+class MigrationError(AdkNbError, RuntimeError):
   """The move could not be made; nothing was changed. The message says why and what to do."""
+
+  error_code = codes.SESSION_STORAGE_ERROR
 
 
 @dataclasses.dataclass(frozen=True)
