@@ -190,8 +190,14 @@ class LlmAgent(BaseAgent):
       ctx = ReadonlyContext(ctx)
     return await _resolve_instruction(self.global_instruction, ctx)
 
-  async def canonical_tools(self, ctx: Optional[Any] = None) -> list[BaseTool]:
-    """The tools as BaseTool instances (functions wrapped once; toolsets expanded per call)."""
+  async def canonical_tools(self, ctx: Optional[Any] = None, *,
+                            skip_failed_toolsets: bool = False) -> list[BaseTool]:
+    """The tools as BaseTool instances (functions wrapped once; toolsets expanded per call).
+
+    A toolset that fails to list its tools (an MCP server that cannot be reached) raises, unless
+    `skip_failed_toolsets`: then it is logged at error level and left out, as google-adk does
+    when it builds a model request (the model answers without those tools).
+    """
     if self._plain_tools is None:
       _set(self, "_plain_tools", [self._as_tool(t) for t in self.tools if not isinstance(t, BaseToolset)]
            + self._task_tools())
@@ -201,7 +207,14 @@ class LlmAgent(BaseAgent):
     out = list(self._plain_tools)
     readonly = ReadonlyContext(ctx) if isinstance(ctx, InvocationContext) else ctx
     for toolset in toolsets:
-      out.extend(await toolset.get_tools_with_prefix(readonly))
+      try:
+        out.extend(await toolset.get_tools_with_prefix(readonly))
+      except Exception as exc:
+        if not skip_failed_toolsets:
+          raise
+        logger.error("Agent %r runs this step without the tools of %r, which failed to load: %s. "
+                     "Fix or start the server, or remove the toolset from the agent.",
+                     self.name, toolset, exc, exc_info=True)
     return out
 
   def _as_tool(self, tool: Any) -> BaseTool:

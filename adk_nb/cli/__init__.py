@@ -5,6 +5,7 @@
     adk-nb web AGENT_DIR                JupyterLab on a generated dev notebook for it
     adk-nb api_server AGENTS_DIR...     serve ADK's HTTP API (needs adk_nb[server])
     adk-nb eval AGENT_DIR EVALSET...    run eval sets
+    adk-nb migrate-sessions URL         move sessions google-adk wrote into adk_nb's layout
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "web": ("adk_nb.cli.web", "open JupyterLab on a generated dev notebook for an agent folder"),
     "api_server": ("adk_nb.cli.api_server", "serve agent folders over ADK's HTTP API"),
     "eval": ("adk_nb.evaluation._cli", "run eval sets against an agent and print a summary"),
+    "migrate-sessions": ("adk_nb.cli.migrate_sessions",
+                         "move sessions that google-adk wrote into adk_nb's layout"),
 }
 
 

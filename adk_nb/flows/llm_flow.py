@@ -166,7 +166,7 @@ def add_contents(agent: "LlmAgent", ctx: "InvocationContext", request: LlmReques
 async def add_tools(agent: "LlmAgent", ctx: "InvocationContext", request: LlmRequest,
                     transfer_targets: Optional[list] = None) -> list:
   """Lets each toolset and tool add itself to the request; returns the agent's tools."""
-  tools = await agent.canonical_tools(ctx)
+  tools = await agent.canonical_tools(ctx, skip_failed_toolsets=True)
   if transfer_targets:
     tools = tools + [_transfer.tool_for(agent, transfer_targets)]
   toolsets = agent.toolsets

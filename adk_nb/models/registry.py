@@ -55,6 +55,12 @@ def _gemini() -> type[BaseLlm]:
   return Gemini
 
 
+def _gemma() -> type[BaseLlm]:
+  from .gemma_llm import Gemma
+
+  return Gemma
+
+
 def _lite_llm() -> type[BaseLlm]:
   from .lite_llm import LiteLlm
 
@@ -68,3 +74,4 @@ LLMRegistry._register(r"[A-Za-z0-9_.-]+/.+", _lite_llm)
 for _p in (r"gemini-.*", r"projects/.+/locations/.+/endpoints/.+",
            r"projects/.+/locations/.+/publishers/google/models/gemini.+", r"model-optimizer-.*"):
   LLMRegistry._register(_p, _gemini)
+LLMRegistry._register(r"gemma-3.*", _gemma)

@@ -1,9 +1,10 @@
 """Plugins: hooks that apply to every agent, model call and tool call of a Runner."""
 
 from .base_plugin import BasePlugin
+from .context_filter_plugin import ContextFilterPlugin
 from .logging_plugin import LoggingPlugin
 from .plugin_manager import PluginManager
 from .reflect_retry_tool_plugin import ReflectAndRetryToolPlugin
 from .tool_call_limit_plugin import ToolCallLimitPlugin
 
-__all__ = ["BasePlugin", "LoggingPlugin", "PluginManager", "ReflectAndRetryToolPlugin", "ToolCallLimitPlugin"]
+__all__ = ["BasePlugin", "ContextFilterPlugin", "LoggingPlugin", "PluginManager", "ReflectAndRetryToolPlugin", "ToolCallLimitPlugin"]

@@ -58,6 +58,7 @@ from ._sql import (
     run_steps_sqlalchemy,
 )
 from .base_session_service import BaseSessionService, GetSessionConfig, ListSessionsResponse
+from .google_adk_store import find_google_adk_store
 from .json_form import convert_state_delta
 from .session import Session
 from .state import SharedWrite, merge_state, split_delta
@@ -406,11 +407,7 @@ class DatabaseSessionService(BaseSessionService):
   def _create_tables(self, conn: sa.Connection) -> None:
     existing = set(sa.inspect(conn).get_table_names())
     if "adk_nb_schema" not in existing and existing & {"sessions", "events"}:
-      raise SessionStorageError(
-          f"The {self._where()} already has 'sessions'/'events' tables that adk_nb did not "
-          "create (google-adk's DatabaseSessionService uses these names with another "
-          "layout); use a new database file or server database for adk_nb."
-      )
+      raise self._foreign_tables(conn)
     metadata.create_all(conn, checkfirst=True)
     row = conn.exec_driver_sql(
         "SELECT value FROM adk_nb_schema WHERE key = 'schema_version'").first()
@@ -428,9 +425,28 @@ class DatabaseSessionService(BaseSessionService):
           f"reads version {SCHEMA_VERSION}. Upgrade adk_nb, or use a new database."
       )
 
+  def _foreign_tables(self, conn: sa.Connection) -> SessionStorageError:
+    """The error for session tables adk_nb did not write; google-adk's name the move."""
+    found = find_google_adk_store(conn)
+    if found is None:
+      return SessionStorageError(
+          f"The {self._where()} already has 'sessions'/'events' tables that adk_nb did not "
+          "create, in a layout it does not know; use a new database file or server database "
+          "for adk_nb.")
+    url = self.db_engine.url.set(drivername=self.db_engine.url.get_backend_name())
+    url = url.render_as_string(hide_password=True)
+    return SessionStorageError(
+        f"The {self._where()} holds {found.describe()}; adk_nb keeps sessions in its own "
+        f"layout and has not touched those tables. To move them (lossless; google-adk's tables are kept "
+        f"as a backup): `adk-nb migrate-sessions '{url}' --dry-run`, then without --dry-run. "
+        "Or point adk_nb at another database.")
+
   def _check_tables_read_only(self, conn: sa.Connection) -> None:
     """What prepare_tables checks, for a file that cannot be written (nothing is created)."""
-    if "adk_nb_schema" not in set(sa.inspect(conn).get_table_names()):
+    existing = set(sa.inspect(conn).get_table_names())
+    if "adk_nb_schema" not in existing and existing & {"sessions", "events"}:
+      raise self._foreign_tables(conn)
+    if "adk_nb_schema" not in existing:
       raise SessionStorageError(
           f"The {self._where()} is open read-only and has no adk_nb session tables "
           f"({self._read_only_reason()}); point db_url at a database adk_nb wrote.")

@@ -101,6 +101,12 @@ def big(size: int) -> str:
   return "x" * size
 
 
+@server.prompt()
+def support_persona(customer: str, tier: str = "standard") -> str:
+  """The instruction a support agent is given (read by McpInstructionProvider's test)."""
+  return f"You help {customer}, a {tier} customer. Be brief."
+
+
 @server.resource("notes://readme", name="readme", mime_type="text/markdown")
 def readme() -> str:
   """The project notes."""

@@ -99,19 +99,18 @@ def test_bad_tool_filter_and_non_tool_objects_are_rejected_with_the_fix():
     Agent(name="a", model=ScriptedModel([]), tools=[object()])
 
 
-async def test_a_toolset_that_fails_to_list_fails_the_run_with_its_error():
+async def test_a_toolset_that_fails_to_list_is_left_out_of_the_step_and_logged(caplog):
+  # google-adk 2.13's rule: the model call goes on without that toolset's tools (logged as an error).
   class Broken(BaseToolset):
     async def get_tools(self, readonly_context=None):
       raise ConnectionError("server 'weather' is not reachable")
 
-  agent = Agent(name="a", model=ScriptedModel(["unused"]), tools=[Broken()])
-  runner = InMemoryRunner(agent, app_name="app")
-  # An error event (and, once errors raise out of run_async as DESIGN.md says, the exception).
-  try:
-    events = await run_turn(runner, "hi")
-  except ConnectionError as exc:
-    message = str(exc)
-  else:
-    assert events[-1].error_code in ("ConnectionError", "AGENT_ERROR")  # AGENT_ERROR before issue 14
-    message = events[-1].error_message
-  assert "weather" in message
+  model = ScriptedModel(["answered without tools"])
+  runner = InMemoryRunner(Agent(name="a", model=model, tools=[Broken()]), app_name="app")
+  events = await run_turn(runner, "hi")
+  assert events[-1].content.parts[0].text == "answered without tools"
+  assert not model.requests[0].config.tools
+  assert "server 'weather' is not reachable" in caplog.text
+  # Where a tool is looked up by name (a paused call being resumed), the failure still raises.
+  with pytest.raises(ConnectionError, match="weather"):
+    await runner.agent.canonical_tools()

@@ -362,3 +362,16 @@ _LIVE: "weakref.WeakSet[MCPSessionManager]" = weakref.WeakSet()
 def _close_all_at_exit() -> None:
   for manager in list(_LIVE):
     manager._close_at_exit()
+
+
+# The names google-adk's older samples use for the same parameters.
+SseServerParams = SseConnectionParams
+StreamableHTTPServerParams = StreamableHTTPConnectionParams
+
+
+def __getattr__(name: str) -> Any:
+  # The MCP SDK's own parameter class, re-exported where google-adk's samples import it; the SDK
+  # is optional, so it is imported on first use of the name.
+  if name == "StdioServerParameters":
+    return import_mcp().StdioServerParameters
+  raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -179,3 +179,11 @@ class McpToolset(BaseToolset):
 
 # google-adk's deprecated spelling.
 MCPToolset = McpToolset
+
+
+def __getattr__(name: str) -> Any:
+  # `from google.adk.tools.mcp_tool.mcp_toolset import StdioServerParameters` (google-adk's samples):
+  # the MCP SDK's class, imported on first use since the SDK is optional.
+  if name == "StdioServerParameters":
+    return import_mcp().StdioServerParameters
+  raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

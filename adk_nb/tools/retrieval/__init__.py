@@ -1,0 +1,23 @@
+"""Retrieval tools at google-adk's paths: a query in, the best matching text out.
+
+`LlamaIndexRetrieval` and `FilesRetrieval` need llama-index (`pip install llama-index`), imported on
+first use of their names; `VertexAiRagRetrieval` is Gemini's built-in retrieval from a Vertex AI RAG
+corpus.
+"""
+
+from typing import Any
+
+from .base_retrieval_tool import BaseRetrievalTool
+
+__all__ = ["BaseRetrievalTool", "FilesRetrieval", "LlamaIndexRetrieval", "VertexAiRagRetrieval"]
+
+_LAZY = {"FilesRetrieval": ".files_retrieval", "LlamaIndexRetrieval": ".llama_index_retrieval",
+         "VertexAiRagRetrieval": ".vertex_ai_rag_retrieval"}
+
+
+def __getattr__(name: str) -> Any:
+  if name not in _LAZY:
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+  import importlib
+
+  return getattr(importlib.import_module(_LAZY[name], __name__), name)
