@@ -3,6 +3,9 @@
 Each AGENTS_DIR is an agent folder (served as one app) or a folder of agent folders (one app each).
 Sessions are stored in SQLite under the (first) folder's .adk/ unless --session_service_uri says
 otherwise; `postgresql://...` lets several replicas share them.
+
+It binds 127.0.0.1 and answers only loopback Host names there; web pages from other origins are
+refused (403) unless listed with --allow_origins (google-adk's flag). A busy port is one line, no traceback.
 """
 
 from __future__ import annotations
@@ -21,6 +24,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
   p.add_argument("--artifact_service_uri", default="memory://", help="memory:// (default) or file:///folder")
   p.add_argument("--max_body_bytes", type=int, default=10 * 1024 * 1024,
                  help="largest request body accepted (default 10 MiB); larger ones get 413")
+  p.add_argument("--allow_origins", action="append", default=[], metavar="ORIGIN",
+                 help="a web origin whose pages may call the server (https://app.example, regex:PATTERN, or *); "
+                      "repeat for more. Default: none (non-browser clients are not affected)")
   p.add_argument("--log_level", default="warning", help="uvicorn's log level (default warning)")
 
 
@@ -31,12 +37,14 @@ def run(args: argparse.Namespace) -> int:
   except ImportError as exc:
     print(f"adk-nb api_server: {exc}. Install the server extra: pip install 'adk_nb[server]'", file=sys.stderr)
     return 2
+  from ..server.app import AddressUnavailableError
   from .agent_loader import AgentLoadError
 
   config = ServerConfig(agents_dirs=list(args.agents_dirs), session_service_uri=args.session_service_uri,
-                        artifact_service_uri=args.artifact_service_uri, max_body_bytes=args.max_body_bytes)
+                        artifact_service_uri=args.artifact_service_uri, max_body_bytes=args.max_body_bytes,
+                        host=args.host, allow_origins=list(args.allow_origins))
   try:
     return serve(config, host=args.host, port=args.port, log_level=args.log_level)
-  except (AgentLoadError, ValueError) as exc:
+  except (AgentLoadError, AddressUnavailableError, ValueError) as exc:
     print(f"adk-nb api_server: {exc}", file=sys.stderr)
     return 2
