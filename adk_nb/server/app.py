@@ -3,7 +3,7 @@
 Same paths, request bodies (camelCase or snake_case) and JSON as google-adk's server, so ADK clients
 work unchanged:
 
-    GET  /health, /version, /list-apps[?detailed=true]
+    GET  /health, /version, /list-apps[?detailed=true], /docs (a page listing every endpoint), /openapi.json
     GET|POST /apps/{app}/users/{user}/sessions                    list / create ({sessionId?, state?, events?})
     GET|POST|PATCH|DELETE /apps/{app}/users/{user}/sessions/{id}  get / create with id / {stateDelta} / delete
     .../sessions/{id}/artifacts [GET list, POST {filename, artifact}], /artifacts/{name}[?version=N] [GET, DELETE],
@@ -49,7 +49,7 @@ from starlette.websockets import WebSocket
 
 from ..cli.agent_loader import iter_agents, load_agent_folder
 from ..events import Event, EventActions
-from ..events.protocol import PROTOCOL_CALLS
+from ..events.protocol import PROTOCOL_CALLS, is_start_marker
 from ..errors import AdkNbError, SessionNotFoundError, codes
 from .dev import DevEndpoints
 from .errors import HttpError, UnknownAppError, error_body, status_of
@@ -414,15 +414,25 @@ class AdkApiServer:
     req = await self.body(request, RunAgentRequest)
     runner = self.runner(req.app_name)
     _storable_state(req.state_delta)
-    config = RunConfig(streaming_mode=StreamingMode.SSE if req.streaming else StreamingMode.NONE)
     queue: asyncio.Queue = asyncio.Queue()
+    if req.new_message is None and not req.invocation_id:
+      # Nothing new to answer: no model call, nothing written (google-adk 2.13 would call the model again).
+      if req.state_delta:
+        raise HttpError(400, "stateDelta without newMessage changes nothing here; change state alone with PATCH "
+                             f"/apps/{req.app_name}/users/{req.user_id}/sessions/{req.session_id} "
+                             "{\"stateDelta\": {...}}. Nothing was written.", codes.BAD_REQUEST)
+      await self.session_or_404(req.app_name, req.user_id, req.session_id)
+      queue.put_nowait(None)
+      return req, queue
+    config = RunConfig(streaming_mode=StreamingMode.SSE if req.streaming else StreamingMode.NONE)
 
     async def produce() -> None:
       try:
         async for event in runner.run_async(user_id=req.user_id, session_id=req.session_id,
                                             new_message=req.new_message, state_delta=req.state_delta,
                                             invocation_id=req.invocation_id, run_config=config):
-          queue.put_nowait(event)
+          if not is_start_marker(event):  # stored bookkeeping (at-most-once), not an event clients expect
+            queue.put_nowait(event)
       except BaseException as exc:  # noqa: BLE001 - handed to the response, which reports it
         queue.put_nowait(exc)
         if not isinstance(exc, Exception):
@@ -562,6 +572,14 @@ def build_app(config: ServerConfig) -> Starlette:
       ("/run_live", server.run_live_http, ["GET", "POST"]),
       *DevEndpoints(server).routes(),
   ]
+  from . import dev
+  from .docs import DocsEndpoints
+
+  bodies = {"create_session": CreateSessionRequest, "update_session": UpdateSessionRequest,
+            "save_artifact": SaveArtifactRequest, "run": RunAgentRequest, "run_sse": RunAgentRequest,
+            "create_eval_set": dev.CreateEvalSetRequest, "add_session": dev.AddSessionRequest,
+            "run_eval": dev.RunEvalRequest, "run_eval_legacy": dev.RunEvalRequest}
+  table += DocsEndpoints(list(table), bodies).routes()
   routes = [Route(path, _guarded(handler), methods=methods) for path, handler, methods in table]
   routes.insert(0, WebSocketRoute("/run_live", server.run_live))
 

@@ -12,24 +12,6 @@ from tests.server.test_api_server import WEATHER, message
 RUN = {"appName": "weather_app", "userId": "u", "sessionId": "s", "newMessage": message("weather?")}
 
 
-@pytest.fixture
-def serve_app(tmp_path):
-  """`serve_app(**config)` -> a client of the weather app, in process, addressed as http://127.0.0.1:8000."""
-  folder = write_agent(tmp_path / "apps", "weather_app", WEATHER)
-  clients = []
-
-  def start(**config) -> TestClient:
-    app = build_app(ServerConfig(agents_dirs=[str(folder)], session_service_uri="memory://", **config))
-    client = TestClient(app, base_url="http://127.0.0.1:8000").__enter__()
-    clients.append(client)
-    client.post("/apps/weather_app/users/u/sessions", json={"sessionId": "s"})
-    return client
-
-  yield start
-  for client in clients:
-    client.__exit__(None, None, None)
-
-
 def events_of(c: TestClient, session: str = "s") -> list:
   return c.get(f"/apps/weather_app/users/u/sessions/{session}").json()["events"]
 
