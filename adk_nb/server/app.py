@@ -100,7 +100,7 @@ class ServerConfig:
   agents_dirs: list[str]
   """Agent folders, or folders of agent folders (one app each)."""
   session_service_uri: Optional[str] = None
-  """Default: SQLite under the first folder's .adk/."""
+  """Default: SQLite at the folder's .adk_nb/sessions.db (the store `adk-nb run` and `adk-nb web` use)."""
   artifact_service_uri: str = "memory://"
   max_body_bytes: int = 10 * 1024 * 1024
   """Largest request body accepted; larger ones get 413."""
@@ -624,6 +624,23 @@ def bind(host: str, port: int) -> socket.socket:
   return sock
 
 
+def check_session_store(uri: str) -> None:
+  """Opens the session store once before serving: an unreachable database fails at start (SessionStorageError,
+  whose message names the fix), not as a 503 on every request later."""
+  from ..services import session_service_from_uri
+
+  async def probe() -> None:
+    service = session_service_from_uri(uri)
+    try:
+      await service.list_sessions(app_name="adk_nb_startup_check", user_id="adk_nb_startup_check")
+    finally:
+      close = getattr(service, "close", None)
+      if close is not None:
+        await close()
+
+  asyncio.run(probe())
+
+
 def serve(config: ServerConfig, host: Optional[str] = None, port: int = 8000, log_level: str = "warning") -> int:
   """Serves until interrupted; prints `adk-nb api_server listening on http://HOST:PORT` once bound.
 
@@ -635,6 +652,8 @@ def serve(config: ServerConfig, host: Optional[str] = None, port: int = 8000, lo
   sock = bind(host, port)
   try:
     app = build_app(replace(config, host=host))
+    if config.session_service_uri is not None:
+      check_session_store(config.session_service_uri)
   except BaseException:
     sock.close()
     raise

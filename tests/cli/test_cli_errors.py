@@ -35,3 +35,18 @@ def test_eval_save_onto_an_existing_file_is_refused_before_running(tmp_path):
   line = one_line(ran.stderr)
   assert "is an existing file; --save takes a folder" in line and "Nothing was run" in line
   assert taken.read_text() == "keep me"
+
+
+def test_an_unreachable_postgresql_url_is_one_line_naming_the_fix(tmp_path):
+  adk_nb("create", "weather", cwd=tmp_path)
+  closed = socket.socket()
+  closed.bind(("127.0.0.1", 0))
+  port = closed.getsockname()[1]
+  closed.close()  # nothing listens there now
+  url = f"postgresql://ada:secret@127.0.0.1:{port}/adk"
+  for command in (["run", "weather"], ["api_server", "weather", "--port", "0"]):
+    ran = adk_nb(*command, "--session_service_uri", url, cwd=tmp_path, stdin="hi\nexit\n")
+    assert ran.returncode == 2, command
+    line = one_line(ran.stderr)
+    assert "is unreachable" in line and "Check that the server is running" in line, line
+    assert "secret" not in line
