@@ -164,3 +164,19 @@ def test_over_long_ids_get_a_400_on_a_database_store(tmp_path):
     long_session = c.post("/apps/weather_app/users/u/sessions", json={"sessionId": "x" * 30_000})
     assert long_session.status_code == 400 and "session_id is 30000 characters" in long_session.json()["detail"]
     assert c.get("/apps/weather_app/users/u/sessions").json() == []
+
+
+def test_the_run_live_websocket_is_guarded_too(serve_app):
+  from starlette.websockets import WebSocketDisconnect
+
+  c = serve_app()
+  query = "ws://127.0.0.1:8000/run_live?app_name=weather_app&user_id=u&session_id=s"
+  for headers in ({"origin": "https://evil.example"}, {"host": "evil.example"}):
+    with pytest.raises(WebSocketDisconnect) as refused:
+      with c.websocket_connect(query, headers=headers) as socket:
+        socket.receive_text()
+    assert refused.value.code == 1008 and "Forbidden" in refused.value.reason, headers
+  with pytest.raises(WebSocketDisconnect) as answered:  # from this machine: the usual "not supported" close
+    with c.websocket_connect(query) as socket:
+      socket.receive_text()
+  assert answered.value.code == 1011
