@@ -51,7 +51,9 @@ from ..cli.agent_loader import iter_agents, load_agent_folder
 from ..events import Event, EventActions
 from ..events.protocol import PROTOCOL_CALLS, is_start_marker
 from ..errors import AdkNbError, SessionNotFoundError, codes
-from .dev import DevEndpoints
+from .dev import AddSessionRequest, CreateEvalSetRequest, DevEndpoints, RunEvalRequest
+from .docs import DocsEndpoints
+from .guard import middleware
 from .errors import HttpError, UnknownAppError, error_body, status_of
 
 
@@ -572,13 +574,10 @@ def build_app(config: ServerConfig) -> Starlette:
       ("/run_live", server.run_live_http, ["GET", "POST"]),
       *DevEndpoints(server).routes(),
   ]
-  from . import dev
-  from .docs import DocsEndpoints
-
   bodies = {"create_session": CreateSessionRequest, "update_session": UpdateSessionRequest,
             "save_artifact": SaveArtifactRequest, "run": RunAgentRequest, "run_sse": RunAgentRequest,
-            "create_eval_set": dev.CreateEvalSetRequest, "add_session": dev.AddSessionRequest,
-            "run_eval": dev.RunEvalRequest, "run_eval_legacy": dev.RunEvalRequest}
+            "create_eval_set": CreateEvalSetRequest, "add_session": AddSessionRequest,
+            "run_eval": RunEvalRequest, "run_eval_legacy": RunEvalRequest}  # handler name -> body, for /docs
   table += DocsEndpoints(list(table), bodies).routes()
   routes = [Route(path, _guarded(handler), methods=methods) for path, handler, methods in table]
   routes.insert(0, WebSocketRoute("/run_live", server.run_live))
@@ -587,8 +586,6 @@ def build_app(config: ServerConfig) -> Starlette:
   async def lifespan(app):
     yield
     await server.close()
-
-  from .guard import middleware
 
   app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware(config.allow_origins, config.host))
   app.state.adk = server
