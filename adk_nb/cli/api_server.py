@@ -47,6 +47,9 @@ def run(args: argparse.Namespace) -> int:
                         host=args.host, allow_origins=list(args.allow_origins))
   try:
     return serve(config, host=args.host, port=args.port, log_level=args.log_level)
+  except KeyboardInterrupt:  # uvicorn stopped gracefully (runs finished, stores closed), then re-raised Ctrl-C
+    print("adk-nb api_server: stopped (Ctrl-C); runs in progress were finished and stored first.", file=sys.stderr)
+    return 130
   except (AdkNbError, AgentLoadError, AddressUnavailableError, ValueError) as exc:
     print(f"adk-nb api_server: {exc}", file=sys.stderr)
     return 2

@@ -198,7 +198,9 @@ class AdkApiServer:
       loaded = load_agent_folder(folder)
       self.loaded[loaded.name] = loaded
     base = folders[0] if len(folders) == 1 else folders[0].parent
-    self.session_service = session_service_from_uri(config.session_service_uri or default_session_uri(base))
+    self.session_uri = config.session_service_uri or default_session_uri(base)
+    """Where sessions are stored (the default: the folder's .adk_nb/sessions.db)."""
+    self.session_service = session_service_from_uri(self.session_uri)
     self.artifact_service = artifact_service_from_uri(config.artifact_service_uri)
     self.runners = {}
     for name, loaded in self.loaded.items():
@@ -649,8 +651,7 @@ def serve(config: ServerConfig, host: Optional[str] = None, port: int = 8000, lo
   sock = bind(host, port)
   try:
     app = build_app(replace(config, host=host))
-    if config.session_service_uri is not None:
-      check_session_store(config.session_service_uri)
+    check_session_store(app.state.adk.session_uri)
   except BaseException:
     sock.close()
     raise

@@ -50,3 +50,22 @@ def test_an_unreachable_postgresql_url_is_one_line_naming_the_fix(tmp_path):
     line = one_line(ran.stderr)
     assert "is unreachable" in line and "Check that the server is running" in line, line
     assert "secret" not in line
+
+
+def test_ctrl_c_stops_the_api_server_with_one_line(tmp_path):
+  import os
+  import signal
+  import subprocess
+  import sys
+
+  adk_nb("create", "weather", cwd=tmp_path)
+  server = subprocess.Popen([sys.executable, "-m", "adk_nb.cli", "api_server", "weather", "--port", "0"], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+  try:
+    assert "listening on" in server.stdout.readline()
+    server.send_signal(signal.SIGINT)
+    _, err = server.communicate(timeout=60)
+  finally:
+    server.kill()
+  assert server.returncode == 130
+  assert "stopped (Ctrl-C)" in one_line(err)
