@@ -52,6 +52,10 @@ def run(args: argparse.Namespace) -> int:
   except (EvalFileError, FileNotFoundError, ImportError, ValueError, SyntaxError) as exc:
     print(f"adk-nb eval: {exc}", file=sys.stderr)
     return 2
+  if args.save and Path(args.save).exists() and not Path(args.save).is_dir():
+    print(f"adk-nb eval: --save {args.save} is an existing file; --save takes a folder (results are written into "
+          "it as NAME.evalset_result.json). Nothing was run.", file=sys.stderr)
+    return 2
   target = app if app is not None else agent
   failed = False
   for spec in args.eval_sets:
@@ -70,7 +74,12 @@ def run(args: argparse.Namespace) -> int:
     if args.detailed:
       _print_detail(results)
     if args.save:
-      out = results.save(Path(args.save) / f"{results.result_name}.evalset_result.json")
+      try:
+        out = results.save(Path(args.save) / f"{results.result_name}.evalset_result.json")
+      except OSError as exc:  # the run itself is kept in the results store, so nothing is lost
+        print(f"adk-nb eval: could not write results to --save {args.save}: {exc.strerror or exc}; the run is kept "
+              f"in {results.run_dir} (EvalResults.open({results.result_name!r})).", file=sys.stderr)
+        return 2
       print(f"  results saved to {out}")
     failed = failed or not results.passed
   return 1 if failed else 0

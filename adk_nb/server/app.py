@@ -3,7 +3,7 @@
 Same paths, request bodies (camelCase or snake_case) and JSON as google-adk's server, so ADK clients
 work unchanged:
 
-    GET  /health, /version, /list-apps[?detailed=true]
+    GET  /health, /version, /list-apps[?detailed=true], /docs (a page listing every endpoint), /openapi.json
     GET|POST /apps/{app}/users/{user}/sessions                    list / create ({sessionId?, state?, events?})
     GET|POST|PATCH|DELETE /apps/{app}/users/{user}/sessions/{id}  get / create with id / {stateDelta} / delete
     .../sessions/{id}/artifacts [GET list, POST {filename, artifact}], /artifacts/{name}[?version=N] [GET, DELETE],
@@ -16,6 +16,12 @@ work unchanged:
 
 A confirmation (or a `RequestInput`) is answered as ADK clients do: a `/run` whose `newMessage` holds the
 FunctionResponse. Errors answer `{"detail": ..., "error_code": ...}` with the status from `server.errors`.
+
+Who may call it (server/guard.py): on a loopback bind only requests addressed to a loopback host (no DNS
+rebinding); a browser page only from an origin listed in `allow_origins` (or the server's own), as
+google-adk 2.13; JSON endpoints take only `Content-Type: application/json` (415 otherwise). Session
+creation refuses client events that carry actions, long-running ids or protocol calls (400), so a pause
+is always one the runtime recorded.
 
 A client that disconnects mid-run does not cancel it: the run goes on in the server and commits every
 event, so a client reconnecting reads the whole outcome from GET session (a tool that was approved runs
@@ -30,7 +36,7 @@ import json
 import socket
 import sys
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any, Optional
 
 from google.genai import types
@@ -43,8 +49,11 @@ from starlette.websockets import WebSocket
 
 from ..cli.agent_loader import iter_agents, load_agent_folder
 from ..events import Event, EventActions
-from ..errors import SessionNotFoundError, codes
-from .dev import DevEndpoints
+from ..events.protocol import PROTOCOL_CALLS, is_start_marker
+from ..errors import AdkNbError, SessionNotFoundError, codes
+from .dev import AddSessionRequest, CreateEvalSetRequest, DevEndpoints, RunEvalRequest
+from .docs import DocsEndpoints
+from .guard import middleware
 from .errors import HttpError, UnknownAppError, error_body, status_of
 
 
@@ -93,14 +102,76 @@ class ServerConfig:
   agents_dirs: list[str]
   """Agent folders, or folders of agent folders (one app each)."""
   session_service_uri: Optional[str] = None
-  """Default: SQLite under the first folder's .adk/."""
+  """Default: SQLite at the folder's .adk_nb/sessions.db (the store `adk-nb run` and `adk-nb web` use)."""
   artifact_service_uri: str = "memory://"
   max_body_bytes: int = 10 * 1024 * 1024
   """Largest request body accepted; larger ones get 413."""
+  host: str = "127.0.0.1"
+  """The address the server binds; on a loopback address only loopback `Host` names are answered (server.guard)."""
+  allow_origins: list[str] = field(default_factory=list)
+  """Web origins whose pages may call the server (`https://app.example`, `*`, `regex:PATTERN`); see server.guard."""
 
 
 def _dump(model: Any) -> Any:
   return model.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+def _require_json_type(content_type: Optional[str]) -> None:
+  """Refuses a body not declared as JSON (415): a web page can send text/plain cross-site without asking first."""
+  media = (content_type or "").split(";", 1)[0].strip().lower()
+  if media == "application/json" or (media.startswith("application/") and media.endswith("+json")):
+    return
+  said = f"Content-Type {media!r}" if media else "no Content-Type"
+  raise HttpError(415, f"This endpoint takes a JSON body sent with Content-Type: application/json; the request had "
+                       f"{said}. Nothing was run or written.", codes.UNSUPPORTED_MEDIA_TYPE)
+
+
+def _check_client_events(events: list[Event]) -> None:
+  """Refuses session-creation events that only the runtime may write (400), as google-adk 2.13 does.
+
+  A client may seed a session with the conversation itself: messages, tool calls and their
+  results. It may not hand in what would make the runtime act: actions (state, transfers,
+  confirmations), long-running call ids, the protocol calls `adk_request_confirmation` /
+  `adk_request_input` / `adk_request_credential` (an approval request for a call no model
+  made), or adk_nb's own markers in `customMetadata` (`adk_nb_*`: nested pauses, started tools).
+  """
+  default = EventActions()
+  for index, event in enumerate(events):
+    refused = None
+    if event.long_running_tool_ids:
+      refused = "long-running tool IDs"
+    elif event.actions != default:
+      refused = "event actions"
+    elif any(name in PROTOCOL_CALLS for name in [c.name for c in event.get_function_calls()]
+             + [r.name for r in event.get_function_responses()]):
+      refused = "ADK protocol function calls"
+    elif any(str(key).startswith("adk_nb_") for key in (event.custom_metadata or {})):
+      refused = "customMetadata keys starting with adk_nb_ (adk_nb's own markers)"
+    if refused:
+      raise HttpError(400, f"Session initialization event {index} cannot include {refused}: only the runtime "
+                           "records those. Seed a session with messages, tool calls and results; put initial "
+                           "values in 'state'. Nothing was created.", codes.BAD_REQUEST)
+
+
+async def _client_input(awaitable: Any) -> Any:
+  """Awaits a store call; a ValueError/TypeError it raises about the request's values is answered 400."""
+  try:
+    return await awaitable
+  except (ValueError, TypeError) as exc:
+    if status_of(exc) is not None:
+      raise
+    raise HttpError(400, str(exc), codes.BAD_REQUEST) from exc
+
+
+def _storable_state(state: Optional[dict[str, Any]]) -> None:
+  """400 (nothing written) for state values no store can hold: too deep, no JSON form."""
+  if state:
+    from ..sessions.json_form import convert_state_delta
+
+    try:
+      convert_state_delta(state)
+    except ValueError as exc:
+      raise HttpError(400, str(exc), codes.BAD_REQUEST) from None
 
 
 def _check_artifact_name(name: str) -> str:
@@ -127,7 +198,9 @@ class AdkApiServer:
       loaded = load_agent_folder(folder)
       self.loaded[loaded.name] = loaded
     base = folders[0] if len(folders) == 1 else folders[0].parent
-    self.session_service = session_service_from_uri(config.session_service_uri or default_session_uri(base))
+    self.session_uri = config.session_service_uri or default_session_uri(base)
+    """Where sessions are stored (the default: the folder's .adk_nb/sessions.db)."""
+    self.session_service = session_service_from_uri(self.session_uri)
     self.artifact_service = artifact_service_from_uri(config.artifact_service_uri)
     self.runners = {}
     for name, loaded in self.loaded.items():
@@ -165,10 +238,14 @@ class AdkApiServer:
       if required:
         raise HttpError(400, "This endpoint needs a JSON body.", codes.BAD_REQUEST)
       return None
+    _require_json_type(request.headers.get("content-type"))
     try:
       data = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
       raise HttpError(400, f"Malformed JSON body: {exc}.", codes.MALFORMED_JSON) from exc
+    except RecursionError:
+      raise HttpError(400, "The JSON body is nested too deeply to parse (about 1,000 levels or more); flatten it. "
+                           "Nothing was run or written.", codes.MALFORMED_JSON) from None
     if model is None:
       return data
     try:
@@ -219,11 +296,19 @@ class AdkApiServer:
     app, user = request.path_params["app_name"], request.path_params["user_id"]
     self.runner(app)
     req = await self.body(request, CreateSessionRequest, required=False) or CreateSessionRequest()
+    _check_client_events(req.events or [])
+    _storable_state(req.state)
     session_id = request.path_params.get("session_id") or req.session_id
-    session = await self.session_service.create_session(app_name=app, user_id=user, state=req.state,
-                                                        session_id=session_id)
-    for event in req.events or []:
-      await self.session_service.append_event(session, event)
+    session = await _client_input(self.session_service.create_session(app_name=app, user_id=user, state=req.state,
+                                                                      session_id=session_id))
+    try:
+      for event in req.events or []:
+        await self.session_service.append_event(session, event)
+    except Exception as exc:  # a half-seeded session is worse than none: remove it, then report why
+      await self.session_service.delete_session(app_name=app, user_id=user, session_id=session.id)
+      if isinstance(exc, (ValueError, TypeError)) and status_of(exc) is None:
+        raise HttpError(400, f"{exc} The session was not created.", codes.BAD_REQUEST) from exc
+      raise
     return JSONResponse(_dump(session))
 
   async def create_session_with_id(self, request: Request) -> Response:
@@ -233,8 +318,9 @@ class AdkApiServer:
     state = await self.body(request, None, required=False)
     if state is not None and not isinstance(state, dict):
       raise HttpError(422, "The body of POST .../sessions/{id} is the initial state: a JSON object.", codes.INVALID_REQUEST)
-    session = await self.session_service.create_session(app_name=app, user_id=user, state=state,
-                                                        session_id=request.path_params["session_id"])
+    _storable_state(state)
+    session = await _client_input(self.session_service.create_session(
+        app_name=app, user_id=user, state=state, session_id=request.path_params["session_id"]))
     return JSONResponse(_dump(session))
 
   async def get_session(self, request: Request) -> Response:
@@ -251,6 +337,7 @@ class AdkApiServer:
   async def update_session(self, request: Request) -> Response:
     p = request.path_params
     req = await self.body(request, UpdateSessionRequest)
+    _storable_state(req.state_delta)
     session = await self.session_or_404(p["app_name"], p["user_id"], p["session_id"])
     event = Event(invocation_id=f"p-{uuid.uuid4()}", author="user", actions=EventActions(state_delta=req.state_delta))
     await self.session_service.append_event(session, event)
@@ -270,8 +357,8 @@ class AdkApiServer:
     where = self._where(request)
     req = await self.body(request, SaveArtifactRequest)
     name = _check_artifact_name(req.filename)
-    version = await self.artifact_service.save_artifact(filename=name, artifact=req.artifact,
-                                                        custom_metadata=req.custom_metadata, **where)
+    version = await _client_input(self.artifact_service.save_artifact(filename=name, artifact=req.artifact,
+                                                                      custom_metadata=req.custom_metadata, **where))
     meta = await self.artifact_service.get_artifact_version(filename=name, version=version, **where)
     return JSONResponse(_dump(meta) if meta is not None else {"version": version})
 
@@ -330,15 +417,26 @@ class AdkApiServer:
 
     req = await self.body(request, RunAgentRequest)
     runner = self.runner(req.app_name)
-    config = RunConfig(streaming_mode=StreamingMode.SSE if req.streaming else StreamingMode.NONE)
+    _storable_state(req.state_delta)
     queue: asyncio.Queue = asyncio.Queue()
+    if req.new_message is None and not req.invocation_id:
+      # Nothing new to answer: no model call, nothing written (google-adk 2.13 would call the model again).
+      if req.state_delta:
+        raise HttpError(400, "stateDelta without newMessage changes nothing here; change state alone with PATCH "
+                             f"/apps/{req.app_name}/users/{req.user_id}/sessions/{req.session_id} "
+                             "{\"stateDelta\": {...}}. Nothing was written.", codes.BAD_REQUEST)
+      await self.session_or_404(req.app_name, req.user_id, req.session_id)
+      queue.put_nowait(None)
+      return req, queue
+    config = RunConfig(streaming_mode=StreamingMode.SSE if req.streaming else StreamingMode.NONE)
 
     async def produce() -> None:
       try:
         async for event in runner.run_async(user_id=req.user_id, session_id=req.session_id,
                                             new_message=req.new_message, state_delta=req.state_delta,
                                             invocation_id=req.invocation_id, run_config=config):
-          queue.put_nowait(event)
+          if not is_start_marker(event):  # stored bookkeeping (at-most-once), not an event clients expect
+            queue.put_nowait(event)
       except BaseException as exc:  # noqa: BLE001 - handed to the response, which reports it
         queue.put_nowait(exc)
         if not isinstance(exc, Exception):
@@ -478,6 +576,11 @@ def build_app(config: ServerConfig) -> Starlette:
       ("/run_live", server.run_live_http, ["GET", "POST"]),
       *DevEndpoints(server).routes(),
   ]
+  bodies = {"create_session": CreateSessionRequest, "update_session": UpdateSessionRequest,
+            "save_artifact": SaveArtifactRequest, "run": RunAgentRequest, "run_sse": RunAgentRequest,
+            "create_eval_set": CreateEvalSetRequest, "add_session": AddSessionRequest,
+            "run_eval": RunEvalRequest, "run_eval_legacy": RunEvalRequest}  # handler name -> body, for /docs
+  table += DocsEndpoints(list(table), bodies).routes()
   routes = [Route(path, _guarded(handler), methods=methods) for path, handler, methods in table]
   routes.insert(0, WebSocketRoute("/run_live", server.run_live))
 
@@ -486,20 +589,72 @@ def build_app(config: ServerConfig) -> Starlette:
     yield
     await server.close()
 
-  app = Starlette(routes=routes, lifespan=lifespan)
+  app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware(config.allow_origins, config.host))
   app.state.adk = server
   return app
 
 
-def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000, log_level: str = "warning") -> int:
-  """Serves until interrupted; prints `adk-nb api_server listening on http://HOST:PORT` once bound."""
-  import uvicorn
+class AddressUnavailableError(AdkNbError, OSError):
+  """The server cannot listen on the address asked for (port in use, not permitted, not this machine's)."""
 
-  app = build_app(config)
+
+def bind(host: str, port: int) -> socket.socket:
+  """A listening socket on host:port; AddressUnavailableError naming the fix when the port is taken."""
+  import errno
+
   sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
   sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-  sock.bind((host, port))
+  try:
+    sock.bind((host, port))
+  except OSError as exc:
+    sock.close()
+    where = f"{host}:{port}"
+    if exc.errno == errno.EADDRINUSE:
+      why = (f"port {port} on {host} is already in use (another server, maybe an earlier api_server, listens "
+             "there); stop it, or choose another port with --port N (--port 0 picks a free one)")
+    elif exc.errno == errno.EACCES:
+      why = f"not permitted to listen on {where} (ports below 1024 need privileges); choose --port 8000 or above"
+    elif exc.errno == errno.EADDRNOTAVAIL:
+      why = f"{host} is not an address of this machine; use --host 127.0.0.1 (or 0.0.0.0 for every interface)"
+    else:
+      why = f"cannot listen on {where}: {exc.strerror or exc}"
+    raise AddressUnavailableError(why) from None
   sock.listen(2048)  # connections wait in the backlog until uvicorn accepts them, so "listening" is true
+  return sock
+
+
+def check_session_store(uri: str) -> None:
+  """Opens the session store once before serving: an unreachable database fails at start (SessionStorageError,
+  whose message names the fix), not as a 503 on every request later."""
+  from ..services import session_service_from_uri
+
+  async def probe() -> None:
+    service = session_service_from_uri(uri)
+    try:
+      await service.list_sessions(app_name="adk_nb_startup_check", user_id="adk_nb_startup_check")
+    finally:
+      close = getattr(service, "close", None)
+      if close is not None:
+        await close()
+
+  asyncio.run(probe())
+
+
+def serve(config: ServerConfig, host: Optional[str] = None, port: int = 8000, log_level: str = "warning") -> int:
+  """Serves until interrupted; prints `adk-nb api_server listening on http://HOST:PORT` once bound.
+
+  The port is bound before the agents are loaded, so a busy port is reported at once.
+  """
+  import uvicorn
+
+  host = host or config.host
+  sock = bind(host, port)
+  try:
+    app = build_app(replace(config, host=host))
+    check_session_store(app.state.adk.session_uri)
+  except BaseException:
+    sock.close()
+    raise
   bound = sock.getsockname()[1]
   server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, lifespan="on"))
   print(f"adk-nb api_server listening on http://{host}:{bound} (apps: {', '.join(sorted(app.state.adk.runners))})",

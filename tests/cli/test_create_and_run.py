@@ -104,12 +104,16 @@ def test_run_reports_a_broken_agent_with_its_traceback(tmp_path):
   assert ran.returncode == 2 and "RuntimeError: my bug" in ran.stderr and "agent.py" in ran.stderr
 
 
-def test_web_writes_a_dev_notebook_that_runs_and_the_jupyterlab_command(tmp_path):
+def test_web_writes_a_dev_notebook_that_continues_the_terminal_conversation(tmp_path):
   assert adk_nb("create", "weather", cwd=tmp_path).returncode == 0
-  shown = adk_nb("web", "weather", "--print-command", "--no-browser", "--port", "9999", cwd=tmp_path)
+  ran = adk_nb("run", "weather", cwd=tmp_path, stdin="What is the weather in Rome?\nexit\n")
+  assert ran.returncode == 0, ran.stderr
+  assert not (tmp_path / "weather" / ".adk").exists()  # google-adk's own store path stays free
+  shown = adk_nb("web", "weather", "--print-command", "--no-browser", "--port", "9999", "--allow-root", cwd=tmp_path)
   assert shown.returncode == 0, shown.stderr
   notebook = tmp_path / "weather" / "weather_web.ipynb"
   assert f"-m jupyterlab {notebook}" in shown.stdout and "--port=9999" in shown.stdout and "--no-browser" in shown.stdout
+  assert "--allow-root" in shown.stdout
   import subprocess
   import sys
 
@@ -117,6 +121,18 @@ def test_web_writes_a_dev_notebook_that_runs_and_the_jupyterlab_command(tmp_path
                         "--nbmake-timeout=300", notebook.name], cwd=notebook.parent, capture_output=True, text=True,
                        timeout=600)
   assert ran.returncode == 0, ran.stdout[-2000:]
+
+  async def conversations():
+    service = DatabaseSessionService(f"sqlite:///{tmp_path / 'weather' / '.adk_nb' / 'sessions.db'}")
+    listed = await service.list_sessions(app_name="weather", user_id="user")
+    sessions = [await service.get_session(app_name="weather", user_id="user", session_id=s.id)
+                for s in listed.sessions]
+    await service.close()
+    return [[e.content.parts[0].text for e in s.events if e.author == "user"] for s in sessions]
+
+  import asyncio
+  # One conversation: the terminal's question, then the notebook's turn in the same session.
+  assert asyncio.run(conversations()) == [["What is the weather in Rome?", "Hello!"]]
 
 
 def _pause_in_sqlite(folder, db) -> None:

@@ -60,5 +60,28 @@ def desk(tmp_path):
   return folder, log
 
 
+@pytest.fixture
+def serve_app(tmp_path):
+  """`serve_app(**config)` -> an in-process client of the weather app (session 's' of user 'u' created),
+  addressed as http://127.0.0.1:8000; `serve_app(folder=...)` serves another agent folder."""
+  from starlette.testclient import TestClient
+
+  from adk_nb.server.app import ServerConfig, build_app
+  from tests.server.test_api_server import WEATHER
+  clients = []
+
+  def start(**config) -> TestClient:
+    folder = config.pop("folder", None) or write_agent(tmp_path / "apps", "weather_app", WEATHER)
+    app = build_app(ServerConfig(agents_dirs=[str(folder)], session_service_uri="memory://", **config))
+    client = TestClient(app, base_url="http://127.0.0.1:8000").__enter__()
+    clients.append(client)
+    client.post(f"/apps/{folder.name}/users/u/sessions", json={"sessionId": "s"})
+    return client
+
+  yield start
+  for client in clients:
+    client.__exit__(None, None, None)
+
+
 # The throwaway PostgreSQL server of tests/sessions (initdb on 127.0.0.1, or $ADK_NB_TEST_PG_URL).
 from tests.sessions.conftest import pg_database, pg_url, postgres_url  # noqa: E402,F401
