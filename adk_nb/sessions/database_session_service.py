@@ -336,6 +336,12 @@ class DatabaseSessionService(BaseSessionService):
       msg = (f"Cannot {action}: the {where} stayed locked by another writer for more than "
              f"{self._busy_timeout:g} s (nothing was written); retry, or pass a larger "
              "busy_timeout= to DatabaseSessionService.")
+    elif "could not decode to utf-8" in low and self._sqlite:
+      # Damaged bytes inside a row: the file is as damaged as when SQLite says "malformed".
+      self._corrupt = text[:200]
+      msg = (f"Cannot {action}: the {where} is damaged: it holds text that is not UTF-8 "
+             f"({text[:200]}); nothing more is written to it, so the damage does not spread. "
+             "Restore it from a backup or point db_url at a new file.")
     elif "not a database" in low or "malformed" in low:
       if self._sqlite:
         self._corrupt = text
