@@ -24,6 +24,7 @@ import collections
 import contextlib
 import gc
 import json
+import logging
 import os
 import sqlite3
 import time
@@ -58,9 +59,12 @@ from ._sql import (
     run_steps_sqlalchemy,
 )
 from .base_session_service import BaseSessionService, GetSessionConfig, ListSessionsResponse
+from ._turns import DEFAULT_LEASE, TurnClaim, busy_error, holder_alive
 from .json_form import convert_state_delta
 from .session import Session
 from .state import SharedWrite, merge_state, split_delta
+
+logger = logging.getLogger("adk_nb.sessions")
 
 __all__ = ["DatabaseSessionService", "SCHEMA_VERSION", "SessionStorageError", "normalize_db_url"]
 
@@ -755,6 +759,7 @@ class DatabaseSessionService(BaseSessionService):
 
     def steps():
       yield ("run", SQL["delete_events"], keys)
+      yield ("run", SQL["delete_turn"], keys)
       yield ("run", SQL["delete_session"], keys)
 
     self._histories.pop((app_name, user_id, session_id), None)
@@ -818,6 +823,55 @@ class DatabaseSessionService(BaseSessionService):
     if user_delta:
       SharedWrite.refresh(session, "user", *shared[1])
     return event
+
+  turn_lease: float = DEFAULT_LEASE
+  """Seconds a turn's claim taken on another host counts as held (see `sessions._turns`)."""
+
+  async def claim_turn(self, session: Session, invocation_id: str) -> TurnClaim:
+    """Holds the session for one turn, in one write transaction with the stale check of
+    `session`, so that across processes (and on PostgreSQL across hosts) of two racing turns the
+    loser is refused before it has done anything. One transaction per turn, none per event."""
+    await self.prepare_tables()
+    keys = {"app": session.app_name, "user": session.user_id, "sid": session.id}
+    claim = TurnClaim(self, (session.app_name, session.user_id, session.id), invocation_id)
+    seen = session.last_update_time + 1e-9
+
+    def steps():
+      rows = yield ("fetch", SQL["turn_session"].format(lock=self._lock_clause), keys)
+      if not rows:
+        yield from self._explain_unclaimed(session, keys)
+      if rows[0][0] > seen:
+        raise StaleSessionError(
+            f"Session {session.id!r} was changed by another writer since this copy was loaded "
+            "(nothing was written); reload it with get_session(...) and retry.")
+      holder = yield ("fetch", SQL["turn_holder"], keys)
+      if holder:
+        owner, holder_invocation, since = holder[0]
+        if owner != claim.token and holder_alive(owner, since, self.turn_lease):
+          raise busy_error(session.id, holder_invocation, since)
+      yield ("run", SQL["take_turn"], {**keys, "owner": claim.token, "inv": invocation_id,
+                                       "since": claim.since})
+
+    try:
+      async with self._errors("claim the session for a turn"):
+        await self._write(steps())
+    except BaseException:
+      claim.drop()
+      raise
+    return claim
+
+  async def _release_turn(self, claim: TurnClaim) -> None:
+    app, user, sid = claim.key
+
+    def steps():
+      yield ("run", SQL["free_turn"], {"app": app, "user": user, "sid": sid, "owner": claim.token})
+
+    try:
+      async with self._errors("release the session after a turn"):
+        await self._write(steps())
+    except Exception:  # the claim is already dead in this process; a later turn takes the row over
+      logger.warning("Could not release session %r after invocation %s", sid, claim.invocation_id,
+                     exc_info=True)
 
   def _explain_unclaimed(self, session: Session, keys: dict[str, Any]) -> Steps[None]:
     if not (yield ("fetch", SQL["session_exists"], keys)):
