@@ -28,6 +28,7 @@ from .pending import interrupted_answer, unanswered_calls
 from .resume import Resume, match_answers
 from .flows._delegation import active_task
 from .sessions.session import Session
+from ._turn_stream import TurnHold, TurnStream
 from .telemetry import tracing
 
 logger = logging.getLogger("adk_nb.runners")
@@ -89,7 +90,7 @@ class Runner:
 
   # ---- the async API ------------------------------------------------------------------------
 
-  async def run_async(
+  def run_async(
       self,
       *,
       user_id: str,
@@ -111,7 +112,21 @@ class Runner:
     committed error event, `error_code` = the exception's class name, and then raises the
     exception itself, as google-adk does. A failing workflow node's own error event is that
     event: the Runner does not add a second one.
+
+    The turn holds the session from before it writes or runs anything until it ends: a turn
+    started on a session another turn is running on is refused with `SessionBusyError` (a
+    `StaleSessionError`) and nothing is written. A run you stop reading (`break`) lets go of
+    the session when the returned generator is dropped.
     """
+    hold = TurnHold()
+    return TurnStream(self._run_turn(hold, user_id=user_id, session_id=session_id, invocation_id=invocation_id,
+                                     new_message=new_message, state_delta=state_delta, run_config=run_config),
+                      hold)
+
+  async def _run_turn(self, hold: TurnHold, *, user_id: str, session_id: str, invocation_id: Optional[str],
+                      new_message: Optional[types.Content], state_delta: Optional[dict[str, Any]],
+                      run_config: Optional[RunConfig]) -> AsyncGenerator[Event, None]:
+    """run_async's turn; its claim goes in `hold`, so that dropping the stream lets go of it."""
     session = await self._get_session(user_id, session_id)
     run_config = run_config or RunConfig()
     if new_message is not None and not isinstance(new_message, types.Content):
@@ -161,7 +176,7 @@ class Runner:
     pm = self.plugin_manager
     # Before anything is written or run: of two turns racing on this session, the loser is
     # refused here (SessionBusyError / StaleSessionError, nothing written). Released below.
-    claim = await self.session_service.claim_turn(session, invocation_id)
+    claim = hold.claim = await self.session_service.claim_turn(session, invocation_id)
     committed_before = len(session.events)
     span = tracing.invocation_span(ctx)
     failure: Optional[BaseException] = None

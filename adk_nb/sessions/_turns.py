@@ -44,7 +44,7 @@ def _process() -> str:
 class TurnClaim:
   """A turn's hold on one session; `await claim.release()` when the turn ends (idempotent)."""
 
-  __slots__ = ("service", "key", "invocation_id", "token", "since")
+  __slots__ = ("service", "key", "invocation_id", "token", "since", "_told")
 
   def __init__(self, service: object, key: tuple[str, str, str], invocation_id: str) -> None:
     self.service = service
@@ -54,6 +54,7 @@ class TurnClaim:
     self.token = f"{_process()}/{uuid.uuid4().hex[:12]}"
     """Who holds the claim: host/pid/process nonce/turn nonce."""
     self.since = time.time()
+    self._told = False  # whether the store was told of the release
     _held.add(self.token)
 
   @property
@@ -62,16 +63,19 @@ class TurnClaim:
 
   async def release(self) -> None:
     """Frees the session for the next turn."""
-    if self.token not in _held:
-      return
     _held.discard(self.token)  # first, so the claim is dead here even if the store is not reached
+    if self._told:
+      return
+    self._told = True
     release = getattr(self.service, "_release_turn", None)
     if release is not None:
       await release(self)
 
   def drop(self) -> None:
-    """Forgets a claim the store refused to grant."""
-    _held.discard(self.token)
+    """Makes the claim dead in this process at once (a refused claim, a turn nobody reads any
+    more); `release()` still tells the store."""
+    if _held is not None:  # (None at interpreter exit)
+      _held.discard(self.token)
 
 
 def holder_alive(token: str, since: float, lease: float = DEFAULT_LEASE, now: Optional[float] = None) -> bool:

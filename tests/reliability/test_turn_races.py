@@ -136,3 +136,19 @@ async def test_a_turn_refused_mid_way_by_a_writer_outside_the_turns_says_what_it
   assert "had already committed 2 event(s)" in said and "calls made: charge" in said
   session = await service.get_session(app_name=APP, user_id=USER, session_id=SID)
   assert [e.text for e in session.events if e.text][:1] == ["charge C1"]
+
+
+async def test_a_run_left_early_with_break_does_not_hold_the_session(service):
+  """google-adk's tutorials `break` out of run_async after the final response, then send the next message."""
+  from google.genai import types
+
+  charges = Charges()
+  charges.release.set()
+  runner = charging_runner(service, charges)
+  await service.create_session(app_name=APP, user_id=USER, session_id=SID)
+  for n in range(3):
+    message = types.Content(role="user", parts=[types.Part(text=f"charge D{n}")])
+    async for event in runner.run_async(user_id=USER, session_id=SID, new_message=message):
+      if event.is_final_response():
+        break
+  assert charges.finished == ["D0", "D1", "D2"]
