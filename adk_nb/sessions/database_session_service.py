@@ -8,6 +8,8 @@ Tables (created on first use):
 - `app_states`, `user_states`: state shared by every session of an app / of a user,
   each row with a `revision` counted up by every write to it and `key_revisions`, the
   revision that last wrote each key (see `state.SharedWrite`);
+- `session_turns`: the turn holding each session, if any (see `claim_turn`); added to a
+  version-2 database on first use, with no migration;
 - `adk_nb_schema`: the schema version. A database made by an older release is
   migrated in place on first use (version 1 -> 2 adds the two revision columns); a
   newer one is refused.
@@ -239,7 +241,9 @@ class DatabaseSessionService(BaseSessionService):
   databases round). `app:` and `user:` state get the same protection, checked in the
   same transaction: writing a shared key that another session wrote after this copy
   was loaded raises `StaleSessionError` naming the scope and key (google-adk does not
-  protect these scopes). SQLite runs in WAL mode with `synchronous=NORMAL`: a killed
+  protect these scopes). A turn claims its session first (`claim_turn`, one transaction per
+  turn), so a turn racing another on one session, from any process, is refused before it
+  writes or runs anything. SQLite runs in WAL mode with `synchronous=NORMAL`: a killed
   process loses nothing that was committed; writers of one process queue on a lock,
   writers of other processes wait up to `busy_timeout`.
   """
