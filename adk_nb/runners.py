@@ -16,7 +16,7 @@ from .agents.invocation_context import InvocationContext, new_invocation_context
 from .agents.llm_agent import LlmAgent
 from .agents.run_config import RunConfig
 from .apps.app import App
-from .errors import SessionNotFoundError, event_error_code, traceback_text
+from .errors import SessionNotFoundError, StaleSessionError, event_error_code, traceback_text
 from .events.event import Event
 from .events.event_actions import EventActions
 from .events.protocol import NESTED_ANSWER_KEY, TRACEBACK_KEY
@@ -28,6 +28,7 @@ from .pending import interrupted_answer, unanswered_calls
 from .resume import Resume, match_answers
 from .flows._delegation import active_task
 from .sessions.session import Session
+from ._turn_stream import TurnHold, TurnStream
 from .telemetry import tracing
 
 logger = logging.getLogger("adk_nb.runners")
@@ -89,7 +90,7 @@ class Runner:
 
   # ---- the async API ------------------------------------------------------------------------
 
-  async def run_async(
+  def run_async(
       self,
       *,
       user_id: str,
@@ -111,7 +112,21 @@ class Runner:
     committed error event, `error_code` = the exception's class name, and then raises the
     exception itself, as google-adk does. A failing workflow node's own error event is that
     event: the Runner does not add a second one.
+
+    The turn holds the session from before it writes or runs anything until it ends: a turn
+    started on a session another turn is running on is refused with `SessionBusyError` (a
+    `StaleSessionError`) and nothing is written. A run you stop reading (`break`) lets go of
+    the session when the returned generator is dropped.
     """
+    hold = TurnHold()
+    return TurnStream(self._run_turn(hold, user_id=user_id, session_id=session_id, invocation_id=invocation_id,
+                                     new_message=new_message, state_delta=state_delta, run_config=run_config),
+                      hold)
+
+  async def _run_turn(self, hold: TurnHold, *, user_id: str, session_id: str, invocation_id: Optional[str],
+                      new_message: Optional[types.Content], state_delta: Optional[dict[str, Any]],
+                      run_config: Optional[RunConfig]) -> AsyncGenerator[Event, None]:
+    """run_async's turn; its claim goes in `hold`, so that dropping the stream lets go of it."""
     session = await self._get_session(user_id, session_id)
     run_config = run_config or RunConfig()
     if new_message is not None and not isinstance(new_message, types.Content):
@@ -159,6 +174,10 @@ class Runner:
                           and self.app.resumability_config.is_resumable),
     )
     pm = self.plugin_manager
+    # Before anything is written or run: of two turns racing on this session, the loser is
+    # refused here (SessionBusyError / StaleSessionError, nothing written). Released below.
+    claim = hold.claim = await self.session_service.claim_turn(session, invocation_id)
+    committed_before = len(session.events)
     span = tracing.invocation_span(ctx)
     failure: Optional[BaseException] = None
     try:
@@ -209,6 +228,8 @@ class Runner:
       # committed before it; calls the failure left unanswered are answered "Interrupted" when
       # the next run starts (_interrupted_answers), so the conversation continues with any provider.
       failure = exc
+      if isinstance(exc, StaleSessionError):
+        _tell_what_was_committed(exc, session.events[committed_before:], invocation_id)
       logger.debug("Run failed in invocation %s", invocation_id, exc_info=True)
       event = await self._record_failure(ctx, session, exc)
       if event is not None:
@@ -216,6 +237,7 @@ class Runner:
       await _notify_run_error(pm, ctx, exc)
       raise
     finally:
+      await claim.release()
       tracing.end_span(span, failure)
       # As in ADK: after_run_callback for a run that ended without error; a failed run's plugins
       # heard of it through on_run_error_callback.
@@ -448,6 +470,23 @@ async def _notify_run_error(pm: PluginManager, ctx: InvocationContext, error: Ex
     await pm.run("on_run_error_callback", invocation_context=ctx, error=error)
   except Exception:  # noqa: BLE001 - a notification must not replace the run's own error
     logger.exception("on_run_error_callback raised; the run's error is raised instead")
+
+
+def _tell_what_was_committed(exc: StaleSessionError, committed: list[Event], invocation_id: str) -> None:
+  """Makes a mid-turn refusal say what the turn had already committed (its "nothing was written"
+  is about the refused event only). A turn holds its session, so this happens only when a writer
+  outside the turns (a direct append_event, a state edit, or a shared `app:` / `user:` key) wrote."""
+  if not committed:
+    return
+  calls = [c.name for e in committed for c in e.get_function_calls()]
+  answered = [r.name for e in committed if e.author != "user" for r in e.get_function_responses()]
+  ran = f"; the tools that answered ({', '.join(answered)}) ran and their results are stored" if answered else ""
+  made = f"; calls made: {', '.join(calls)}" if calls else ""
+  said = str(exc.args[0] if exc.args else exc).replace("(nothing was written)", "(that event was not written)")
+  exc.args = (f"{said} This turn (invocation {invocation_id!r}) had already "
+              f"committed {len(committed)} event(s) before it, which stay in the session{made}{ran}. "
+              "Any call left without an answer is answered as interrupted (it may have run) when the "
+              "session's next turn starts.",) + tuple(exc.args[1:])
 
 
 def _fill_answer_ids(session: Session, message: types.Content) -> types.Content:

@@ -14,11 +14,11 @@ from .answer_error import (AnswersSpanInvocationsError, AnswerError, AnswerWitho
                            PausingAgentNotInTreeError, UnknownCallError, WrongAnswerKindError)
 from .not_found_error import NotFoundError
 from .session_not_found_error import SessionNotFoundError
-from .stale_session_error import StaleSessionError
+from .stale_session_error import SessionBusyError, StaleSessionError
 
 __all__ = [
     "AdkNbError", "AlreadyExistsError", "AnswerError", "AnswerWithoutIdError", "AnswersSpanInvocationsError",
-    "CallAlreadyAnsweredError", "EvalFileError", "NotFoundError", "PausingAgentNotInTreeError", "SessionNotFoundError",
+    "CallAlreadyAnsweredError", "EvalFileError", "NotFoundError", "PausingAgentNotInTreeError", "SessionBusyError", "SessionNotFoundError",
     "StaleSessionError", "UnknownCallError", "WrongAnswerKindError", "codes", "error_code_of",
     "event_error_code", "traceback_text",
 ]

@@ -1,4 +1,4 @@
-"""Raised when a writer appends to a session that changed since it was read."""
+"""Raised when a writer appends to a session that changed since it was read, or that another turn holds."""
 
 from . import codes
 from .adk_nb_error import AdkNbError
@@ -11,3 +11,12 @@ class StaleSessionError(AdkNbError, RuntimeError):
   """
 
   error_code = codes.STALE_SESSION
+
+
+class SessionBusyError(StaleSessionError):
+  """Another turn (`Runner.run_async`) is running on the session: this turn was refused before it
+  ran anything, and nothing was written. Send the message again once that turn has ended or paused.
+
+  A StaleSessionError (same code, 409 on the api_server), so code that retries on a stale
+  session retries on this too.
+  """

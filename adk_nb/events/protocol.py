@@ -40,6 +40,10 @@ INTERRUPTED_KEY = "adk_nb_interrupted"
 """custom_metadata key of the event answering calls whose run was interrupted (value: their ids)."""
 TRACEBACK_KEY = "adk_nb_traceback"
 """custom_metadata key of an error event reporting an exception: its traceback (cut, see errors.traceback_text)."""
+GATED_KEY = "adk_nb_gated"
+"""custom_metadata key of a confirmation request event: the ids of the original calls whose approval
+the tool's `require_confirmation` asked for (not the tool itself). A rejection of one of them is
+answered without running the tool, whatever the tool's code says when the answer arrives."""
 
 
 @dataclass(frozen=True)

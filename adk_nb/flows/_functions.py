@@ -13,7 +13,7 @@ from pydantic import BaseModel
 from ..agents import _callbacks
 from ..events.event import Event, new_uuid4
 from ..events.event_actions import EventActions
-from ..events.protocol import NESTED_KEY, confirmation_request_call
+from ..events.protocol import GATED_KEY, NESTED_KEY, confirmation_request_call
 from ..sessions import json_form
 from ..tools.agent_tool import NestedPause
 from ..tools._function_schema import ToolArgumentsError
@@ -57,14 +57,15 @@ def populate_call_ids(event: Event) -> None:
 
 
 class _Outcome:
-  __slots__ = ("part", "actions", "paused", "nested")
+  __slots__ = ("part", "actions", "paused", "nested", "gated")
 
   def __init__(self, part: Optional[types.Part], actions: EventActions, paused: bool = False,
-               nested: Optional[NestedPause] = None):
+               nested: Optional[NestedPause] = None, gated: bool = False):
     self.part = part
     self.actions = actions
     self.paused = paused
     self.nested = nested
+    self.gated = gated  # paused because require_confirmation asked (not the tool itself)
 
 
 class CallResults(NamedTuple):
@@ -76,6 +77,8 @@ class CallResults(NamedTuple):
   """True when some call waits for a person or an external answer."""
   surfaced: list[Event]
   """Pending calls of agents run through AgentTool, raised to this invocation."""
+  gated: frozenset = frozenset()
+  """Ids of the calls paused because their tool's require_confirmation asked for approval."""
 
 
 async def emit_results(ctx: "InvocationContext", results: CallResults) -> AsyncGenerator[Event, None]:
@@ -176,7 +179,9 @@ async def _unknown_tool(agent: "LlmAgent", ctx: "InvocationContext", call: types
 
 
 async def _call_one(agent: "LlmAgent", ctx: "InvocationContext", call: types.FunctionCall,
-                    tools: dict[str, "BaseTool"], confirmation: Optional[ToolConfirmation]) -> _Outcome:
+                    tools: dict[str, "BaseTool"], confirmation: Optional[ToolConfirmation],
+                    gated: bool = False) -> _Outcome:
+  """One call's answer. `gated`: its approval was asked by require_confirmation when it paused."""
   actions = trusted(EventActions)
   tool = tools.get(call.name)
   if tool is None:
@@ -202,9 +207,11 @@ async def _call_one(agent: "LlmAgent", ctx: "InvocationContext", call: types.Fun
       tc.request_confirmation(hint=approval_hint(tool.name))
       # As in google-adk: the placeholder answer ends the turn (it is a final response).
       actions.skip_summarization = True
-      return _Outcome(_response_part(call, NEEDS_CONFIRMATION), actions, paused=True)
-  if confirmation is not None and not confirmation.confirmed and await _gated(tool, args, tc):
-    # require_confirmation asked: the rejection is answered for the tool, which never runs.
+      return _Outcome(_response_part(call, NEEDS_CONFIRMATION), actions, paused=True, gated=True)
+  if confirmation is not None and not confirmation.confirmed and (gated or await _gated(tool, args, tc)):
+    # require_confirmation asked (when the call paused, or by the code now): the rejection is
+    # answered for the tool, which never runs. Fail closed: a redeployed tool that no longer
+    # asks does not turn a person's "no" into a run.
     return _Outcome(_response_part(call, rejection(confirmation)), actions)
   # Otherwise the tool asked itself (tool_context.request_confirmation): as in ADK it runs again
   # and reads tool_context.tool_confirmation (confirmed or not) to decide what to answer.
@@ -271,32 +278,36 @@ async def handle_function_calls(
     tools: dict[str, "BaseTool"],
     confirmations: Optional[dict[str, ToolConfirmation]] = None,
     outcomes: Optional[list] = None,
+    gated: frozenset = frozenset(),
 ) -> CallResults:
   """Runs the calls (concurrently when there are several) and gathers their answers.
 
   `outcomes` may pass precomputed results (resumed AgentTool calls) instead of running calls.
+  `gated`: ids of resumed calls whose approval require_confirmation asked for (see GATED_KEY).
   """
   confirmations = confirmations or {}
   if outcomes is not None:
     pass
   elif len(calls) == 1:
-    outcomes = [await _call_one(agent, ctx, calls[0], tools, confirmations.get(calls[0].id))]
+    outcomes = [await _call_one(agent, ctx, calls[0], tools, confirmations.get(calls[0].id),
+                                calls[0].id in gated)]
   else:
     outcomes = await _gather_or_cancel(
-        [_call_one(agent, ctx, c, tools, confirmations.get(c.id)) for c in calls]
+        [_call_one(agent, ctx, c, tools, confirmations.get(c.id), c.id in gated) for c in calls]
     )
   parts = [o.part for o in outcomes if o.part is not None]
   paused = any(o.paused for o in outcomes)
   surfaced = [surface_nested_pause(ctx, agent.name, o.nested) for o in outcomes if o.nested is not None]
+  asked = frozenset(c.id for c, o in zip(calls, outcomes) if o.gated) if paused else frozenset()
   if not parts and not any(o.actions.state_delta or o.actions.escalate for o in outcomes):
-    return CallResults(None, paused, surfaced)
+    return CallResults(None, paused, surfaced, asked)
   actions = trusted(EventActions)
   for outcome in outcomes:
     merge_actions(actions, outcome.actions)
   event = trusted(Event, id=Event.new_id(), invocation_id=ctx.invocation_id, author=agent.name, branch=ctx.branch,
                   content=trusted(types.Content, role="user", parts=parts) if parts else None,
                   actions=actions, timestamp=time.time())
-  return CallResults(event, paused, surfaced)
+  return CallResults(event, paused, surfaced, asked)
 
 
 def surface_nested_pause(ctx: "InvocationContext", agent_name: str, nested: NestedPause) -> Event:
@@ -318,8 +329,12 @@ def surface_nested_pause(ctx: "InvocationContext", agent_name: str, nested: Nest
 
 
 def confirmation_request_event(ctx: "InvocationContext", agent_name: str, call_event: Event,
-                               response_event: Event) -> Optional[Event]:
-  """The long-running `adk_request_confirmation` calls that pause the invocation (ADK's wire format)."""
+                               response_event: Event, gated: frozenset = frozenset()) -> Optional[Event]:
+  """The long-running `adk_request_confirmation` calls that pause the invocation (ADK's wire format).
+
+  The event records which of the original calls `require_confirmation` gated (`GATED_KEY`), so
+  their rejection is answered without running the tool even if its code changes meanwhile.
+  """
   requested = response_event.actions.requested_tool_confirmations
   if not requested:
     return None
@@ -341,4 +356,5 @@ def confirmation_request_event(ctx: "InvocationContext", agent_name: str, call_e
       branch=ctx.branch,
       content=types.Content(role="model", parts=parts),
       long_running_tool_ids=ids,
+      custom_metadata={GATED_KEY: sorted(gated & requested.keys())} if gated & requested.keys() else None,
   )

@@ -8,7 +8,7 @@ from google.genai import types
 
 from ..events.event import Event
 from ..events.event_actions import EventActions
-from ..events.protocol import INTERRUPTED_KEY, confirmation_request, nested_pause, start_marker
+from ..events.protocol import GATED_KEY, INTERRUPTED_KEY, confirmation_request, nested_pause, start_marker
 from ..pending import call_progress, invocation_tail, pending_items
 from ..tools.agent_tool import NestedPause
 from ..tools.tool_confirmation import ToolConfirmation
@@ -31,9 +31,12 @@ def parse_confirmation(response: Optional[dict]) -> tuple[ToolConfirmation, Opti
   return confirmation, None
 
 
-def _find_requests(agent: "LlmAgent", ctx: "InvocationContext") -> dict[str, types.FunctionCall]:
-  """Confirmation request id -> original function call, for this agent's pending requests."""
+def _find_requests(agent: "LlmAgent", ctx: "InvocationContext"
+                   ) -> tuple[dict[str, types.FunctionCall], frozenset]:
+  """(confirmation request id -> original function call, for this agent's pending requests;
+  ids of the original calls whose approval require_confirmation asked for when they paused)."""
   found: dict[str, types.FunctionCall] = {}
+  gated: set[str] = set()
   answers = ctx.resume_answers
   # The whole invocation, not only its last stretch: the person may answer after later turns.
   for event in reversed(invocation_tail(ctx.session, ctx.invocation_id)):
@@ -43,22 +46,28 @@ def _find_requests(agent: "LlmAgent", ctx: "InvocationContext") -> dict[str, typ
       continue
     if nested_pause(event) is not None:
       continue  # raised from an AgentTool: resumed by resume_nested_calls
+    asked = (event.custom_metadata or {}).get(GATED_KEY) or ()
     for call in event.get_function_calls():
       request = confirmation_request(call)
       if request is not None and call.id in answers:
         found[call.id] = request.original
-  return found
+        if request.original.id in asked:
+          gated.add(request.original.id)
+  return found, frozenset(gated)
 
 
 async def resume_confirmed_calls(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGenerator[Event, None]:
   """Runs the originally requested calls whose confirmation answers arrived, then lets the loop continue.
 
-  Guarantee: an approved call runs at most once. Before the tool runs, a marker event is
+  Guarantees: a rejected call whose approval `require_confirmation` asked for never runs, even
+  when the tool's code no longer asks (fail closed; a tool that asked itself through
+  `tool_context.request_confirmation` is called again and reads the rejection, as in ADK).
+  An approved call runs at most once. Before the tool runs, a marker event is
   committed; a retried resume that finds the call answered does nothing, and one that finds
   only the marker (the process died while the tool ran) answers the model that the outcome
   is unknown instead of running the tool a second time.
   """
-  requests = _find_requests(agent, ctx)
+  requests, gated = _find_requests(agent, ctx)
   if not requests:
     return
   tools = {t.name: t for t in await agent.canonical_tools(ctx)}
@@ -99,7 +108,7 @@ async def resume_confirmed_calls(agent: "LlmAgent", ctx: "InvocationContext") ->
     for call_id in approved:
       yield Event(invocation_id=ctx.invocation_id, author=agent.name, branch=ctx.branch,
                   custom_metadata=start_marker(call_id))
-  results = await _functions.handle_function_calls(agent, ctx, calls, tools, confirmations)
+  results = await _functions.handle_function_calls(agent, ctx, calls, tools, confirmations, gated=gated)
   async for event in _functions.emit_results(ctx, results):
     yield event
 

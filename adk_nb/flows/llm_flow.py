@@ -345,7 +345,8 @@ async def run_function_calls(agent: "LlmAgent", ctx: "InvocationContext", final:
     return
   if response_event is not None:
     # ADK's order: the confirmation request first, then the placeholder answer.
-    confirm = _functions.confirmation_request_event(ctx, agent.name, final, response_event)
+    confirm = _functions.confirmation_request_event(ctx, agent.name, final, response_event,
+                                                     results.gated)
     if confirm is not None:
       yield confirm
     yield response_event

@@ -84,6 +84,18 @@ sa.Table(
     sa.Column("key_revisions", sa.Text, nullable=False, server_default="{}"),
 )
 
+sa.Table(
+    # The turn holding each session (see sessions/_turns.py); a new table, so databases of
+    # schema version 2 get it from create_all on first use, with no migration.
+    "session_turns", metadata,
+    sa.Column("app_name", _key, primary_key=True),
+    sa.Column("user_id", _key, primary_key=True),
+    sa.Column("session_id", _key, primary_key=True),
+    sa.Column("owner", sa.Text, nullable=False),
+    sa.Column("invocation_id", sa.Text, nullable=False),
+    sa.Column("since", sa.Double, nullable=False),
+)
+
 MIGRATIONS: dict[int, list[tuple[str, str, str]]] = {
     # From version 1: shared state rows get the revision optimistic concurrency compares.
     1: [(table, column, f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
@@ -115,6 +127,19 @@ SQL = {
         " AND update_time <= :seen RETURNING state"
     ),
     "set_session_state": f"UPDATE sessions SET state = :state WHERE {SESSION_WHERE}",
+    # A turn's claim: the session row (locked on PostgreSQL), then its holder, then take it.
+    "turn_session": f"SELECT update_time FROM sessions WHERE {SESSION_WHERE}{{lock}}",
+    "turn_holder": "SELECT owner, invocation_id, since FROM session_turns"
+                   " WHERE app_name = :app AND user_id = :user AND session_id = :sid",
+    "take_turn": (
+        "INSERT INTO session_turns (app_name, user_id, session_id, owner, invocation_id, since)"
+        " VALUES (:app, :user, :sid, :owner, :inv, :since)"
+        " ON CONFLICT (app_name, user_id, session_id) DO UPDATE SET owner = excluded.owner,"
+        " invocation_id = excluded.invocation_id, since = excluded.since"
+    ),
+    "free_turn": "DELETE FROM session_turns WHERE app_name = :app AND user_id = :user"
+                 " AND session_id = :sid AND owner = :owner",
+    "delete_turn": "DELETE FROM session_turns WHERE app_name = :app AND user_id = :user AND session_id = :sid",
     "insert_event": (
         "INSERT INTO events (app_name, user_id, session_id, id, timestamp, data)"
         " VALUES (:app, :user, :sid, :eid, :ts, :data)"

@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field, field_validator
 from ..events.event import Event
 from .json_form import convert_state_delta
 from .session import Session
+from ._turns import TurnClaim, busy_error
 from .state import State
 
 
@@ -84,6 +85,30 @@ class BaseSessionService(abc.ABC):
     self._to_json_form(event)
     self._apply_to_session(session, event)
     return event
+
+  async def claim_turn(self, session: Session, invocation_id: str) -> TurnClaim:
+    """Holds `session` for one turn of `invocation_id`, before the turn writes or runs anything.
+
+    `Runner.run_async` calls this right after loading the session and releases the claim
+    (`await claim.release()`) when the turn ends. Raises `SessionBusyError` (a
+    `StaleSessionError`) when another turn holds the session, and writes nothing. The stores
+    of adk_nb grant the claim atomically with the stale check of `session` (in memory, and in
+    the database across processes); this default, for stores written elsewhere, holds the
+    session against turns of this service in this process only.
+    """
+    turns = self.__dict__.setdefault("_turn_claims", {})
+    key = (session.app_name, session.user_id, session.id)
+    holder = turns.get(key)
+    if holder is not None and holder.held:
+      raise busy_error(session.id, holder.invocation_id, holder.since)
+    claim = TurnClaim(self, key, invocation_id)
+    turns[key] = claim
+    return claim
+
+  async def _release_turn(self, claim: TurnClaim) -> None:
+    turns = self.__dict__.get("_turn_claims", {})
+    if turns.get(claim.key) is claim:
+      del turns[claim.key]
 
   @staticmethod
   def _check_ids(**ids: Optional[str]) -> None:

@@ -8,6 +8,8 @@ Tables (created on first use):
 - `app_states`, `user_states`: state shared by every session of an app / of a user,
   each row with a `revision` counted up by every write to it and `key_revisions`, the
   revision that last wrote each key (see `state.SharedWrite`);
+- `session_turns`: the turn holding each session, if any (see `claim_turn`); added to a
+  version-2 database on first use, with no migration;
 - `adk_nb_schema`: the schema version. A database made by an older release is
   migrated in place on first use (version 1 -> 2 adds the two revision columns); a
   newer one is refused.
@@ -23,6 +25,7 @@ import bisect
 import collections
 import contextlib
 import json
+import logging
 import os
 import sqlite3
 import time
@@ -58,10 +61,13 @@ from ._sql import (
     run_steps_sqlalchemy,
 )
 from .base_session_service import BaseSessionService, GetSessionConfig, ListSessionsResponse
+from ._turns import DEFAULT_LEASE, TurnClaim, busy_error, holder_alive
 from .google_adk_store import find_google_adk_store
 from .json_form import convert_state_delta
 from .session import Session
 from .state import SharedWrite, merge_state, split_delta
+
+logger = logging.getLogger("adk_nb.sessions")
 
 __all__ = ["DatabaseSessionService", "SCHEMA_VERSION", "SessionStorageError", "normalize_db_url"]
 
@@ -236,7 +242,9 @@ class DatabaseSessionService(BaseSessionService):
   databases round). `app:` and `user:` state get the same protection, checked in the
   same transaction: writing a shared key that another session wrote after this copy
   was loaded raises `StaleSessionError` naming the scope and key (google-adk does not
-  protect these scopes). SQLite runs in WAL mode with `synchronous=NORMAL`: a killed
+  protect these scopes). A turn claims its session first (`claim_turn`, one transaction per
+  turn), so a turn racing another on one session, from any process, is refused before it
+  writes or runs anything. SQLite runs in WAL mode with `synchronous=NORMAL`: a killed
   process loses nothing that was committed; writers of one process queue on a lock,
   writers of other processes wait up to `busy_timeout`.
   """
@@ -337,6 +345,12 @@ class DatabaseSessionService(BaseSessionService):
       msg = (f"Cannot {action}: the {where} stayed locked by another writer for more than "
              f"{self._busy_timeout:g} s (nothing was written); retry, or pass a larger "
              "busy_timeout= to DatabaseSessionService.")
+    elif "could not decode to utf-8" in low and self._sqlite:
+      # Damaged bytes inside a row: the file is as damaged as when SQLite says "malformed".
+      self._corrupt = text[:200]
+      msg = (f"Cannot {action}: the {where} is damaged: it holds text that is not UTF-8 "
+             f"({text[:200]}); nothing more is written to it, so the damage does not spread. "
+             "Restore it from a backup or point db_url at a new file.")
     elif "not a database" in low or "malformed" in low:
       if self._sqlite:
         self._corrupt = text
@@ -756,6 +770,7 @@ class DatabaseSessionService(BaseSessionService):
 
     def steps():
       yield ("run", SQL["delete_events"], keys)
+      yield ("run", SQL["delete_turn"], keys)
       yield ("run", SQL["delete_session"], keys)
 
     self._histories.pop((app_name, user_id, session_id), None)
@@ -819,6 +834,55 @@ class DatabaseSessionService(BaseSessionService):
     if user_delta:
       SharedWrite.refresh(session, "user", *shared[1])
     return event
+
+  turn_lease: float = DEFAULT_LEASE
+  """Seconds a turn's claim taken on another host counts as held (see `sessions._turns`)."""
+
+  async def claim_turn(self, session: Session, invocation_id: str) -> TurnClaim:
+    """Holds the session for one turn, in one write transaction with the stale check of
+    `session`, so that across processes (and on PostgreSQL across hosts) of two racing turns the
+    loser is refused before it has done anything. One transaction per turn, none per event."""
+    await self.prepare_tables()
+    keys = {"app": session.app_name, "user": session.user_id, "sid": session.id}
+    claim = TurnClaim(self, (session.app_name, session.user_id, session.id), invocation_id)
+    seen = session.last_update_time + 1e-9
+
+    def steps():
+      rows = yield ("fetch", SQL["turn_session"].format(lock=self._lock_clause), keys)
+      if not rows:
+        yield from self._explain_unclaimed(session, keys)
+      if rows[0][0] > seen:
+        raise StaleSessionError(
+            f"Session {session.id!r} was changed by another writer since this copy was loaded "
+            "(nothing was written); reload it with get_session(...) and retry.")
+      holder = yield ("fetch", SQL["turn_holder"], keys)
+      if holder:
+        owner, holder_invocation, since = holder[0]
+        if owner != claim.token and holder_alive(owner, since, self.turn_lease):
+          raise busy_error(session.id, holder_invocation, since)
+      yield ("run", SQL["take_turn"], {**keys, "owner": claim.token, "inv": invocation_id,
+                                       "since": claim.since})
+
+    try:
+      async with self._errors("claim the session for a turn"):
+        await self._write(steps())
+    except BaseException:
+      claim.drop()
+      raise
+    return claim
+
+  async def _release_turn(self, claim: TurnClaim) -> None:
+    app, user, sid = claim.key
+
+    def steps():
+      yield ("run", SQL["free_turn"], {"app": app, "user": user, "sid": sid, "owner": claim.token})
+
+    try:
+      async with self._errors("release the session after a turn"):
+        await self._write(steps())
+    except Exception:  # the claim is already dead in this process; a later turn takes the row over
+      logger.warning("Could not release session %r after invocation %s", sid, claim.invocation_id,
+                     exc_info=True)
 
   def _explain_unclaimed(self, session: Session, keys: dict[str, Any]) -> Steps[None]:
     if not (yield ("fetch", SQL["session_exists"], keys)):

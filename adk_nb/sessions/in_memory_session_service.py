@@ -11,6 +11,7 @@ from ..errors.stale_session_error import StaleSessionError
 from ..events.event import Event
 from .base_session_service import BaseSessionService, GetSessionConfig, ListSessionsResponse
 from ._lent_events import LentEvents, unshared
+from ._turns import TurnClaim
 from .json_form import convert_state_delta
 from .session import Session
 from .state import SharedWrite, merge_state, split_delta
@@ -149,6 +150,22 @@ class InMemorySessionService(BaseSessionService):
 
   async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
     self._sessions.pop((app_name, user_id, session_id), None)
+
+  async def claim_turn(self, session: Session, invocation_id: str) -> TurnClaim:
+    """Holds the session for one turn (see BaseSessionService.claim_turn), checking first that
+    `session` is not stale: of two racing turns the loser is refused here, having done nothing."""
+    stored = self._sessions.get((session.app_name, session.user_id, session.id))
+    if stored is None:
+      raise ValueError(
+          f"Session {session.id!r} of app {session.app_name!r} does not exist in this "
+          "service; create it with create_session(...) first."
+      )
+    if stored.last_update_time > session.last_update_time + 1e-9:
+      raise StaleSessionError(
+          f"Session {session.id!r} was changed by another writer since this copy was loaded "
+          "(nothing was written); reload it with get_session(...) and retry."
+      )
+    return await super().claim_turn(session, invocation_id)
 
   async def append_event(self, session: Session, event: Event) -> Event:
     if event.partial:

@@ -425,3 +425,30 @@ async def test_answers_for_two_paused_invocations_in_one_message_are_refused():
   assert first.invocation_id != second.invocation_id
   with pytest.raises(AnswersSpanInvocationsError, match="several paused invocations"):
     await answer(runner, [confirmation_response(first, True), confirmation_response(second, True)])
+
+
+# -- fail closed: a rejection never runs the call, whatever the code says at resume time --------
+
+@pytest.mark.parametrize("redeployed", [
+    FunctionTool(make_refund([]), require_confirmation=False),
+    FunctionTool(make_refund([]), require_confirmation=lambda amount, **_: amount > 10_000),
+    make_refund([]),  # a plain function: no confirmation setting at all
+], ids=["require_confirmation_off", "predicate_now_says_no", "plain_function"])
+async def test_a_rejection_recorded_under_require_confirmation_never_runs_the_redeployed_tool(redeployed):
+  from adk_nb import Runner
+
+  runner, item, _, _ = await paused_refund(after="unused")
+  # Redeployed: same tool name, but its code no longer asks for approval. The log is the new tool's.
+  log = []
+  tool = make_refund(log)
+  if isinstance(redeployed, FunctionTool):
+    tool = FunctionTool(tool, require_confirmation=redeployed._require_confirmation)
+  model = ScriptedModel(["Not refunded."])
+  later = Runner(app_name="app", agent=Agent(name="s", model=model, tools=[tool]),
+                 session_service=runner.session_service)
+  await answer(later, [confirmation_response(item, False)])
+  assert log == []  # the person said no: the refund did not run
+  sent = [p.function_response.response for c in model.requests[0].contents for p in c.parts
+          if p.function_response and p.function_response.name == "refund"]
+  assert sent[-1] == {"error": "This tool call is rejected."}
+  assert await pending(later) == []

@@ -41,3 +41,25 @@ async def test_after_a_load_finds_the_file_damaged_the_service_writes_nothing_mo
     with pytest.raises(SessionStorageError, match="found damaged earlier.*nothing was written.*backup"):
       await service.create_session(app_name=APP, user_id=USER)
   assert path.read_bytes() == damaged
+
+
+async def test_damage_that_shows_as_a_decode_error_is_treated_as_damage_and_nothing_more_is_written(tmp_path):
+  import sqlite3
+
+  path = tmp_path / "s.db"
+  async with DatabaseSessionService(f"sqlite:///{path}") as service:
+    session = await service.create_session(app_name=APP, user_id=USER, session_id="s1")
+    for _ in range(3):
+      await service.append_event(session, Event(author="agent", invocation_id="i1"))
+  with sqlite3.connect(path) as db:  # damaged bytes inside a row: text that is not UTF-8
+    db.execute("UPDATE events SET data = CAST(X'7B22ff8022' AS TEXT) WHERE seq = 2")
+  damaged = path.read_bytes()
+  async with DatabaseSessionService(f"sqlite:///{path}") as service:
+    with pytest.raises(SessionStorageError, match="damaged.*not UTF-8.*Restore it from a backup") as caught:
+      await service.get_session(app_name=APP, user_id=USER, session_id="s1")
+    assert "unreachable" not in str(caught.value)
+    with pytest.raises(SessionStorageError, match="found damaged earlier.*nothing was written.*backup"):
+      await service.create_session(app_name=APP, user_id=USER)
+    with pytest.raises(SessionStorageError, match="found damaged earlier.*nothing was written"):
+      await service.append_event(session, Event(author="agent", invocation_id="i2"))
+  assert path.read_bytes() == damaged
