@@ -408,7 +408,8 @@ async def _revert(url: str, where: str, dry_run: bool) -> MigrationReport:
     found = _kept_store(conn)
     if dry_run:
       return found
-    for table in ("events", "sessions", "app_states", "user_states", "adk_nb_schema"):
+    for table in reversed(_sql.metadata.sorted_tables):  # every table adk_nb made
+      table = table.name
       if table in tables:
         conn.exec_driver_sql(f'DROP TABLE "{table}"')
     for table in kept:

@@ -141,14 +141,15 @@ async def test_an_adk_nb_agent_continues_a_moved_conversation(google_store):
 
 async def test_revert_puts_google_adks_tables_back(google_store, tmp_path):
   url, path, expected = google_store
+  tables_of = lambda: {r[0] for r in sqlite3.connect(path).execute(
+      "SELECT name FROM sqlite_master WHERE type = 'table'")}
+  google_tables = tables_of()
   await migrate_sessions(url)
   assert (await migrate_sessions(url, revert=True, dry_run=True)).dry_run
   with pytest.raises(MigrationError, match="already moved"):
     await migrate_sessions(url)
   await migrate_sessions(url, revert=True)
-  tables = {r[0] for r in sqlite3.connect(path).execute(
-      "SELECT name FROM sqlite_master WHERE type = 'table'")}
-  assert "adk_nb_schema" not in tables and not any(t.startswith("google_adk_") for t in tables)
+  assert tables_of() == google_tables  # google-adk's tables, and none of adk_nb's
   if ADK_DB_PYTHON.exists():
     # google-adk reads its sessions again as it wrote them.
     assert _google_adk_reads(url, expected) == [
