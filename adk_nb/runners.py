@@ -393,6 +393,35 @@ class Runner:
               print(f"{event.author} > [result] {part.function_response.name} -> {part.function_response.response}")
     return events
 
+  # ---- time travel (logic in sessions/_rewind_utils.py and sessions/fork.py) ----------------
+
+  async def rewind_async(
+      self,
+      *,
+      user_id: str,
+      session_id: str,
+      rewind_before_invocation_id: str,
+      run_config: Optional[RunConfig] = None,
+  ) -> None:
+    """Rewinds the session to before invocation `rewind_before_invocation_id` (google-adk's API).
+
+    Appends one event (author 'user', `actions.rewind_before_invocation_id` set) that puts the
+    session's state and session artifacts back as they were before that invocation; `user:` and
+    `app:` state and `user:` artifacts are shared and stay. Nothing is deleted: the rewound events
+    stay in the history, and no later model request contains them. State given at
+    `create_session` survives (beyond google-adk 2.13, which clears it). An unknown id raises
+    `InvocationNotFoundError` (a ValueError) and writes nothing. `run_config` is accepted for
+    google-adk's signature; its `get_session_config` is ignored (a rewind reads the whole history).
+    """
+    from .sessions import _rewind_utils
+
+    if run_config is not None and getattr(run_config, "get_session_config", None):
+      logger.warning("rewind_async ignores run_config.get_session_config: it reads the whole history")
+    session = await self._get_session(user_id, session_id)
+    await _rewind_utils.rewind_session(session_service=self.session_service, session=session,
+                                       rewind_before_invocation_id=rewind_before_invocation_id,
+                                       artifact_service=self.artifact_service, app_name=self.app_name)
+
   async def close(self) -> None:
     """Closes the agent tree's toolsets (MCP sessions, server processes), plugins and services."""
     await close_toolsets(self.agent)
