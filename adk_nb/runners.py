@@ -26,6 +26,7 @@ from .sessions.base_session_service import BaseSessionService
 from .sessions.in_memory_session_service import InMemorySessionService
 from .pending import interrupted_answer, unanswered_calls
 from .resume import Resume, match_answers
+from .flows import _contents
 from .flows._delegation import active_task
 from .sessions.session import Session
 from .telemetry import tracing
@@ -265,7 +266,10 @@ class Runner:
     root = self.agent
     if not any(_transferable_across_tree(a) for a in _descendants(root)):
       return root  # e.g. a workflow root: nobody else can keep the conversation, no need to scan
-    for event in reversed(session.events):
+    events = session.events
+    if _contents.has_rewind((session.app_name, session.user_id, session.id), events):
+      events = _contents.without_rewound(events)  # a rewound turn's agent no longer holds the conversation
+    for event in reversed(events):
       if event.author == "user" or not event.author:
         continue
       if (event.actions.agent_state is not None or event.actions.end_of_agent

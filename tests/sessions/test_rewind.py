@@ -130,3 +130,18 @@ async def test_rewind_error_is_importable_at_google_adk_path():
   from adk_nb.errors.not_found_error import NotFoundError
 
   assert exported is InvocationNotFoundError and issubclass(exported, NotFoundError)
+
+
+async def test_after_rewinding_a_transfer_the_next_turn_starts_at_the_root_again(session_service):
+  child = Agent(name="billing", description="Answers billing questions.",
+                model=ScriptedModel(["billing here"]))
+  root_model = ScriptedModel([call("transfer_to_agent", agent_name="billing"), "root again"])
+  runner = Runner(agent=Agent(name="root", model=root_model, sub_agents=[child]), app_name=APP,
+                  session_service=session_service)
+  await session_service.create_session(app_name=APP, user_id="user", session_id="session")
+  transferred = await run_turn(runner, "a billing question")
+  assert transferred[-1].author == "billing"
+  await runner.rewind_async(user_id="user", session_id="session",
+                            rewind_before_invocation_id=transferred[0].invocation_id)
+  events = await run_turn(runner, "hello")
+  assert [e.author for e in events[1:]] == ["root"] and events[-1].content.parts[0].text == "root again"
