@@ -426,6 +426,31 @@ class Runner:
                                        rewind_before_invocation_id=rewind_before_invocation_id,
                                        artifact_service=self.artifact_service, app_name=self.app_name)
 
+  async def fork_async(
+      self,
+      *,
+      user_id: str,
+      session_id: str,
+      before_invocation_id: Optional[str] = None,
+      new_session_id: Optional[str] = None,
+      at_event_id: Optional[str] = None,
+      replace_with: Union[Event, types.Content, None] = None,
+  ) -> Session:
+    """A new session of this app and user that starts as `session_id` stood before invocation
+    `before_invocation_id` (all of it when None); the original is never touched.
+
+    Edit and continue: `at_event_id=E, replace_with=X` puts X (an Event, or a Content with the
+    edited parts) in E's place; then `run_async(user_id=..., session_id=fork.id,
+    invocation_id=E.invocation_id)` continues E's invocation from the edit. Where the fork came
+    from: `adk_nb.sessions.fork.lineage(fork)`. See `adk_nb.sessions.fork.fork_session`.
+    """
+    from .sessions.fork import fork_session
+
+    return await fork_session(self.session_service, app_name=self.app_name, user_id=user_id, session_id=session_id,
+                              before_invocation_id=before_invocation_id, new_session_id=new_session_id,
+                              at_event_id=at_event_id, replace_with=replace_with,
+                              artifact_service=self.artifact_service)
+
   async def close(self) -> None:
     """Closes the agent tree's toolsets (MCP sessions, server processes), plugins and services."""
     await close_toolsets(self.agent)
