@@ -90,7 +90,9 @@ async def fork_session(
   of them when None), or before event `at_event_id` followed by `replace_with` in its place.
   Its session state is the original's as it stood there (state given at the original's
   `create_session` included, as rewind keeps it); `app:` and `user:` state are shared by the
-  user's sessions and are not forked, so the copies carry only their session-scoped state deltas.
+  user's sessions and are not forked: the copies never apply their `app:` / `user:` deltas again (a
+  database store copies the stored rows as they are, in one statement; other stores append copies
+  whose deltas hold only the session-scoped keys).
   Session artifacts are copied version by version up to the version each had there, so the
   copies' `artifact_delta` numbers name the same content in the fork. The lineage is in
   `lineage(fork)`. The original is never written to.
@@ -135,8 +137,13 @@ async def fork_session(
   fork = await session_service.create_session(app_name=app_name, user_id=user_id, state=state,
                                               session_id=new_session_id or f"{session_id}-fork-{uuid.uuid4().hex[:8]}")
   try:
-    for event in events[:index]:
-      await session_service.append_event(fork, _copy(event))
+    copy_rows = getattr(session_service, "_copy_events", None)
+    if copy_rows is not None and index:
+      # A database store copies the stored rows in one statement (exact copies; state was given above).
+      await copy_rows(original, fork, index)
+    else:
+      for event in events[:index]:
+        await session_service.append_event(fork, _copy(event))
     if edited is not None:
       await session_service.append_event(fork, edited)
     if artifact_service is not None:
@@ -145,7 +152,7 @@ async def fork_session(
     # A fork that stopped half-way is not a fork: remove it (the original was never written to).
     await session_service.delete_session(app_name=app_name, user_id=user_id, session_id=fork.id)
     raise
-  return await session_service.get_session(app_name=app_name, user_id=user_id, session_id=fork.id) or fork
+  return fork
 
 
 def _copy(event: Event) -> Event:
