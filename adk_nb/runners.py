@@ -26,7 +26,7 @@ from .sessions.base_session_service import BaseSessionService
 from .sessions.in_memory_session_service import InMemorySessionService
 from .pending import interrupted_answer, unanswered_calls
 from .resume import Resume, match_answers
-from .flows import _contents
+from .flows import _contents, _edit
 from .flows._delegation import active_task
 from .sessions.session import Session
 from .telemetry import tracing
@@ -163,7 +163,9 @@ class Runner:
     span = tracing.invocation_span(ctx)
     failure: Optional[BaseException] = None
     try:
-      for event in self._interrupted_answers(session, resume, task.scope if task is not None else None):
+      continuing = _edit.waiting_call_ids(session, invocation_id) if new_message is None else ()
+      for event in self._interrupted_answers(session, resume, task.scope if task is not None else None,
+                                             continuing):
         await self.session_service.append_event(session, event)
         yield event
       if new_message is not None:
@@ -286,17 +288,18 @@ class Runner:
     return root
 
   @staticmethod
-  def _interrupted_answers(session: Session, resume: Optional[Resume], waiting_task: Optional[str] = None
-                           ) -> list[Event]:
+  def _interrupted_answers(session: Session, resume: Optional[Resume], waiting_task: Optional[str] = None,
+                           continuing: Any = ()) -> list[Event]:
     """Answers for calls an earlier run left unanswered (it was killed or cancelled mid-call).
 
     Recorded before the new turn so no model ever receives a call without its answer, and the
     model is told the outcome is unknown rather than left to guess. The coordinator's call of a
-    task waiting for the user (`waiting_task`, its id) is not one: the new message continues it.
+    task waiting for the user (`waiting_task`, its id) is not one: the new message continues it; nor
+    are the calls of an edited step this run continues from (`continuing`: their ids; flows/_edit.py).
     """
     out = []
     for event, calls in unanswered_calls(session.events, resume.paused if resume else ()):
-      calls = [c for c in calls if c.id != waiting_task]
+      calls = [c for c in calls if c.id != waiting_task and c.id not in continuing]
       if calls:
         out.append(interrupted_answer(event, calls))
     return out

@@ -40,6 +40,8 @@ INTERRUPTED_KEY = "adk_nb_interrupted"
 """custom_metadata key of the event answering calls whose run was interrupted (value: their ids)."""
 TRACEBACK_KEY = "adk_nb_traceback"
 """custom_metadata key of an error event reporting an exception: its traceback (cut, see errors.traceback_text)."""
+EDITED_FROM_KEY = "adk_nb_edited_from"
+"""custom_metadata key of the event an edited fork put in another's place (value: the replaced event's id)."""
 
 
 @dataclass(frozen=True)

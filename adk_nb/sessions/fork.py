@@ -23,6 +23,7 @@ from google.genai import types
 
 from ..errors import NotFoundError, SessionNotFoundError
 from ..events.event import Event
+from ..events.protocol import EDITED_FROM_KEY
 from . import _rewind_utils
 from .base_session_service import BaseSessionService
 from .session import Session
@@ -35,8 +36,6 @@ LINEAGE_KEY = "adk_nb:forked_from"
 """The session-state key holding a fork's lineage (JSON, written at create_session, never by an event,
 so rewinds inside the fork keep it)."""
 
-EDITED_FROM_KEY = "adk_nb:edited_from"
-"""`custom_metadata` key on the event that replaced another in an edited fork: the replaced event's id."""
 
 _SHARED = (State.APP_PREFIX, State.USER_PREFIX, State.TEMP_PREFIX)
 
@@ -168,14 +167,36 @@ def _replacement(replaced: Event, replace_with: Union[Event, types.Content]) -> 
   marked with the id it replaces."""
   metadata = {EDITED_FROM_KEY: replaced.id}
   if isinstance(replace_with, types.Content):
-    role = replace_with.role or ("user" if replaced.author == "user" else "model")
+    role = replace_with.role or (replaced.content.role if replaced.content else None) or "model"
+    content = _with_answer_ids(replace_with.model_copy(update={"role": role}), replaced)
     return Event(invocation_id=replaced.invocation_id, author=replaced.author, branch=replaced.branch,
-                 content=replace_with.model_copy(update={"role": role}), custom_metadata=metadata)
+                 content=content, custom_metadata=metadata)
   update: dict[str, Any] = {"invocation_id": replaced.invocation_id,
                             "custom_metadata": {**(replace_with.custom_metadata or {}), **metadata}}
   if replace_with.id == replaced.id:
     update["id"] = Event.new_id()
   return replace_with.model_copy(update=update)
+
+
+def _with_answer_ids(content: types.Content, replaced: Event) -> types.Content:
+  """`content` with ids where the edit left them out: a FunctionResponse or FunctionCall takes the id
+  of the replaced event's answer or call of the same name (in order), so an edited tool result
+  still answers its call; a new call gets a fresh id."""
+  ids: dict[tuple[str, str], list[str]] = {}
+  for kind, items in (("response", replaced.get_function_responses()), ("call", replaced.get_function_calls())):
+    for item in items:
+      if item.id:
+        ids.setdefault((kind, item.name or ""), []).append(item.id)
+  parts = []
+  for part in content.parts or []:
+    for kind, field in (("response", "function_response"), ("call", "function_call")):
+      item = getattr(part, field)
+      if item is not None and not item.id:
+        known = ids.get((kind, item.name or ""))
+        new_id = known.pop(0) if known else f"adk-{uuid.uuid4()}"
+        part = part.model_copy(update={field: item.model_copy(update={"id": new_id})})
+    parts.append(part)
+  return content.model_copy(update={"parts": parts})
 
 
 async def _copy_artifacts(artifact_service: "BaseArtifactService", original: Session, fork: Session,
