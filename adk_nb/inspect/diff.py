@@ -13,7 +13,6 @@ pandas is imported when `diff_runs` is called, never by importing this module.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -64,21 +63,54 @@ def diff_runs(a: Any, b: Any) -> "pandas.DataFrame":
 
 
 def _align(left: list[_Did], right: list[_Did]) -> list[tuple[Optional[_Did], Optional[_Did]]]:
-  """Pairs of steps: first the longest runs of identical steps, then, in each stretch between them,
-  steps of the same kind, author and tool (which did something different); the rest stand alone."""
-  pairs: list[tuple[Optional[_Did], Optional[_Did]]] = []
-  exact = difflib.SequenceMatcher(None, [(d.key, d.full) for d in left], [(d.key, d.full) for d in right],
-                                  autojunk=False)
-  for op, i1, i2, j1, j2 in exact.get_opcodes():
-    if op == "equal":
-      pairs.extend(zip(left[i1:i2], right[j1:j2]))
+  """Pairs of steps, in linear time for runs of any length: the identical steps both runs start and
+  end with pair up; between them, the runs are walked in step while the steps match in kind, author
+  and tool, and where they do not, the nearest place (within `_LOOKAHEAD` steps) where they match again
+  is found, the steps skipped on one side standing alone."""
+  n, m = len(left), len(right)
+  head = 0
+  while head < min(n, m) and left[head].key == right[head].key and left[head].full == right[head].full:
+    head += 1
+  tail = 0
+  while (tail < min(n, m) - head and left[n - 1 - tail].key == right[m - 1 - tail].key
+         and left[n - 1 - tail].full == right[m - 1 - tail].full):
+    tail += 1
+  pairs: list[tuple[Optional[_Did], Optional[_Did]]] = list(zip(left[:head], right[:head]))
+  xs, ys = left[head:n - tail], right[head:m - tail]
+  i = j = 0
+  while i < len(xs) and j < len(ys):
+    if xs[i].key == ys[j].key:
+      pairs.append((xs[i], ys[j]))
+      i, j = i + 1, j + 1
       continue
-    xs, ys = left[i1:i2], right[j1:j2]
-    loose = difflib.SequenceMatcher(None, [d.key for d in xs], [d.key for d in ys], autojunk=False)
-    for _, k1, k2, l1, l2 in loose.get_opcodes():
-      for k in range(max(k2 - k1, l2 - l1)):
-        pairs.append((xs[k1 + k] if k1 + k < k2 else None, ys[l1 + k] if l1 + k < l2 else None))
+    skip = _resync(xs, ys, i, j)
+    if skip is None:  # nothing lines up nearby: show the two side by side
+      pairs.append((xs[i], ys[j]))
+      i, j = i + 1, j + 1
+    elif skip[0]:
+      pairs.extend((x, None) for x in xs[i:i + skip[0]])
+      i += skip[0]
+    else:
+      pairs.extend((None, y) for y in ys[j:j + skip[1]])
+      j += skip[1]
+  pairs.extend((x, None) for x in xs[i:])
+  pairs.extend((None, y) for y in ys[j:])
+  pairs.extend(zip(left[n - tail:], right[m - tail:]))
   return pairs
+
+
+_LOOKAHEAD = 32
+"""How far `_align` looks for the place two runs line up again after a step only one of them has."""
+
+
+def _resync(xs: list[_Did], ys: list[_Did], i: int, j: int) -> Optional[tuple[int, int]]:
+  """(k, 0): skip k steps of xs; (0, k): skip k steps of ys; None: no match within the lookahead."""
+  for k in range(1, _LOOKAHEAD + 1):
+    if i + k < len(xs) and xs[i + k].key == ys[j].key:
+      return (k, 0)
+    if j + k < len(ys) and xs[i].key == ys[j + k].key:
+      return (0, k)
+  return None
 
 
 def first_divergence(frame: "pandas.DataFrame") -> Optional[int]:
