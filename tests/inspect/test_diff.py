@@ -45,3 +45,14 @@ def test_importing_the_diff_module_does_not_import_pandas():
   code = "import sys, adk_nb.inspect.diff; print('pandas' in sys.modules)"
   out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
   assert out.stdout.strip() == "False"
+
+
+def test_the_diff_view_marks_differences_in_words_and_escapes_what_runs_said():
+  from adk_nb.notebook import diff_view
+
+  view = diff_view([say("user", "hi"), say("bot", "<img src=x onerror=alert(1)>")],
+                   [say("user", "hi"), say("bot", "fine")], "original", "fork")
+  html = view._repr_html_()
+  assert "First divergence at step 1." in html and "≠" in html and "(first divergence)" in html
+  assert "<img" not in html and "&lt;img" in html and "<th>original</th>" in html
+  assert view.frame.same.tolist() == [True, False]
