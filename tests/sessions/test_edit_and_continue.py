@@ -138,3 +138,41 @@ async def test_an_unknown_event_raises_and_creates_nothing(weather):
                             replace_with=types.Content(parts=[types.Part(text="x")]))
   listed = await runner.session_service.list_sessions(app_name=APP, user_id="user")
   assert [s.id for s in listed.sessions] == ["session"]
+
+
+async def test_editing_the_call_of_a_paused_invocation_asks_again_and_runs_the_edited_call_once(session_service):
+  from adk_nb.pending import answer_message, confirmation_response
+  from adk_nb.tools import FunctionTool
+  from adk_nb.testing import pending
+
+  deleted: list[str] = []
+
+  def delete_file(path: str) -> dict:
+    """Deletes a file."""
+    deleted.append(path)
+    return {"deleted": path}
+
+  def script(request):
+    last = request.contents[-1].parts[-1]
+    if last.function_response:
+      return f"done: {last.function_response.response}"
+    return call("delete_file", path="important.txt")
+
+  model = ScriptedModel(script)
+  runner = Runner(agent=Agent(name="janitor", model=model, tools=[FunctionTool(delete_file, require_confirmation=True)]),
+                  app_name=APP, session_service=session_service)
+  await session_service.create_session(app_name=APP, user_id="user", session_id="session")
+  await run_turn(runner, "clean up")
+  original = await session_of(runner)
+  made = next(e for e in original.events if any(c.name == "delete_file" for c in e.get_function_calls()))
+  edited = types.Content(parts=[types.Part(function_call=types.FunctionCall(name="delete_file", args={"path": "tmp.txt"}))])
+  fork = await runner.fork_async(user_id="user", session_id="session", at_event_id=made.id, replace_with=edited)
+
+  events = await continue_run(runner, fork, made.invocation_id)  # the edited call needs approval again
+  [waiting] = await pending(runner, session_id=fork.id)
+  assert waiting.kind == "confirmation" and waiting.args == {"path": "tmp.txt"} and deleted == []
+  assert any(c.name == "adk_request_confirmation" for e in events for c in e.get_function_calls())
+
+  done = await run_turn(runner, answer_message([confirmation_response(waiting, True)]), session_id=fork.id)
+  assert deleted == ["tmp.txt"] and done[-1].content.parts[0].text.startswith("done:")
+  assert await pending(runner) and deleted == ["tmp.txt"]  # the original still waits, untouched
