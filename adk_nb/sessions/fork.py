@@ -169,10 +169,17 @@ def _replacement(replaced: Event, replace_with: Union[Event, types.Content]) -> 
   if isinstance(replace_with, types.Content):
     role = replace_with.role or (replaced.content.role if replaced.content else None) or "model"
     content = _with_answer_ids(replace_with.model_copy(update={"role": role}), replaced)
+    node_info = replaced.node_info.model_copy() if replaced.node_info is not None else None
     return Event(invocation_id=replaced.invocation_id, author=replaced.author, branch=replaced.branch,
-                 content=content, custom_metadata=metadata)
+                 content=content, custom_metadata=metadata, node_info=node_info)
   update: dict[str, Any] = {"invocation_id": replaced.invocation_id,
                             "custom_metadata": {**(replace_with.custom_metadata or {}), **metadata}}
+  if not replace_with.author:
+    update["author"] = replaced.author
+  if replace_with.node_info is None and replaced.node_info is not None:
+    update["node_info"] = replaced.node_info.model_copy()  # a workflow node's output stays that node's
+  if replace_with.branch is None:
+    update["branch"] = replaced.branch
   if replace_with.id == replaced.id:
     update["id"] = Event.new_id()
   return replace_with.model_copy(update=update)

@@ -176,3 +176,65 @@ async def test_editing_the_call_of_a_paused_invocation_asks_again_and_runs_the_e
   done = await run_turn(runner, answer_message([confirmation_response(waiting, True)]), session_id=fork.id)
   assert deleted == ["tmp.txt"] and done[-1].content.parts[0].text.startswith("done:")
   assert await pending(runner) and deleted == ["tmp.txt"]  # the original still waits, untouched
+
+
+async def test_an_edited_workflow_node_output_flows_on_and_nothing_before_it_runs_again(session_service):
+  from adk_nb import Workflow
+  from adk_nb.events import Event
+
+  runs: list[str] = []
+
+  def prepare(node_input: str) -> str:
+    runs.append("prepare")
+    return "topic: weather"
+
+  def draft(node_input: str) -> str:
+    runs.append("draft")
+    return node_input + " / draft"
+
+  def publish(node_input: str) -> str:
+    runs.append("publish")
+    return node_input.upper()
+
+  runner = Runner(agent=Workflow(name="wf", edges=[("START", prepare, draft, publish)]), app_name=APP,
+                  session_service=session_service)
+  await session_service.create_session(app_name=APP, user_id="user", session_id="session")
+  await run_turn(runner, "go")
+  original = await session_of(runner)
+  drafted = next(e for e in original.events if e.node_info and e.node_info.path == "wf@1/draft@1")
+  fork = await runner.fork_async(user_id="user", session_id="session", at_event_id=drafted.id,
+                                 replace_with=Event(output="an edited draft"))
+  assert fork.events[-1].node_info.path == "wf@1/draft@1" and fork.events[-1].author == "wf"
+  runs.clear()
+
+  events = await continue_run(runner, fork, drafted.invocation_id)
+
+  assert runs == ["publish"]  # prepare and draft came from the recording
+  assert [(e.node_info.path, e.output) for e in events if e.output is not None] == [("wf@1/publish@1", "AN EDITED DRAFT")]
+  after = await session_of(runner)
+  assert [e.id for e in after.events] == [e.id for e in original.events]
+  assert [e.output for e in after.events if e.output is not None][-1] == "TOPIC: WEATHER / DRAFT"
+
+
+async def test_an_edited_answer_of_an_agent_node_is_its_output_and_its_model_is_not_called_again(session_service):
+  from adk_nb import Workflow
+
+  model = ScriptedModel(["a first draft"])
+
+  def wrap(node_input: str) -> str:
+    return f"<{node_input}>"
+
+  writer = Agent(name="writer", model=model)
+  runner = Runner(agent=Workflow(name="wf", edges=[("START", writer, wrap)]), app_name=APP,
+                  session_service=session_service)
+  await session_service.create_session(app_name=APP, user_id="user", session_id="session")
+  await run_turn(runner, "write")
+  original = await session_of(runner)
+  answer = next(e for e in original.events if e.author == "writer" and e.text == "a first draft")
+  fork = await runner.fork_async(user_id="user", session_id="session", at_event_id=answer.id,
+                                 replace_with=types.Content(parts=[types.Part(text="a better draft")]))
+
+  events = await continue_run(runner, fork, answer.invocation_id)
+
+  assert len(model.requests) == 1  # only the original run called the model
+  assert [(e.node_info.path, e.output) for e in events if e.output is not None] == [("wf@1/wrap@1", "<a better draft>")]
