@@ -145,3 +145,33 @@ async def test_after_rewinding_a_transfer_the_next_turn_starts_at_the_root_again
                             rewind_before_invocation_id=transferred[0].invocation_id)
   events = await run_turn(runner, "hello")
   assert [e.author for e in events[1:]] == ["root"] and events[-1].content.parts[0].text == "root again"
+
+
+async def test_a_rewound_pause_waits_no_more_and_its_answer_is_refused(session_service):
+  from adk_nb.errors import AnswerError
+  from adk_nb.pending import answer_message, confirmation_response
+  from adk_nb.testing import orphan_calls, pending
+  from adk_nb.tools import FunctionTool
+
+  deleted: list[str] = []
+
+  def delete_file(path: str) -> dict:
+    """Deletes a file."""
+    deleted.append(path)
+    return {"deleted": path}
+
+  model = ScriptedModel([call("delete_file", path="a.txt"), "hello again"])
+  runner = Runner(agent=Agent(name="janitor", model=model, tools=[FunctionTool(delete_file, require_confirmation=True)]),
+                  app_name=APP, session_service=session_service)
+  await session_service.create_session(app_name=APP, user_id="user", session_id="session")
+  paused = await run_turn(runner, "delete a.txt")
+  [waiting] = await pending(runner)
+  await runner.rewind_async(user_id="user", session_id="session", rewind_before_invocation_id=paused[0].invocation_id)
+
+  assert await pending(runner) == []
+  with pytest.raises(AnswerError):
+    await run_turn(runner, answer_message([confirmation_response(waiting, True)]))
+  assert deleted == []
+  events = await run_turn(runner, "hi")
+  assert [e.content.parts[0].text for e in events[1:]] == ["hello again"]
+  assert orphan_calls(model.requests[-1]) == [] and "delete a.txt" not in texts(model.requests[-1])
