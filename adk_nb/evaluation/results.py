@@ -101,6 +101,15 @@ class EvalResults:
     store = ResultStore.open(run, root)
     return cls(store=store, wall_time=store.meta.get("wall_time"))
 
+  async def rescore(self, metrics: Any = None, *, config: Any = None, judge_model: Any = None,
+                    label: Optional[str] = None) -> "EvalResults":
+    """These runs scored again with other metrics or thresholds (`config={'criteria': {...}}` and/or
+    `metrics=`, as `evaluate` takes them), without running the agent: new EvalResults; a run that
+    ended in an error stays as it was. Await it (`await results.rescore(...)`)."""
+    from ._rescore import rescore
+
+    return await rescore(self, metrics, config=config, judge_model=judge_model, label=label)
+
   # ---- plain accessors ---------------------------------------------------------------------
 
   @property
