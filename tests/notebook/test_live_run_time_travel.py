@@ -60,3 +60,14 @@ def test_edit_names_what_it_takes_when_the_step_is_not_this_runs(forecast):
   run, _, _ = forecast
   with pytest.raises(ValueError, match="run.events"):
     run.edit("no-such-event", types.Content(parts=[types.Part(text="x")]))
+
+
+def test_agent_sessions_lists_forks_with_their_lineage(shell, make_refund_agent):
+  agent, _ = make_refund_agent(["one"])
+  shell.user_ns["agent"] = agent
+  run = shell.run_cell("%%agent agent --store memory:// --session s1\nhi", store_history=True).result
+  asyncio.run(run.fork(new_session_id="s1-what-if"))
+  sessions = shell.run_cell("%agent sessions", store_history=True).result.set_index("session")
+  assert sessions.loc["s1-what-if", "forked_from"] == "s1"
+  assert sessions.loc["s1-what-if", "forked_at"] == run.invocation_id
+  assert not isinstance(sessions.loc["s1", "forked_from"], str)  # not a fork (None, shown as NaN)
