@@ -4,7 +4,9 @@ When a run continues an invocation whose last event is an edit (`EDITED_FROM_KEY
 adk_nb.sessions.fork), the graph runs again from START, but a node run whose output (and route) this
 invocation already recorded is not executed: the recording is its result, the edited one included.
 Node runs with nothing recorded (those after the edit) run live. Run ids are assigned in the same
-order as the first time, so each node run finds its own recording.
+order as the first time, so each node run finds its own recording. The edit is meant to be a node's
+output (or an agent node's answer); a step inside an agent node's own run (its tool result) is not
+continued from: that node runs again.
 """
 
 from __future__ import annotations
@@ -61,4 +63,6 @@ def recorded_runs(ic: "InvocationContext", events: Optional[list[Event]], path: 
       found.text = event.text
     if event.actions.route is not None:
       found.route = event.actions.route
-  return runs
+  # Only runs that finished with a result (output, answer or route) replay; a run the edit cut short
+  # (an edit inside an agent node's own steps) runs again live.
+  return {p: r for p, r in runs.items() if r.has_output or r.text is not None or r.route is not None}
