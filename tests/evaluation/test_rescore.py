@@ -35,3 +35,21 @@ async def test_rescore_with_nothing_to_score_says_what_to_pass(make_weather_agen
                            progress=False)
   with pytest.raises(ValueError, match="metrics="):
     await results.rescore()
+
+
+async def test_a_case_row_opens_its_run_in_the_event_tree(make_weather_agent, make_weather_set):
+  from adk_nb.evaluation.view import ResultsView
+
+  results = await evaluate(make_weather_agent(), make_weather_set(), {"criteria": {"tool_trajectory_avg_score": 1.0}},
+                           progress=False, keep_sessions=True)
+  view = ResultsView(results)
+  view.show("rome_expected_roma", 0)
+  titles = [(n["kind"], n["title"]) for n in view.tree.nodes]
+  assert ("tool_call", 'get_weather(city="Rome")') in titles and view.tree in view.widget.children
+  assert results.case_events("rome_expected_roma", 0)[0].author == "user"
+
+  unkept = await evaluate(make_weather_agent(), make_weather_set(), {"criteria": {"tool_trajectory_avg_score": 1.0}},
+                          progress=False)
+  plain = ResultsView(unkept)
+  plain.show("rome_expected_roma", 0)
+  assert plain.tree is None and unkept.case_events("rome_expected_roma", 0) is None
