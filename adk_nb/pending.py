@@ -131,7 +131,7 @@ class _Ledger:
   """
 
   __slots__ = ("calls", "answered", "raised", "latest_pause", "done", "started", "interrupted", "call_refs",
-               "late")
+               "late", "starts", "seen")
 
   def __init__(self) -> None:
     self.calls: dict[str, PendingItem] = {}
@@ -145,8 +145,16 @@ class _Ledger:
     """Every function call by id (only read for calls answered as interrupted)."""
     self.late: dict[str, PendingItem] = {}
     """interim_answered_calls: long-running tool calls that a later answer may update."""
+    self.starts: dict[str, int] = {}
+    """Where each invocation seen starts (events counted from the first one read), for rewinds."""
+    self.seen = 0
 
   def add(self, event: Event) -> "_Ledger":
+    self.starts.setdefault(event.invocation_id, self.seen)
+    self.seen += 1
+    if event.actions.rewind_before_invocation_id:
+      self._rewind(event.actions.rewind_before_invocation_id)
+      return self
     started_id = started_call_id(event)
     if started_id is not None:
       self.started.add(started_id)
@@ -174,6 +182,16 @@ class _Ledger:
       elif call.name != REQUEST_CONFIRMATION:
         self.late[call.id] = item
     return self
+
+  def _rewind(self, invocation_id: str) -> None:
+    """A rewind to before `invocation_id`: what its invocation and later ones wait for waits no more
+    (as in google-adk, an answer to a rewound call matches nothing). An invocation not seen started
+    before the first event read: everything read is rewound."""
+    cut = self.starts.get(invocation_id, -1)
+    gone = {inv for inv, start in self.starts.items() if start >= cut}
+    for table in (self.calls, self.answered, self.late):
+      for call_id in [c for c, item in table.items() if item.invocation_id in gone]:
+        del table[call_id]
 
   def items(self) -> list[PendingItem]:
     if not self.answered and not self.calls:

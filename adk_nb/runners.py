@@ -26,6 +26,7 @@ from .sessions.base_session_service import BaseSessionService
 from .sessions.in_memory_session_service import InMemorySessionService
 from .pending import interrupted_answer, unanswered_calls
 from .resume import Resume, match_answers
+from .flows import _contents, _edit
 from .flows._delegation import active_task
 from .sessions.session import Session
 from ._turn_stream import TurnHold, TurnStream
@@ -181,7 +182,9 @@ class Runner:
     span = tracing.invocation_span(ctx)
     failure: Optional[BaseException] = None
     try:
-      for event in self._interrupted_answers(session, resume, task.scope if task is not None else None):
+      continuing = _edit.waiting_call_ids(session, invocation_id) if new_message is None else ()
+      for event in self._interrupted_answers(session, resume, task.scope if task is not None else None,
+                                             continuing):
         await self.session_service.append_event(session, event)
         yield event
       if new_message is not None:
@@ -287,7 +290,10 @@ class Runner:
     root = self.agent
     if not any(_transferable_across_tree(a) for a in _descendants(root)):
       return root  # e.g. a workflow root: nobody else can keep the conversation, no need to scan
-    for event in reversed(session.events):
+    events = session.events
+    if _contents.has_rewind((session.app_name, session.user_id, session.id), events):
+      events = _contents.without_rewound(events)  # a rewound turn's agent no longer holds the conversation
+    for event in reversed(events):
       if event.author == "user" or not event.author:
         continue
       if (event.actions.agent_state is not None or event.actions.end_of_agent
@@ -304,17 +310,18 @@ class Runner:
     return root
 
   @staticmethod
-  def _interrupted_answers(session: Session, resume: Optional[Resume], waiting_task: Optional[str] = None
-                           ) -> list[Event]:
+  def _interrupted_answers(session: Session, resume: Optional[Resume], waiting_task: Optional[str] = None,
+                           continuing: Any = ()) -> list[Event]:
     """Answers for calls an earlier run left unanswered (it was killed or cancelled mid-call).
 
     Recorded before the new turn so no model ever receives a call without its answer, and the
     model is told the outcome is unknown rather than left to guess. The coordinator's call of a
-    task waiting for the user (`waiting_task`, its id) is not one: the new message continues it.
+    task waiting for the user (`waiting_task`, its id) is not one: the new message continues it; nor
+    are the calls of an edited step this run continues from (`continuing`: their ids; flows/_edit.py).
     """
     out = []
     for event, calls in unanswered_calls(session.events, resume.paused if resume else ()):
-      calls = [c for c in calls if c.id != waiting_task]
+      calls = [c for c in calls if c.id != waiting_task and c.id not in continuing]
       if calls:
         out.append(interrupted_answer(event, calls))
     return out
@@ -414,6 +421,60 @@ class Runner:
             elif verbose and part.function_response:
               print(f"{event.author} > [result] {part.function_response.name} -> {part.function_response.response}")
     return events
+
+  # ---- time travel (logic in sessions/_rewind_utils.py and sessions/fork.py) ----------------
+
+  async def rewind_async(
+      self,
+      *,
+      user_id: str,
+      session_id: str,
+      rewind_before_invocation_id: str,
+      run_config: Optional[RunConfig] = None,
+  ) -> None:
+    """Rewinds the session to before invocation `rewind_before_invocation_id` (google-adk's API).
+
+    Appends one event (author 'user', `actions.rewind_before_invocation_id` set) that puts the
+    session's state and session artifacts back as they were before that invocation; `user:` and
+    `app:` state and `user:` artifacts are shared and stay. Nothing is deleted: the rewound events
+    stay in the history, and no later model request contains them. State given at
+    `create_session` survives (beyond google-adk 2.13, which clears it). An unknown id raises
+    `InvocationNotFoundError` (a ValueError) and writes nothing. `run_config` is accepted for
+    google-adk's signature; its `get_session_config` is ignored (a rewind reads the whole history).
+    """
+    from .sessions import _rewind_utils
+
+    if run_config is not None and getattr(run_config, "get_session_config", None):
+      logger.warning("rewind_async ignores run_config.get_session_config: it reads the whole history")
+    session = await self._get_session(user_id, session_id)
+    await _rewind_utils.rewind_session(session_service=self.session_service, session=session,
+                                       rewind_before_invocation_id=rewind_before_invocation_id,
+                                       artifact_service=self.artifact_service, app_name=self.app_name)
+
+  async def fork_async(
+      self,
+      *,
+      user_id: str,
+      session_id: str,
+      before_invocation_id: Optional[str] = None,
+      new_session_id: Optional[str] = None,
+      at_event_id: Optional[str] = None,
+      replace_with: Union[Event, types.Content, None] = None,
+  ) -> Session:
+    """A new session of this app and user that starts as `session_id` stood before invocation
+    `before_invocation_id` (all of it when None); the original is never touched.
+
+    Edit and continue: `at_event_id=E, replace_with=X` puts X (an Event, or a Content with the
+    edited parts) in E's place; then `run_async(user_id=..., session_id=fork.id,
+    invocation_id=E.invocation_id)` continues E's invocation from the edit. Where the fork came
+    from: `adk_nb.sessions.fork.lineage(fork)`. See `adk_nb.sessions.fork.fork_session`.
+    """
+    from .sessions.fork import fork_session
+
+    return await fork_session(self.session_service, app_name=self.app_name, user_id=user_id, session_id=session_id,
+                              before_invocation_id=before_invocation_id, new_session_id=new_session_id,
+                              at_event_id=at_event_id, replace_with=replace_with,
+                              artifact_service=self.artifact_service)
 
   async def close(self) -> None:
     """Closes the agent tree's toolsets (MCP sessions, server processes), plugins and services."""

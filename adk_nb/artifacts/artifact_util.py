@@ -60,3 +60,21 @@ def is_artifact_ref(artifact: types.Part) -> bool:
 
 
 __all__ = ["ParsedArtifactUri", "get_artifact_uri", "is_artifact_ref", "parse_artifact_uri"]
+
+
+_REWIND_MARKER_MIME = "application/octet-stream"
+
+
+def _new_rewind_tombstone() -> types.Part:
+  """The part a session rewind saves as a new version of an artifact that did not exist at the
+  rewind point (google-adk's marker: empty `application/octet-stream` bytes). Versions are never
+  deleted, so the marker stands for "absent": every artifact service loads it as None."""
+  return types.Part(inline_data=types.Blob(mime_type=_REWIND_MARKER_MIME, data=b""))
+
+
+def _is_rewind_tombstone(artifact: Optional[types.Part]) -> bool:
+  """True when `artifact` is the rewind marker (so an artifact saved as exactly empty
+  `application/octet-stream` bytes also loads as absent, as in google-adk)."""
+  blob = artifact.inline_data if artifact is not None else None
+  return bool(blob is not None and blob.mime_type == _REWIND_MARKER_MIME and not blob.data
+              and artifact.text is None and artifact.file_data is None)

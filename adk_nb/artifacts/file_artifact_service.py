@@ -30,6 +30,7 @@ from google.genai import types
 
 from ..errors import codes
 from ..errors.adk_nb_error import AdkNbError
+from .artifact_util import _is_rewind_tombstone
 from .base_artifact_service import (
     USER_PREFIX,
     ArtifactVersion,
@@ -238,8 +239,9 @@ class FileArtifactService(BaseArtifactService):
     data = (version_dir / artifact_dir.name).read_bytes()
     if not meta.get("mimeType"):
       return types.Part(text=data.decode("utf-8"))
-    return types.Part(inline_data=types.Blob(
+    part = types.Part(inline_data=types.Blob(
         data=data, mime_type=meta["mimeType"], display_name=meta.get("displayName")))
+    return None if _is_rewind_tombstone(part) else part  # a rewind's "absent" marker
 
   async def load_artifact(
       self,

@@ -8,6 +8,7 @@ from urllib.parse import quote
 
 from google.genai import types
 
+from .artifact_util import _is_rewind_tombstone
 from .base_artifact_service import (
     USER_PREFIX,
     ArtifactVersion,
@@ -85,7 +86,9 @@ class InMemoryArtifactService(BaseArtifactService):
       version: Optional[int] = None,
   ) -> Optional[types.Part]:
     entry = self._entry(app_name, user_id, filename, session_id, version)
-    return None if entry is None else entry[0].model_copy(deep=True)
+    if entry is None or _is_rewind_tombstone(entry[0]):  # a rewind's "absent" marker
+      return None
+    return entry[0].model_copy(deep=True)
 
   async def list_artifact_keys(
       self, *, app_name: str, user_id: str, session_id: Optional[str] = None

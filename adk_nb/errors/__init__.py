@@ -10,6 +10,7 @@ from . import codes
 from .adk_nb_error import AdkNbError, error_code_of, event_error_code, traceback_text
 from .already_exists_error import AlreadyExistsError
 from .eval_file_error import EvalFileError
+from ._invocation_not_found_error import InvocationNotFoundError
 from .answer_error import (AnswersSpanInvocationsError, AnswerError, AnswerWithoutIdError, CallAlreadyAnsweredError,
                            PausingAgentNotInTreeError, UnknownCallError, WrongAnswerKindError)
 from .not_found_error import NotFoundError
@@ -18,7 +19,8 @@ from .stale_session_error import SessionBusyError, StaleSessionError
 
 __all__ = [
     "AdkNbError", "AlreadyExistsError", "AnswerError", "AnswerWithoutIdError", "AnswersSpanInvocationsError",
-    "CallAlreadyAnsweredError", "EvalFileError", "NotFoundError", "PausingAgentNotInTreeError", "SessionBusyError", "SessionNotFoundError",
+    "CallAlreadyAnsweredError", "EvalFileError", "InvocationNotFoundError", "NotFoundError", "PausingAgentNotInTreeError",
+    "SessionBusyError", "SessionNotFoundError",
     "StaleSessionError", "UnknownCallError", "WrongAnswerKindError", "codes", "error_code_of",
     "event_error_code", "traceback_text",
 ]

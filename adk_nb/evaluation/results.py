@@ -101,6 +101,31 @@ class EvalResults:
     store = ResultStore.open(run, root)
     return cls(store=store, wall_time=store.meta.get("wall_time"))
 
+  def case_events(self, eval_id: str, run: int = 0) -> Optional[list]:
+    """The stored events of one case run (its session, kept with `evaluate(..., keep_sessions=True)`),
+    or None when the session was not kept. `ResultsView` opens them in the event tree."""
+    for case in self.case_results:
+      if case.eval_id == eval_id and case.run == run:
+        session = case.session_details
+        events = getattr(session, "events", None)
+        if events is None and isinstance(session, dict):
+          events = session.get("events")
+        if events is None:
+          return None
+        from ..events.event import Event
+
+        return [e if isinstance(e, Event) else Event.model_validate(e) for e in events]
+    raise KeyError(f"No run {run} of case {eval_id!r} in these results.")
+
+  async def rescore(self, metrics: Any = None, *, config: Any = None, judge_model: Any = None,
+                    label: Optional[str] = None) -> "EvalResults":
+    """These runs scored again with other metrics or thresholds (`config={'criteria': {...}}` and/or
+    `metrics=`, as `evaluate` takes them), without running the agent: new EvalResults; a run that
+    ended in an error stays as it was. Await it (`await results.rescore(...)`)."""
+    from ._rescore import rescore
+
+    return await rescore(self, metrics, config=config, judge_model=judge_model, label=label)
+
   # ---- plain accessors ---------------------------------------------------------------------
 
   @property

@@ -111,9 +111,9 @@ def _widgets():
 class ResultsView:
   """Live results view: summary, table, and a case picker showing expected vs actual side by side.
 
-  Failing case runs are listed first in the picker. (When adk_nb.notebook's event tree is
-  available this is where a case's session could open in it; today the trajectories are
-  shown as escaped HTML.)
+  Failing case runs are listed first in the picker. The picked case run's expected and actual
+  trajectories show side by side, and its run opens in the event tree when its session was kept
+  (`evaluate(..., keep_sessions=True)`).
   """
 
   def __init__(self, results, baseline=None):
@@ -129,13 +129,27 @@ class ResultsView:
     self.table = w.HTML(value=f"<div class='adknb-eval'>{_CSS}{table_html(results, baseline)}</div>")
     self.header = w.HTML(value=f"<div class='adknb-eval'>{summary_html(results)}</div>")
     self.picker.observe(lambda change: self.show(*change["new"]), names="value")
+    self.tree = None
+    """The selected case run's event tree (None when its session was not kept)."""
     self.widget = w.VBox([self.header, self.table, self.picker, self.detail])
     if options:
       self.show(*options[0][1])
 
   def show(self, eval_id: str, run: int = 0) -> None:
-    """Shows one case run's expected and actual trajectories."""
+    """Shows one case run's expected and actual trajectories, and its run in the event tree (the
+    inspector every run has) when its session was kept (`evaluate(..., keep_sessions=True)`)."""
     self.detail.value = f"<div class='adknb-eval'>{_CSS}{case_html(self.results, eval_id, run)}</div>"
+    events = self.results.case_events(eval_id, run)
+    self.tree = None
+    if events:
+      from ..inspect import steps_of
+      from ..notebook.views import EventTree
+
+      steps = steps_of(events)
+      steps.finish(max((e.timestamp for e in events), default=0.0), "done")
+      self.tree = EventTree(nodes=[s.as_node() for s in steps.steps.values()], status="done",
+                            title=f"{eval_id} · run {run}")
+    self.widget.children = [self.header, self.table, self.picker, self.detail] + ([self.tree] if self.tree else [])
 
   def _repr_mimebundle_(self, **kwargs: Any):
     bundle = self.widget._repr_mimebundle_(**kwargs) or {}

@@ -44,6 +44,8 @@ GATED_KEY = "adk_nb_gated"
 """custom_metadata key of a confirmation request event: the ids of the original calls whose approval
 the tool's `require_confirmation` asked for (not the tool itself). A rejection of one of them is
 answered without running the tool, whatever the tool's code says when the answer arrives."""
+EDITED_FROM_KEY = "adk_nb_edited_from"
+"""custom_metadata key of the event an edited fork put in another's place (value: the replaced event's id)."""
 
 
 @dataclass(frozen=True)

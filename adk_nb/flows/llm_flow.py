@@ -21,7 +21,7 @@ from ..tools._task_tools import FINISH_TASK, FinishTaskTool, finishes_task, task
 from ..tools.set_model_response_tool import SET_MODEL_RESPONSE
 from ..tools.tool_context import ToolContext
 from ..utils.trusted import trusted
-from . import (_code_execution, _compaction, _contents, _context_cache, _delegation, _functions, _instructions,
+from . import (_code_execution, _compaction, _contents, _context_cache, _delegation, _edit, _functions, _instructions,
                _planning, _resume, _transfer)
 
 if TYPE_CHECKING:
@@ -55,6 +55,19 @@ async def run_flow(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGenerato
       # Other calls of this turn are still unanswered: the model continues once all are in.
       ctx.pause()
       return
+  edited = _edit.continuation_of(agent, ctx)
+  if edited is not None:
+    # Continuing from an edited step (a fork's replace_with): its calls run, or the model follows.
+    if edited.get_function_calls():
+      tools = (await build_request(agent, ctx)).tools_dict
+      transferred = False
+      async for event in run_function_calls(agent, ctx, edited, tools):
+        transferred = transferred or bool(event.actions.transfer_to_agent)
+        yield event
+      if transferred or ctx.paused or ctx.end_invocation:
+        return
+    elif not edited.get_function_responses():
+      return  # an edited final answer: the invocation is complete, nothing follows it
   if ctx.task_scope and not ctx.resumed:
     # The user's message answers this agent's task sub-agent: it goes there first.
     async for event in _delegation.continue_task(agent, ctx):

@@ -5,9 +5,12 @@
 - `changelog`: the step log a live view replays in batches.
 - `text`: how values read (JSON, one-line arguments, long texts cut).
 - `details`, `timeline`: detail panels and timeline bars built from the steps.
+- `diff`: `diff_runs(a, b)`, two runs aligned step by step in a pandas DataFrame (pandas imported on call).
 """
 
 from .builder import StepBuilder, steps_of
+from .diff import diff_runs, first_divergence
 from .step import CONTAINER_KINDS, LABELS, STATUS_TEXT, Step
 
-__all__ = ["CONTAINER_KINDS", "LABELS", "STATUS_TEXT", "Step", "StepBuilder", "steps_of"]
+__all__ = ["CONTAINER_KINDS", "LABELS", "STATUS_TEXT", "Step", "StepBuilder", "diff_runs", "first_divergence",
+           "steps_of"]

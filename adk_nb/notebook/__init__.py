@@ -8,6 +8,7 @@ from ._policy import ENV_VAR as APPROVE_ENV_VAR
 from ._sessions import SessionBusyError
 from .api import arun, run
 from .chat import ChatView, chat
+from .diff_view import DiffView, diff_view
 from .live_run import LiveRun
 from .magics import AgentMagics, load_ipython_extension, unload_ipython_extension
 from .graph import graph_view
@@ -20,6 +21,7 @@ __all__ = [
     "AgentMagics",
     "ChatView",
     "ConfirmationPanel",
+    "DiffView",
     "EventTree",
     "LiveRun",
     "RunView",
@@ -27,6 +29,7 @@ __all__ = [
     "StateView",
     "arun",
     "chat",
+    "diff_view",
     "graph_view",
     "load_ipython_extension",
     "run",

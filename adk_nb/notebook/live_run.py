@@ -135,6 +135,7 @@ class LiveRun:
     self._loop: Optional[asyncio.AbstractEventLoop] = None
     self._shown_in = None
     self._read_upto: tuple[int, str] = (0, "")
+    self._continuing: Optional[str] = None  # the invocation an edited fork continues (see `edit`)
     # The session's events read so far (their count, the id of the last one): settling a step reads
     # only the events committed after them, so a turn in a long session does not cost O(history).
 
@@ -390,9 +391,10 @@ class LiveRun:
     try:
       if not self.events:
         await self._read_before_run()
+      continuing, self._continuing = self._continuing, None
       async for event in self.runner.run_async(user_id=self.user_id, session_id=self.session_id,
                                                new_message=message, state_delta=state_delta,
-                                               run_config=self.run_config):
+                                               run_config=self.run_config, invocation_id=continuing):
         self._on_event(event)
     except asyncio.CancelledError:
       self.status, self.error = "error", CANCELLED
@@ -725,6 +727,57 @@ class LiveRun:
     await service.append_event(session, event)
     self._on_event(event)
     self._publish("state", event)
+
+
+  # ---- time travel (adk_nb.sessions.fork) ------------------------------------------------------
+
+  async def fork(self, *, before_invocation_id: Optional[str] = None, new_session_id: Optional[str] = None):
+    """A new session as this run's session stood before `before_invocation_id` (default: before this
+    run's first invocation); the session is not touched. `adk_nb.sessions.lineage(fork)` says where
+    it came from."""
+    before = before_invocation_id or (self.invocation_ids[0] if self.invocation_ids else None)
+    return await self.runner.fork_async(user_id=self.user_id, session_id=self.session_id,
+                                        before_invocation_id=before, new_session_id=new_session_id)
+
+  def edit(self, step: Any, replace_with: Union[Event, types.Content], *,
+           new_session_id: Optional[str] = None) -> "LiveRun":
+    """Edit and continue: a fork of this run's session with `step` replaced by `replace_with` (an Event,
+    or a Content with the edited parts), continued live from the edit in a new LiveRun (shown below
+    when it is a cell's value). `step` is a step of `run.steps` (for a tool call: its result is
+    replaced), an Event of `run.events`, or an event id. Nothing before the edit runs again."""
+    event = self._event_of(step)
+    fork_id = new_session_id or f"{self.session_id}-edit-{event.id[:8]}-{int(time.time() * 1000) % 100000}"
+    run = LiveRun(self.runner, user_id=self.user_id, session_id=fork_id, approve=self.policy,
+                  run_config=self.run_config, view=self._want_view, label=f"{self.label} (edited)")
+
+    async def make_fork() -> None:
+      await self.runner.fork_async(user_id=self.user_id, session_id=self.session_id, at_event_id=event.id,
+                                   replace_with=replace_with, new_session_id=fork_id)
+
+    run._continuing = event.invocation_id
+    return run._start(None, None, make_fork, invocation_id=event.invocation_id)
+
+  def _event_of(self, step: Any) -> Event:
+    """The event `step` (a Step, an Event or an event id) stands for; a tool call's is its result's."""
+    if isinstance(step, Event):
+      step = step.id
+    if isinstance(step, str):
+      for event in self.events:
+        if event.id == step:
+          return event
+      raise ValueError(f"Event {step!r} is not one of this run's events (`run.events`).")
+    kind, event_id, tool = getattr(step, "kind", None), getattr(step, "event_id", ""), getattr(step, "tool", "")
+    index = next((i for i, e in enumerate(self.events) if e.id == event_id), None)
+    if index is None:
+      raise ValueError(f"Step {getattr(step, 'title', step)!r} has no event of this run; pass a step of "
+                       "`run.steps.steps.values()`, an event of `run.events`, or an event id.")
+    if kind == "tool_call":
+      calls = {c.id for c in self.events[index].get_function_calls() if c.name == tool}
+      for event in self.events[index + 1:]:
+        if any(r.id in calls for r in event.get_function_responses()):
+          return event
+      raise ValueError(f"The call of {tool!r} has no result yet to edit; edit the model's call instead (its model_call step).")
+    return self.events[index]
 
 
 def _shell():

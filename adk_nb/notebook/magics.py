@@ -313,11 +313,17 @@ async def agent_line(line: str) -> Any:
   if command == "sessions":
     import pandas as pd
 
+    from ..sessions.fork import lineage
+
     listed = await runner.session_service.list_sessions(app_name=runner.app_name)
-    rows = [{"session": s.id, "user": s.user_id, "current": s.id == entry.session_id,
-             "last_update": pd.to_datetime(s.last_update_time, unit="s") if s.last_update_time else None}
-            for s in listed.sessions]
-    return pd.DataFrame(rows, columns=["session", "user", "current", "last_update"])
+    rows = []
+    for s in listed.sessions:
+      origin = lineage(s)  # a fork's lineage: the session and the point it was forked at
+      rows.append({"session": s.id, "user": s.user_id, "current": s.id == entry.session_id,
+                   "last_update": pd.to_datetime(s.last_update_time, unit="s") if s.last_update_time else None,
+                   "forked_from": origin.session_id if origin else None,
+                   "forked_at": (origin.at_event_id or origin.before_invocation_id or "the end") if origin else None})
+    return pd.DataFrame(rows, columns=["session", "user", "current", "last_update", "forked_from", "forked_at"])
   if entry.session_id is None:
     return {} if command == "state" else []
   session = await runner.session_service.get_session(app_name=runner.app_name, user_id=entry.user_id,

@@ -6,6 +6,7 @@ work unchanged:
     GET  /health, /version, /list-apps[?detailed=true], /docs (a page listing every endpoint), /openapi.json
     GET|POST /apps/{app}/users/{user}/sessions                    list / create ({sessionId?, state?, events?})
     GET|POST|PATCH|DELETE /apps/{app}/users/{user}/sessions/{id}  get / create with id / {stateDelta} / delete
+    POST /apps/{app}/users/{user}/sessions/{id}/rewind  {rewindBeforeInvocationId} -> the rewound session
     .../sessions/{id}/artifacts [GET list, POST {filename, artifact}], /artifacts/{name}[?version=N] [GET, DELETE],
     /artifacts/{name}/versions [GET], /artifacts/{name}/versions/{n|latest} [GET],
     /artifacts/{name}/versions/metadata, /artifacts/{name}/versions/{n|latest}/metadata [GET]
@@ -85,6 +86,12 @@ class UpdateSessionRequest(_Body):
   """The body of PATCH .../sessions/{id}."""
 
   state_delta: dict[str, Any]
+
+
+class RewindSessionRequest(_Body):
+  """The body of POST .../sessions/{id}/rewind (google-adk PR #7178)."""
+
+  rewind_before_invocation_id: str
 
 
 class SaveArtifactRequest(_Body):
@@ -343,6 +350,17 @@ class AdkApiServer:
     await self.session_service.append_event(session, event)
     return JSONResponse(_dump(session))
 
+  async def rewind_session(self, request: Request) -> Response:
+    """Rewinds the session to before an invocation (Runner.rewind_async) and answers the session."""
+    p = request.path_params
+    req = await self.body(request, RewindSessionRequest)
+    await self.session_or_404(p["app_name"], p["user_id"], p["session_id"])
+    runner = self.runner(p["app_name"])
+    # An unknown invocation raises InvocationNotFoundError (a NotFoundError): 404, nothing written.
+    await runner.rewind_async(user_id=p["user_id"], session_id=p["session_id"],
+                              rewind_before_invocation_id=req.rewind_before_invocation_id)
+    return JSONResponse(_dump(await self.session_or_404(p["app_name"], p["user_id"], p["session_id"])))
+
   # ---- artifacts -------------------------------------------------------------------------------
 
   def _where(self, request: Request) -> dict:
@@ -563,6 +581,7 @@ def build_app(config: ServerConfig) -> Starlette:
       (s + "/{session_id}", server.create_session_with_id, ["POST"]),
       (s + "/{session_id}", server.delete_session, ["DELETE"]),
       (s + "/{session_id}", server.update_session, ["PATCH"]),
+      (s + "/{session_id}/rewind", server.rewind_session, ["POST"]),
       (a, server.list_artifacts, ["GET"]),
       (a, server.save_artifact, ["POST"]),
       (a + "/{artifact_name:path}/versions/metadata", server.list_artifact_versions_metadata, ["GET"]),

@@ -1,6 +1,7 @@
 """Sessions, prefix-scoped state and the stores that keep them."""
 
 from .base_session_service import BaseSessionService, GetSessionConfig, ListSessionsResponse
+from .fork import Lineage, lineage
 from .in_memory_session_service import InMemorySessionService
 from .session import Session
 from .state import State
@@ -10,9 +11,11 @@ __all__ = [
     "DatabaseSessionService",
     "GetSessionConfig",
     "InMemorySessionService",
+    "Lineage",
     "ListSessionsResponse",
     "Session",
     "State",
+    "lineage",
 ]
 
 

@@ -908,3 +908,28 @@ class DatabaseSessionService(BaseSessionService):
 
   async def __aexit__(self, *exc_info: Any) -> None:
     await self.close()
+
+  # -- forks (adk_nb.sessions.fork) -------------------------------------------
+
+  async def _copy_events(self, source: Session, target: Session, count: int) -> None:
+    """Copies the first `count` stored events of `source` (a fully loaded session) into `target`, a
+    session of the same app and user just created with no events, as stored rows in one statement
+    (a fork's history: 10,000 events in milliseconds instead of one transaction per event). No
+    state is applied: the fork's state was given at its create_session. `target` is updated in
+    place to what the store now holds, so it can be appended to without a reload."""
+    await self.prepare_tables()
+    keys = {"app": source.app_name, "user": source.user_id, "sid": source.id, "target": target.id,
+            "n": count, "now": time.time()}
+
+    def steps():
+      yield ("run", "INSERT INTO events (app_name, user_id, session_id, id, timestamp, data)"
+                    " SELECT app_name, user_id, :target, id, timestamp, data FROM events"
+                    " WHERE app_name = :app AND user_id = :user AND session_id = :sid ORDER BY seq LIMIT :n", keys)
+      yield ("run", "UPDATE sessions SET update_time = :now WHERE app_name = :app AND user_id = :user"
+                    " AND id = :target", keys)
+
+    self._histories.pop((target.app_name, target.user_id, target.id), None)
+    async with self._errors("copy events into a fork"):
+      await self._write(steps())
+    target.events = list(source.events[:count])  # the rows are byte-for-byte these events
+    target.last_update_time = keys["now"]

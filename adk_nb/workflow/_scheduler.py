@@ -24,7 +24,7 @@ from ..events.event import Event, NodeInfo
 from ..events.event_actions import EventActions
 from ..events.protocol import TRACEBACK_KEY
 from ..events.request_input import RequestInput
-from . import _checkpoint
+from . import _checkpoint, _replay
 from ._values import common_branch as _common_branch
 from ._values import request_input_event as _request_input_event
 from ._values import user_content as _user_content
@@ -130,6 +130,8 @@ class Scheduler:
     """Outputs of completed `ctx.run_node` children whose caller has not completed, by child path."""
     self.dynamic_waiting: dict[str, dict[str, Any]] = {}
     """`ctx.run_node` children waiting for answers, by child path: their interrupts and whether they rerun."""
+    self.replay: dict[str, _replay.Recorded] = {}
+    """Node runs recorded before an edited step this run continues from, by path (workflow/_replay.py)."""
 
   # ---- setup -----------------------------------------------------------------------------------
 
@@ -210,6 +212,7 @@ class Scheduler:
         else:
           self._start(run)
     else:
+      self.replay = _replay.recorded_runs(self.ic, self.events, self.path)
       self._seed()
     try:
       while True:
@@ -325,6 +328,14 @@ class Scheduler:
 
   def _start(self, run: _Run, inline: bool = True) -> None:
     node = run.node
+    recorded = self.replay.pop(run.path, None) if self.replay else None
+    if recorded is not None:
+      # Recorded before the edit this run continues from: its result is the recording; it does not run.
+      (run.output, run.has_output), run.route = recorded.result_for(node), recorded.route
+      run.output_emitted = True
+      self.running[run.name] = run
+      self.queue.put_nowait(("done", run))
+      return
     if inline and getattr(node, "_is_plain_sync", False) and node.timeout is None:
       # A plain synchronous function runs right here: no task, no queue hand-over.
       self.inline.append(run)
