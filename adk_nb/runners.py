@@ -24,6 +24,7 @@ from .plugins.base_plugin import BasePlugin
 from .plugins.plugin_manager import PluginManager
 from .sessions.base_session_service import BaseSessionService
 from .sessions.in_memory_session_service import InMemorySessionService
+from .sessions.json_form import convert_state_delta
 from .pending import interrupted_answer, unanswered_calls
 from .resume import Resume, match_answers
 from .flows import _contents, _edit
@@ -135,6 +136,9 @@ class Runner:
           "new_message must be a google.genai.types.Content, e.g. "
           "types.Content(role='user', parts=[types.Part(text='hi')])."
       )
+    if state_delta:
+      # Checked before the turn starts, so "nothing was written" holds: no error event either.
+      state_delta = convert_state_delta(state_delta)
     if new_message is not None:
       new_message = _fill_answer_ids(session, new_message)
     resume = self._match_answers(session, new_message) if new_message is not None else None

@@ -146,3 +146,18 @@ async def test_state_given_directly_is_converted_or_refused_before_anything_is_w
         state_delta={"bad": Opaque(), "fine": 1})))
   loaded = await session_service.get_session(app_name=APP, user_id="u", session_id=session.id)
   assert loaded.state == {"user:t": [1, 2], "when": "2026-01-02"} and len(loaded.events) == 1
+
+
+async def test_a_turns_state_delta_without_a_json_form_is_refused_before_the_turn_writes_anything(session_service):
+  from adk_nb import Agent, Runner
+  from adk_nb.testing import user_message
+
+  model = ScriptedModel(["never sent"])
+  runner = Runner(agent=Agent(name="a", model=model), app_name=APP, session_service=session_service)
+  session = await session_service.create_session(app_name=APP, user_id="u")
+  with pytest.raises(ValueError, match=r"state\['bad'\] is a Opaque.*Nothing was written"):
+    async for _ in runner.run_async(user_id="u", session_id=session.id, new_message=user_message("hi"),
+                                    state_delta={"bad": Opaque()}):
+      pass
+  loaded = await session_service.get_session(app_name=APP, user_id="u", session_id=session.id)
+  assert loaded.events == [] and model.requests == []  # no message, no error event, no model call
