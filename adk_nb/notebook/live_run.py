@@ -673,7 +673,7 @@ class LiveRun:
     else:
       title = f"{decision} by {by}: {item.tool}({short_args(item.args, 60)})"
     text = to_json_text(answer, indent=2) if answer is not None else reason
-    self.steps.add_decision(item.call_id, item.invocation_id, title, text, now, decision)
+    self.steps.add_decision(item.call_id, item.invocation_id, title, text, now, decision, by)
     if by.startswith("policy"):
       logger.warning("adk_nb: %s (approval policy %r, from --approve or $ADK_NB_APPROVE)", title, self.policy)
     else:

@@ -456,3 +456,69 @@ def test_objects_from_before_a_run_sit_out_the_gc_while_it_runs_and_come_back_af
     del young
   finally:
     gc.unfreeze()
+
+
+def _coordinator_and_booker():
+  """A coordinator that transfers to `booker`, whose `book` tool needs approval (issue 30's notebook)."""
+  from adk_nb import Agent
+  from adk_nb.models import ScriptedModel
+  from adk_nb.tools import FunctionTool
+
+  booked: list = []
+
+  def book(hotel: str) -> dict:
+    """Books a hotel."""
+    booked.append(hotel)
+    return {"booked": hotel}
+
+  booker = Agent(name="booker", model=ScriptedModel([call("book", hotel="Ritz"), "Booked the Ritz."]),
+                 tools=[FunctionTool(book, require_confirmation=True)])
+  helper = Agent(name="helper", model=ScriptedModel([]))
+  root = Agent(name="coordinator", model=ScriptedModel([call("transfer_to_agent", agent_name="booker")]),
+               sub_agents=[booker, helper])
+  return root, booked
+
+
+def test_after_an_approved_pause_finishes_no_step_or_graph_node_stays_paused():
+  from adk_nb.inspect.graph import GraphStatus, graph_of
+
+  root, booked = _coordinator_and_booker()
+  run = nb.run(root, "Book the Ritz", store="memory://", view=False)
+  assert run.status == "paused"
+  assert {n["title"]: n["status"] for n in run.steps.nodes() if n["kind"] == "agent"} == {
+      "coordinator": "paused", "booker": "paused"}
+  run.approve()
+  assert run.status == "done" and booked == ["Ritz"]
+  agents = [(n["title"], n["status"]) for n in run.steps.nodes() if n["kind"] == "agent"]
+  # One activation each (the resume goes on in the same step), and what is true now: done.
+  assert agents == [("coordinator", "done"), ("booker", "done")]
+  assert not [n for n in run.steps.nodes() if n["status"] == "paused"]
+  status = GraphStatus(graph_of(root))
+  status.update_all(run.steps.steps)
+  assert status.status["agent:booker"] == {"status": "done", "runs": 1}
+  assert status.status["agent:coordinator"] == {"status": "done", "runs": 1}
+
+
+def test_an_approved_call_says_approved_and_by_whom_on_its_own_line():
+  root, _ = _coordinator_and_booker()
+  run = nb.run(root, "Book the Ritz", store="memory://", view=False)
+  run.approve()
+  (book,) = [n for n in run.steps.nodes() if n["kind"] == "tool_call" and n["title"].startswith("book(")]
+  assert book["status"] == "ok" and book["meta"] == "approved by code"
+
+  agent, _ = _coordinator_and_booker()
+  run = nb.run(agent, "Book the Ritz", store="memory://", view=False, approve="deny")
+  (book,) = [n for n in run.steps.nodes() if n["kind"] == "tool_call" and n["title"].startswith("book(")]
+  assert book["status"] == "rejected"
+  assert book["meta"].startswith("rejected by policy:deny · reason: rejected by approval policy 'deny'")
+
+
+def test_a_reopened_session_marks_an_approved_call_approved():
+  from adk_nb.inspect import steps_of
+
+  root, _ = _coordinator_and_booker()
+  run = nb.run(root, "Book the Ritz", store="memory://", view=False)
+  run.approve()
+  # Rebuilt from the run's events alone (no decision records): the answer is known, who gave it is not.
+  (book,) = [n for n in steps_of(run.events).nodes() if n["kind"] == "tool_call" and n["title"].startswith("book(")]
+  assert book["meta"] == "approved"
