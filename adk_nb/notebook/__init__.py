@@ -14,6 +14,7 @@ from .graph import graph_view
 from .tools_view import tools_view
 from .trajectory import trajectory_frame
 from .views import ConfirmationPanel, EventTree, RunView, StateView
+from .waiting import NoAnswer
 
 __all__ = [
     "APPROVE_ENV_VAR",
@@ -22,6 +23,7 @@ __all__ = [
     "ConfirmationPanel",
     "EventTree",
     "LiveRun",
+    "NoAnswer",
     "RunView",
     "SessionBusyError",
     "StateView",

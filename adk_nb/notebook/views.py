@@ -385,10 +385,16 @@ class RunView(widgets.VBox):
     self._last_flush = 0.0
     self._state_key: Any = None
     self._unsubscribe = run.subscribe(self._on_change)
+    self.tree.on_msg(self._on_tree_msg)
     if self.graph is not None:
       self.graph.follow(run.steps.steps, list(run.steps.steps))
     self.flush()  # a view made later (a finished or re-opened run) starts complete, with its buttons
     self.panel.refresh()
+
+  def _on_tree_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+    # The tree says "hello" once a front end drew it: from now on a person can answer with the buttons.
+    if isinstance(content, dict) and content.get("type") == "hello":
+      call_in_loop(self.run.loop, self.run.shown_in_front_end)
 
   def _select(self, label: str) -> None:
     """A graph node was clicked: the tree shows that node's steps (and what is inside them)."""

@@ -18,7 +18,7 @@ def _run(shell, code):
 def test_agent_cell_awaits_the_run_and_its_value_is_the_live_run(shell, make_refund_agent):
   agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Refunded."])
   shell.user_ns.update(agent=agent, refunds=refunds)
-  result = _run(shell, "%%agent agent --store memory://\nPlease refund order A1")
+  result = _run(shell, "%%agent agent --store memory:// --no-wait\nPlease refund order A1")
   assert result.error_in_exec is None, result.error_in_exec
   run = result.result
   assert run.status == "paused" and refunds == []
@@ -124,7 +124,7 @@ def test_state_session_new_and_quiet(shell, make_refund_agent, capsys):
 def test_line_magic_sessions_state_pending_reset(shell, make_refund_agent, capsys):
   agent, _ = make_refund_agent([call("refund", order_id="A1", amount=250.0)])
   shell.user_ns["agent"] = agent
-  run = _run(shell, "%%agent agent --store memory:// --state note=hi\nRefund A1").result
+  run = _run(shell, "%%agent agent --store memory:// --no-wait --state note=hi\nRefund A1").result
   sessions = _run(shell, "%agent sessions").result
   assert list(sessions["session"]) == [run.session_id] and bool(sessions["current"].iloc[0])
   assert _run(shell, "%agent state").result == {"note": "hi"}
@@ -197,11 +197,30 @@ def test_a_run_that_ends_in_error_fails_its_cell_after_showing_the_view(shell, m
   assert result.error_in_exec is None
 
 
-def test_a_paused_run_does_not_fail_its_cell(shell, make_refund_agent):
-  agent, _ = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Refunded."])
+def test_with_no_wait_a_paused_run_does_not_fail_its_cell(shell, make_refund_agent):
+  agent, _ = make_refund_agent([call("refund", order_id="A1", amount=250.0), call("refund", order_id="A2", amount=300.0)])
   shell.user_ns["agent"] = agent
-  result = _run(shell, "%%agent agent --store memory://\nRefund A1")
+  result = _run(shell, "%%agent agent --store memory:// --no-wait\nRefund A1")
   assert result.error_in_exec is None and result.result.status == "paused"
+  result = _run(shell, "%%agent agent --store memory:// --new --wait 0\nRefund A1")
+  assert result.error_in_exec is None and result.result.status == "paused"
+
+
+def test_a_paused_cell_nobody_can_click_fails_saying_how_to_answer_and_stays_paused(shell, make_refund_agent):
+  from adk_nb.notebook.waiting import NoAnswer
+
+  agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Refunded."])
+  shell.user_ns["agent"] = agent
+  # Plain IPython draws no widgets: the cell fails at once (Run All stops here) instead of going on paused.
+  result = _run(shell, "%%agent agent --store memory:// --out booking\nRefund A1")
+  assert isinstance(result.error_in_exec, NoAnswer)
+  message = str(result.error_in_exec)
+  assert "waits for refund(" in message and "Nobody can click here" in message
+  assert "--out booking --no-wait" in message and "booking.approve()" in message
+  assert "--approve auto|deny" in message and "the run stays paused" in message
+  assert _run(shell, "booking.status").result == "paused" and refunds == []
+  assert _run(shell, "booking.approve()").error_in_exec is None
+  assert _run(shell, "await booking").result.status == "done" and refunds == [("A1", 250.0)]
 
 
 def test_a_quiet_failed_run_prints_the_error_then_fails_the_cell(shell, make_refund_agent, capsys):
@@ -217,7 +236,7 @@ def test_after_a_restart_pending_finds_the_pause_and_resume_reopens_it_with_butt
 
   agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Refunded A1."])
   shell.user_ns["agent"] = agent
-  first = _run(shell, "%%agent agent\nRefund A1").result  # the default store: SQLite in the working folder
+  first = _run(shell, "%%agent agent --no-wait\nRefund A1").result  # the default store: SQLite in the working folder
   assert first.status == "paused"
   registry.clear()  # as after a kernel restart: a fresh registry, the same SQLite file
   (item,) = _run(shell, "%agent pending agent").result
