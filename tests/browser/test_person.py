@@ -64,7 +64,7 @@ def test_enter_sends_the_chat_message_and_shift_enter_is_a_newline(page, lab, wr
   page.keyboard.type("Hello")
   page.keyboard.press("Enter")
   page.wait_for_selector(".adknb-chat-log:has-text('First reply.')", timeout=30_000)
-  assert box.input_value() == ""
+  page.wait_for_function("() => document.querySelector('.adknb-chat textarea').value === ''", timeout=10_000)
   box.click()
   page.keyboard.type("line one")
   page.keyboard.press("Shift+Enter")  # a newline in the box: neither sent nor a notebook "run cell"
@@ -79,6 +79,9 @@ def test_enter_sends_the_chat_message_and_shift_enter_is_a_newline(page, lab, wr
   page.keyboard.press("Shift+Enter")
   page.wait_for_selector(".jp-OutputArea-output:has-text('line two')", timeout=30_000)
   assert "['Hello', 'line one\\nline two']" in last.locator(".jp-OutputArea-output").inner_text()
+  # Shift+Enter in the box did not run the chat's cell again.
+  assert page.locator(".jp-Notebook .jp-CodeCell").nth(0).locator(".jp-InputPrompt").inner_text().strip() == "[1]:"
+  assert page.locator(".adknb-chat").count() == 1
 
 
 STATE_NOTEBOOK = [
