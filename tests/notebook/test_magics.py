@@ -251,3 +251,21 @@ def test_after_a_restart_pending_finds_the_pause_and_resume_reopens_it_with_butt
   assert _run(shell, "%agent pending agent --session " + first.session_id).result == []
   assert "No session of support waits" in str(_run(shell, "%agent resume agent").error_in_exec)
   assert "is not in support's store" in str(_run(shell, "%agent resume agent --session nope").error_in_exec)
+
+
+def test_importing_adk_nb_in_a_notebook_loads_the_magics_without_load_ext(tmp_path):
+  # A fresh process: the first `import adk_nb` in an IPython shell registers %%agent.
+  code = ("from IPython.core.interactiveshell import InteractiveShell\n"
+          "shell = InteractiveShell.instance()\n"
+          "assert 'agent' not in shell.magics_manager.magics['cell']\n"
+          "assert shell.run_cell('from adk_nb import Agent').success\n"
+          "assert 'agent' in shell.magics_manager.magics['cell'], 'not registered'\n"
+          "result = shell.run_cell('%load_ext adk_nb')\n"  # a later %load_ext is harmless
+          "print('ok', result.success)\n")
+  done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+  assert done.returncode == 0, done.stderr[-2000:]
+  assert done.stdout.strip().endswith("ok True")
+  # Plain Python: importing adk_nb does not import IPython.
+  plain = subprocess.run([sys.executable, "-c", "import sys, adk_nb; print('IPython' in sys.modules)"],
+                         capture_output=True, text=True, timeout=120, cwd=tmp_path)
+  assert plain.stdout.strip() == "False", plain.stderr
