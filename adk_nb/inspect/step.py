@@ -22,10 +22,11 @@ LABELS: dict[str, str] = {
 
 STATUS_TEXT: dict[str, str] = {
     "running": "… running", "streaming": "… streaming", "ok": "✓ ok", "done": "✓ done", "error": "✗ error",
-    "pending": "⏸ waiting", "needs approval": "⏸ needs approval", "paused": "⏸ paused",
+    "pending": "‖ waiting", "needs approval": "‖ needs approval", "paused": "‖ paused",
     "approved": "✓ approved", "rejected": "⊘ rejected", "responded": "✓ answered",
 }
-"""How each status reads: a symbol and a word, so status never depends on colour alone."""
+"""How each status reads: a symbol and a word, so status never depends on colour alone. The symbols are ones
+common fonts have (no emoji-range glyphs such as U+23F8, which many fonts draw as an empty box)."""
 
 FOLDED_KINDS = {"state", "tool_call", "thought"}
 """Kinds every view draws folded (collapsed) until a person opens them."""

@@ -48,7 +48,7 @@ def test_the_workflow_graph_follows_the_run_and_the_reply_form_resumes_it(page, 
     return graph.locator(".adknb-gnode", has=page.locator(".adknb-gnode-label", has_text=label))
 
   # Each node says its status in words (colour only repeats it); a loop's node counts its runs.
-  node("ask").locator(".adknb-gnode-status").filter(has_text="⏸ paused").wait_for(timeout=30_000)
+  node("ask").locator(".adknb-gnode-status").filter(has_text="‖ paused").wait_for(timeout=30_000)
   assert node("writer").locator(".adknb-gnode-status").text_content() == "✓ done · 2 runs"
   assert node("publish").locator(".adknb-gnode-status").text_content() == "○ waiting"
   assert node("ask").get_attribute("data-status") == "paused"
