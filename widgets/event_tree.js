@@ -329,7 +329,14 @@ function render({ model, el: root }) {
     if (!msg || (wanted && !complete(msg))) askDetail(id, Boolean(wanted));
   }
 
+  // While a details panel is open the tree grows to its content, so a model request is read in the page,
+  // not by scrolling inside the tree's box.
+  function grow() {
+    root.classList.toggle("adknb-reading", Object.keys(model.get("detail_panels") || {}).length > 0);
+  }
+
   function onDetailPanelsTrait() {
+    grow();
     for (const entry of byId.values()) {
       if (!entry.detail.hidden || (model.get("detail_panels") || {})[entry.data.id] !== undefined) drawDetail(entry);
     }
@@ -468,6 +475,7 @@ function render({ model, el: root }) {
   errorsBox.checked = Boolean(model.get("errors_only"));
   rebuild(model.get("nodes"), model.get("seq"));
   setStatus();
+  grow();
   model.on("msg:custom", onMsg);
   model.on("change:status", setStatus);
   model.on("change:title", setStatus);

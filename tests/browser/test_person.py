@@ -108,3 +108,31 @@ def test_a_long_state_key_leaves_its_value_room_and_edit_on_one_line(page, lab, 
   for row in rows:
     assert row["editLines"] == 1, row  # "edit", not "edi / t"
     assert row["valueLines"] <= 2, row  # the value reads as text, not a column of one or two characters a line
+
+
+DETAILS_NOTEBOOK = [
+    '''%load_ext adk_nb
+from adk_nb import Agent
+from adk_nb.models import ScriptedModel
+rules = "\\n".join(f"Rule {i}: answer politely and cite the order number." for i in range(80))
+clerk = Agent(name="clerk", model=ScriptedModel(["Hello."]), instruction=rules)''',
+    '''%%agent clerk --store memory://
+Hi''',
+]
+
+
+def test_a_model_request_is_read_in_the_page_not_in_a_scroll_box(page, lab, write_notebook):
+  name = write_notebook("details.ipynb", DETAILS_NOTEBOOK)
+  _open_and_run_all(page, lab, name)
+  page.wait_for_selector(".adknb-tree[data-status='done']", timeout=60_000)
+  _wait_for_cells_to_finish(page)
+  tree = page.locator(".adknb-tree").first
+  model_call = tree.locator("details[data-kind='model_call']").first
+  model_call.locator(":scope > summary .adknb-info").click()
+  model_call.locator(".adknb-detail .adknb-section-title:has-text('request')").first.wait_for(timeout=30_000)
+  model_call.locator(":scope > .adknb-detail pre:has-text('Rule 79')").first.wait_for(timeout=30_000)
+  # Neither the tree nor the request's text is a scroll box: the whole request is in the page.
+  scrolls = page.evaluate("""() => [document.querySelector('.adknb-tree'),
+                                    ...document.querySelectorAll('.adknb-tree .adknb-detail pre')]
+      .filter(e => e.scrollHeight > e.clientHeight + 1).map(e => e.className)""")
+  assert scrolls == []
