@@ -136,3 +136,53 @@ def test_a_model_request_is_read_in_the_page_not_in_a_scroll_box(page, lab, writ
                                     ...document.querySelectorAll('.adknb-tree .adknb-detail pre')]
       .filter(e => e.scrollHeight > e.clientHeight + 1).map(e => e.className)""")
   assert scrolls == []
+
+
+TRACE_NOTEBOOK = [
+    '''%load_ext adk_nb
+from adk_nb import Agent
+from adk_nb.models import ScriptedModel, call
+from adk_nb.tools import FunctionTool
+def set_unit(unit: str) -> dict:
+    """Sets the temperature unit."""
+    return {"unit": unit}
+def book(hotel: str) -> dict:
+    """Books a hotel."""
+    return {"booked": hotel}
+planner = Agent(name="planner", model=ScriptedModel([call("set_unit", unit="Fahrenheit"), call("book", hotel="Ritz"),
+                                                     "Booked."]),
+                tools=[set_unit, FunctionTool(book, require_confirmation=True)])''',
+    '''%%agent planner --store memory://
+Book the Ritz, in Fahrenheit''',
+]
+
+
+def test_the_timeline_is_a_trace_one_row_per_span_with_durations_and_a_broken_wait(page, lab, write_notebook):
+  name = write_notebook("trace.ipynb", TRACE_NOTEBOOK)
+  _open_and_run_all(page, lab, name)
+  approve = page.get_by_role("button", name="Approve", exact=True)
+  approve.wait_for(timeout=60_000)
+  approve.click()
+  page.wait_for_selector(".adknb-tree[data-status='done']", timeout=60_000)
+  _wait_for_cells_to_finish(page)
+  tree = page.locator(".adknb-tree").first
+  tree.locator(".adknb-timeline-toggle").click()
+  tree.locator(".adknb-timeline .adknb-span").first.wait_for(timeout=30_000)
+  rows = tree.locator(".adknb-timeline .adknb-span").evaluate_all("""rows => rows.map(r => {
+      const bar = r.querySelector('.adknb-bar'), track = r.querySelector('.adknb-track');
+      return {kind: r.dataset.kind, name: r.querySelector('.adknb-span-name').textContent,
+              dur: r.querySelector('.adknb-dur').textContent, broken: bar.dataset.broken === 'yes',
+              width: bar.getBoundingClientRect().width, share: bar.getBoundingClientRect().width / track.clientWidth,
+              indent: parseFloat(getComputedStyle(r.querySelector('.adknb-span-name')).paddingLeft)};
+  })""")
+  kinds = [r["kind"] for r in rows]
+  assert kinds[:3] == ["invocation", "agent", "model_call"] and kinds.count("tool_call") == 2
+  names = [r["name"] for r in rows]
+  assert 'tool set_unit(unit="Fahrenheit")' in names  # the whole label, never cut
+  assert all(r["width"] >= 3 for r in rows)  # a 0 ms tool call still shows
+  assert all(r["dur"].removesuffix(" so far").endswith((" ms", " s")) for r in rows)  # its duration written beside it
+  (wait,) = [r for r in rows if r["kind"] == "approval"]
+  assert wait["name"].startswith("human wait: approval book(") and wait["broken"] and wait["dur"].startswith("≈ ")
+  assert wait["share"] < 0.2  # the person's wait does not squash the rest
+  (invocation, agent) = rows[:2]
+  assert invocation["indent"] < agent["indent"] < rows[2]["indent"]  # invocation > agent > model call
