@@ -29,7 +29,7 @@ _CELL = re.compile(r"^%%agent(\s|$)")
 _LINE = re.compile(r"^%agent(\s|$)")
 # `{{...}}` first, so a doubled brace stays as written; then `{name}` or `{obj.attr}`.
 _NAME = re.compile(r"\{\{[^{}]*\}\}|\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\}")
-_SUBCOMMANDS = ("sessions", "state", "pending", "resume", "reset", "tools")
+_SUBCOMMANDS = ("sessions", "state", "pending", "resume", "reset", "tools", "export", "import", "delete")
 USAGE = ("usage: %%agent AGENT [--session NAME] [--new] [--user ID] [--state k=v ...] [--store URI] "
          "[--approve ask|auto|deny] [--wait SECONDS | --no-wait] [--background] [--out NAME] [--quiet] [-i]")
 
@@ -166,7 +166,8 @@ class AgentMagics(Magics):
     Cell: `%%agent AGENT [options]` then the user's message. The cell awaits the run; at a
     pause it awaits a person's answer (the buttons stay live; `--wait SECONDS`, `--no-wait`),
     then the resumed run. It ends when the run is done; its value is the LiveRun.
-    Line: `%agent sessions|state|pending|resume|reset [AGENT] [--session NAME]`, `%agent tools AGENT`.
+    Line: `%agent sessions|state|pending|resume|reset [AGENT] [--session NAME]`, `%agent tools AGENT`,
+    `%agent export|import|delete AGENT ...` (see `adk_nb.notebook._session_admin`).
     """
     if cell is None:
       return _sync(agent_line(line))
@@ -298,8 +299,20 @@ async def agent_line(line: str) -> Any:
   `%agent tools AGENT`."""
   words = shlex.split(line)
   if not words or words[0] not in _SUBCOMMANDS:
-    raise UsageError("usage: %agent sessions|state|pending|resume|reset|tools [AGENT] [--session NAME]")
+    raise UsageError("usage: %agent sessions|state|pending|resume|reset|tools [AGENT] [--session NAME]; "
+                     "%agent export|import|delete AGENT ...")
   command, names = words[0], words[1:]
+  if command in ("export", "import", "delete"):  # the agent's sessions, managed (see _session_admin)
+    from . import _session_admin
+
+    if not names or names[0].startswith("-"):
+      raise UsageError(f"usage: %agent {command} AGENT ...; name the agent first.")
+    target = _lookup(_shell(), names[0])
+    try:
+      return await _session_admin.admin_command(registry.used(target) or registry.get(target), command, names[1:],
+                                                names[0])
+    except (ValueError, SessionBusyError) as exc:
+      raise UsageError(str(exc)) from None
   session_id = None
   if command in ("pending", "resume") and "--session" in names:  # %agent pending|resume AGENT --session S
     at = names.index("--session")
@@ -339,14 +352,10 @@ async def agent_line(line: str) -> Any:
     entry.session_id = None
     print(f"The next %%agent {entry.name} cell starts a new session.")
     return None
-  if command == "sessions":
-    import pandas as pd
+  if command == "sessions":  # with each session's status: paused, done, error or new
+    from ._session_admin import sessions_table
 
-    listed = await runner.session_service.list_sessions(app_name=runner.app_name)
-    rows = [{"session": s.id, "user": s.user_id, "current": s.id == entry.session_id,
-             "last_update": pd.to_datetime(s.last_update_time, unit="s") if s.last_update_time else None}
-            for s in listed.sessions]
-    return pd.DataFrame(rows, columns=["session", "user", "current", "last_update"])
+    return await sessions_table(entry)
   if entry.session_id is None:
     return {} if command == "state" else []
   session = await runner.session_service.get_session(app_name=runner.app_name, user_id=entry.user_id,

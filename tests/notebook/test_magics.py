@@ -269,3 +269,38 @@ def test_importing_adk_nb_in_a_notebook_loads_the_magics_without_load_ext(tmp_pa
   plain = subprocess.run([sys.executable, "-c", "import sys, adk_nb; print('IPython' in sys.modules)"],
                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
   assert plain.stdout.strip() == "False", plain.stderr
+
+
+def test_sessions_list_status_export_import_and_delete(shell, make_refund_agent, capsys, tmp_path):
+  import json
+
+  agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Hello again.", "Hi."])
+  shell.user_ns["agent"] = agent
+  paused = _run(shell, "%%agent agent --store memory:// --no-wait --session p1\nRefund A1").result
+  assert paused.status == "paused"
+  _run(shell, "%%agent agent --store memory:// --session p1 --no-wait\nhello")  # answers nothing: still paused
+  done = _run(shell, "%%agent agent --store memory:// --session d1\nhi").result
+  assert done.status == "done"
+  table = _run(shell, "%agent sessions agent").result
+  assert dict(zip(table["session"], table["status"])) == {"p1": "paused", "d1": "done"}
+  assert list(table.columns) == ["session", "user", "current", "last_update", "events", "status"]
+  # Export in google-adk's session JSON, import it under a new id: the same events, the pause kept.
+  assert _run(shell, f"%agent export agent --session p1 {tmp_path}/p1.json").error_in_exec is None
+  exported = json.loads((tmp_path / "p1.json").read_text())
+  assert exported["id"] == "p1" and exported["appName"] and exported["userId"] == "user"
+  assert {"invocationId", "author"} <= set(exported["events"][0])
+  assert _run(shell, f"%agent import agent {tmp_path}/p1.json --session copy").result == "copy"
+  again = _run(shell, f"%agent import agent {tmp_path}/p1.json --session copy").error_in_exec
+  assert "already exists" in str(again) and "nothing was imported" in str(again)
+  table = _run(shell, "%agent sessions agent").result
+  status = dict(zip(table["session"], table["status"]))
+  events = dict(zip(table["session"], table["events"]))
+  assert status["copy"] == "paused" and events["copy"] == events["p1"]
+  reopened = _run(shell, "%agent resume agent --session copy").result
+  assert reopened.status == "paused" and reopened.pending[0].tool == "refund"
+  # Delete: gone from the list; a missing session is named with the fix.
+  assert _run(shell, "%agent delete agent --session d1").error_in_exec is None
+  assert "d1" not in set(_run(shell, "%agent sessions agent").result["session"])
+  missing = _run(shell, "%agent delete agent --session d1").error_in_exec
+  assert "No session 'd1'" in str(missing) and "%agent sessions agent" in str(missing)
+  assert "Deleted session d1" in capsys.readouterr().out and refunds == []
