@@ -38,3 +38,27 @@ def unload_ipython_extension(ipython) -> None:
   from .notebook import unload_ipython_extension as unload
 
   unload(ipython)
+
+
+def _load_in_ipython() -> None:
+  """In a notebook (IPython), `import adk_nb` loads the extension: `%%agent` works without `%load_ext adk_nb`.
+
+  Nothing happens in plain Python (IPython is not imported, and this does not import it) or when
+  the extension is already loaded; without the notebook extras it stays quiet (`%load_ext adk_nb`
+  then says what to install).
+  """
+  import sys
+
+  ipython = sys.modules.get("IPython")
+  shell = getattr(ipython, "get_ipython", lambda: None)() if ipython is not None else None
+  if shell is None or "agent" in shell.magics_manager.magics.get("cell", {}):
+    return
+  try:
+    shell.extension_manager.load_extension(__name__)
+  except Exception as exc:  # noqa: BLE001 - importing adk_nb must never fail because a notebook part did
+    import logging
+
+    logging.getLogger("adk_nb.notebook").debug("adk_nb: the notebook extension did not load: %s", exc)
+
+
+_load_in_ipython()

@@ -55,3 +55,35 @@ def test_dev_lab_starts_jupyterlab_as_root(tmp_path):
     os.killpg(proc.pid, 15)
     proc.wait(timeout=30)
     log.close()
+
+
+def _fake_venv(tmp_path: Path) -> Path:
+  """A venv whose python and jupyter only write down how they were called."""
+  venv = tmp_path / "venv"
+  (venv / "bin").mkdir(parents=True)
+  for tool in ("python", "jupyter"):
+    script = venv / "bin" / tool
+    script.write_text(f'#!/bin/sh\necho "{tool} $*" >> "{tmp_path}/calls"\n')
+    script.chmod(0o755)
+  return venv
+
+
+def test_dev_lab_installs_what_the_tutorials_need_not_every_dev_extra(tmp_path):
+  venv = _fake_venv(tmp_path)
+  env = {**os.environ, "ADK_NB_VENV": str(venv)}
+  done = subprocess.run(["bash", str(ROOT / "dev"), "lab", "--no-browser"], env=env, capture_output=True,
+                        text=True, timeout=60)
+  assert done.returncode == 0, done.stderr
+  calls = (tmp_path / "calls").read_text().splitlines()
+  installs = [c for c in calls if " install " in c and "-e" in c]
+  assert installs == ["python -m pip install -q -e .[lab,mcp]"]  # not .[dev]: no ray, litellm, playwright
+  assert calls[-1].startswith("jupyter lab --notebook-dir=")
+  # Once installed it installs nothing again; a dev install (every extra) also serves the tutorials.
+  (tmp_path / "calls").unlink()
+  subprocess.run(["bash", str(ROOT / "dev"), "lab"], env=env, capture_output=True, text=True, timeout=60)
+  assert [c for c in (tmp_path / "calls").read_text().splitlines() if "install" in c] == []
+  (venv / ".adk_nb-installed-lab,mcp").unlink()
+  (venv / ".adk_nb-installed").touch()
+  (tmp_path / "calls").unlink()
+  subprocess.run(["bash", str(ROOT / "dev"), "lab"], env=env, capture_output=True, text=True, timeout=60)
+  assert [c for c in (tmp_path / "calls").read_text().splitlines() if "install" in c] == []

@@ -166,11 +166,17 @@ function render({ model, el: root }) {
     }
   }
 
-  // ---- timeline: the same nodes as bars, one lane per agent ------------------------------------
+  // ---- timeline: a trace view of the same nodes, one row per span -----------------------------
+  // Rows follow the tree (invocation > agent > model call / tool call / human wait), indented by depth, each
+  // with its whole label, a bar at least a few pixels wide and its duration written beside it. A wait on a
+  // person is drawn broken: it takes at most WAIT_SHARE of the axis, so it does not squash everything else.
 
-  const BARS = new Set(["agent", "sequential", "parallel", "loop", "workflow", "node", "model_call", "tool_call", "approval", "input_request"]);
+  const BARS = new Set(["invocation", "agent", "sequential", "parallel", "loop", "workflow", "node", "model_call",
+                        "tool_call", "approval", "input_request"]);
   const LANES = new Set(["agent", "sequential", "parallel", "loop", "workflow"]);
   const RUNNING = new Set(["running", "streaming", "pending", "needs approval"]);
+  const HUMAN = new Set(["approval", "input_request"]);
+  const WAIT_SHARE = 0.1;
 
   function laneOf(entry) {
     for (let e = entry; e; e = byId.get(e.data.parent)) {
@@ -192,44 +198,88 @@ function render({ model, el: root }) {
     timelineTimer = setTimeout(() => { timelineTimer = null; drawTimeline(); }, wait);
   }
 
+  // The spans in tree order (a parent before its children), each with its depth among spans.
+  function spans(now) {
+    const kids = new Map();
+    for (const entry of byId.values()) {
+      const parent = entry.data.parent ?? null;
+      if (!kids.has(parent)) kids.set(parent, []);
+      kids.get(parent).push(entry);
+    }
+    const out = [];
+    const walk = (parent, depth) => {
+      for (const entry of kids.get(parent) || []) {
+        const n = entry.data;
+        const timed = BARS.has(n.kind) && n.t !== undefined && n.t !== null;
+        if (timed) {
+          const running = (n.ms === undefined || n.ms === null) && RUNNING.has(n.status);
+          const end = n.ms !== undefined && n.ms !== null ? n.t + n.ms / 1000 : (running ? now : n.t);
+          out.push({ n, entry, depth, start: n.t, end, running, human: HUMAN.has(n.kind) });
+        }
+        walk(n.id, timed ? depth + 1 : depth);
+      }
+    };
+    walk(null, 0);
+    return out;
+  }
+
+  // Time to axis position: every wait on a person shrinks to at most WAIT_SHARE of the busy time.
+  function axis(rows, t0) {
+    const waits = rows.filter((r) => r.human && r.end > r.start).map((r) => [r.start, r.end]).sort((a, b) => a[0] - b[0]);
+    const merged = [];
+    for (const w of waits) {
+      const last = merged[merged.length - 1];
+      if (last && w[0] <= last[1]) last[1] = Math.max(last[1], w[1]); else merged.push([...w]);
+    }
+    const t1 = Math.max(...rows.map((r) => r.end));
+    const waited = merged.reduce((sum, [a, b]) => sum + (b - a), 0);
+    const cap = Math.max(t1 - t0 - waited, 0.001) * WAIT_SHARE;
+    const scale = merged.map(([a, b]) => Math.min(1, cap / (b - a)));
+    const at = (t) => {
+      let v = t - t0;
+      merged.forEach(([a, b], i) => { if (t > a) v -= (Math.min(t, b) - a) * (1 - scale[i]); });
+      return v;
+    };
+    return { at, total: Math.max(at(t1), 0.001), broken: (r) => merged.some(([a, b], i) => scale[i] < 1 && r.start < b && r.end > a) };
+  }
+
   function drawTimeline() {
     if (timeline.hidden) return;
     lastTimeline = Date.now();
     const labels = model.get("labels") || {};
-    const now = Date.now() / 1000;
-    const bars = [];
-    for (const entry of byId.values()) {
-      const n = entry.data;
-      if (!BARS.has(n.kind) || n.t === undefined || n.t === null) continue;
-      const running = (n.ms === undefined || n.ms === null) && RUNNING.has(n.status);
-      const end = n.ms !== undefined && n.ms !== null ? n.t + n.ms / 1000 : (running ? now : n.t);
-      bars.push({ n, lane: laneOf(entry), start: n.t, end, running });
-    }
+    const rows = spans(Date.now() / 1000);
     timeline.textContent = "";
-    if (!bars.length) { timeline.append(el("div", "adknb-timeline-empty", "nothing timed yet")); return; }
-    const t0 = Math.min(...bars.map((b) => b.start));
-    const span = Math.max(Math.max(...bars.map((b) => b.end)) - t0, 0.001);
-    const lanes = new Map();
-    for (const b of bars) { if (!lanes.has(b.lane)) lanes.set(b.lane, []); lanes.get(b.lane).push(b); }
-    for (const [lane, items] of lanes) {
-      const row = el("div", "adknb-lane");
+    if (!rows.length) { timeline.append(el("div", "adknb-timeline-empty", "nothing timed yet")); return; }
+    const t0 = Math.min(...rows.map((r) => r.start));
+    const { at, total, broken } = axis(rows, t0);
+    for (const r of rows) {
+      const text = `${r.human ? "human wait: " : ""}${labels[r.n.kind] || r.n.kind} ${r.n.title}`;
+      const row = el("div", "adknb-span");
+      row.dataset.lane = laneOf(r.entry);
+      row.dataset.kind = r.n.kind;
+      const name = el("div", "adknb-span-name", text);
+      name.style.paddingLeft = `${r.depth * 0.9}em`;
       const track = el("div", "adknb-track");
-      row.append(el("div", "adknb-lane-name", lane), track);
-      for (const b of items) {
-        const human = b.n.kind === "approval" || b.n.kind === "input_request";
-        const text = `${human ? "human wait: " : ""}${labels[b.n.kind] || b.n.kind} ${b.n.title}`;
-        const bar = el("div", "adknb-bar", text);
-        bar.dataset.kind = b.n.kind;
-        bar.dataset.status = b.n.status || "";
-        if (b.running) bar.dataset.running = "yes";
-        bar.style.left = `${((b.start - t0) / span) * 100}%`;
-        bar.style.width = `${Math.max(((b.end - b.start) / span) * 100, 0.4)}%`;
-        bar.title = `${text}\n${formatMs((b.end - b.start) * 1000)}${b.running ? " so far" : ""} · ${b.n.status || ""}`;
-        track.append(bar);
-      }
+      const bar = el("div", "adknb-bar");
+      bar.dataset.kind = r.n.kind;
+      bar.dataset.status = r.n.status || "";
+      if (r.running) bar.dataset.running = "yes";
+      const left = (at(r.start) / total) * 100, right = (at(r.end) / total) * 100;
+      bar.style.left = `${left}%`;
+      bar.style.width = `${right - left}%`;  // CSS gives every bar a minimum width, so 0 ms still shows
+      const ms = (r.end - r.start) * 1000;
+      const cut = broken(r);
+      if (cut) bar.dataset.broken = "yes";  // drawn shortened, with a break mark; the text gives its real length
+      const dur = el("span", "adknb-dur", `${cut ? "≈ " : ""}${formatMs(ms)}${r.running ? " so far" : ""}`);
+      if (right <= 78) dur.style.left = `calc(${right}% + 4px)`; else dur.style.right = `calc(${100 - left}% + 4px)`;
+      bar.title = `${text}\n${formatMs(ms)}${r.running ? " so far" : ""} · ${r.n.status || ""}`;
+      track.append(bar, dur);
+      row.append(name, track);
       timeline.append(row);
     }
-    timeline.append(el("div", "adknb-timeline-axis", `0 … ${formatMs(span * 1000)}`));
+    timeline.append(el("div", "adknb-timeline-axis",
+                       `0 … ${formatMs((Math.max(...rows.map((r) => r.end)) - t0) * 1000)}` +
+                       (rows.some((r) => broken(r)) ? " (waits on a person drawn shortened)" : "")));
   }
 
   let ticker = null;
@@ -329,7 +379,14 @@ function render({ model, el: root }) {
     if (!msg || (wanted && !complete(msg))) askDetail(id, Boolean(wanted));
   }
 
+  // While a details panel is open the tree grows to its content, so a model request is read in the page,
+  // not by scrolling inside the tree's box.
+  function grow() {
+    root.classList.toggle("adknb-reading", Object.keys(model.get("detail_panels") || {}).length > 0);
+  }
+
   function onDetailPanelsTrait() {
+    grow();
     for (const entry of byId.values()) {
       if (!entry.detail.hidden || (model.get("detail_panels") || {})[entry.data.id] !== undefined) drawDetail(entry);
     }
@@ -468,6 +525,7 @@ function render({ model, el: root }) {
   errorsBox.checked = Boolean(model.get("errors_only"));
   rebuild(model.get("nodes"), model.get("seq"));
   setStatus();
+  grow();
   model.on("msg:custom", onMsg);
   model.on("change:status", setStatus);
   model.on("change:title", setStatus);

@@ -3,6 +3,7 @@
     NAME/__init__.py          from . import agent
     NAME/agent.py             root_agent with one tool; a ScriptedModel unless --model is given
     NAME/.env                 only with --model: where the API key goes
+    NAME/.gitignore           only with --model: keeps .env (and the notebook's sessions) out of git
     NAME/NAME.evalset.json    one eval case (`adk-nb eval NAME NAME/NAME.evalset.json`)
     NAME/NAME.ipynb           a notebook that loads the folder and runs it with %%agent
 """
@@ -68,25 +69,32 @@ def _eval_set(name: str) -> dict:
   }
 
 
-def _notebook(name: str, scripted: bool) -> dict:
-  def cell(kind: str, text: str) -> dict:
-    c = {"cell_type": kind, "metadata": {}, "source": text.splitlines(keepends=True)}
-    if kind == "code":
-      c.update(execution_count=None, outputs=[])
-    return c
+def notebook_cell(kind: str, text: str, number: int) -> dict:
+  """One cell of a generated notebook (nbformat 4.5: every cell has an id, here `cell-<number>`)."""
+  c = {"cell_type": kind, "id": f"cell-{number}", "metadata": {}, "source": text.splitlines(keepends=True)}
+  if kind == "code":
+    c.update(execution_count=None, outputs=[])
+  return c
 
+
+def numbered(cells: list[tuple[str, str]]) -> list[dict]:
+  """(kind, text) pairs as notebook cells with ids."""
+  return [notebook_cell(kind, text, number) for number, (kind, text) in enumerate(cells, start=1)]
+
+
+def _notebook(name: str, scripted: bool) -> dict:
   model_note = ("It uses a **scripted model** (`ScriptedModel`: fixed rules, not a real model), so it runs offline."
                 if scripted else "It uses a real model: set its API key in `.env` first.")
   return {
       "nbformat": 4, "nbformat_minor": 5,
       "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
-      "cells": [
-          cell("markdown", f"# {name}\n\nThis notebook loads the `{name}` agent folder beside it. {model_note}"),
-          cell("code", "%load_ext adk_nb\nfrom adk_nb.cli.agent_loader import load_agent_folder\n\n"
-                       "loaded = load_agent_folder(\".\")  # this notebook sits in the agent folder\nroot_agent = loaded.agent\nroot_agent"),
-          cell("code", "%%agent root_agent --store memory:// --out run\nWhat is the weather in Paris?"),
-          cell("code", "print(run.final_text)\nassert run.final_text"),
-      ],
+      "cells": numbered([
+          ("markdown", f"# {name}\n\nThis notebook loads the `{name}` agent folder beside it. {model_note}"),
+          ("code", "%load_ext adk_nb\nfrom adk_nb.cli.agent_loader import load_agent_folder\n\n"
+                   "loaded = load_agent_folder(\".\")  # this notebook sits in the agent folder\nroot_agent = loaded.agent\nroot_agent"),
+          ("code", "%%agent root_agent --store memory:// --out run\nWhat is the weather in Paris?"),
+          ("code", "print(run.final_text)\nassert run.final_text"),
+      ]),
   }
 
 
@@ -109,6 +117,8 @@ def create_agent_folder(name: str, parent: Path = Path("."), model: str | None =
   if not scripted:
     (folder / ".env").write_text("# Keys for the model; loaded before the agent is imported.\n"
                                  "GOOGLE_API_KEY=\n# OPENAI_API_KEY=\n")
+    # The key never reaches git by accident: .env is ignored beside it (and the notebook's session store).
+    (folder / ".gitignore").write_text(".env\n.adk_nb/\n")
   (folder / f"{name}.evalset.json").write_text(json.dumps(_eval_set(name), indent=2, ensure_ascii=False) + "\n")
   (folder / f"{name}.ipynb").write_text(json.dumps(_notebook(name, scripted), indent=1, ensure_ascii=False) + "\n")
   return folder
@@ -130,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"adk-nb create: {exc}", file=sys.stderr)
     return 2
   print(f"Created {folder}/ (agent.py, {args.name}.evalset.json, {args.name}.ipynb)"
-        + (" with a scripted offline model." if args.model is None else f" with model {args.model}; put its key in .env."))
+        + (" with a scripted offline model." if args.model is None
+           else f" with model {args.model}; put its key in .env (listed in .gitignore, so git leaves it out)."))
   print(f"  adk-nb run {folder}\n  adk-nb api_server {folder}\n  adk-nb eval {folder} {folder}/{args.name}.evalset.json")
   return 0

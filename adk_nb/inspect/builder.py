@@ -29,7 +29,7 @@ from ..events.event import Event
 from ..events.protocol import (PROTOCOL_CALLS, REQUEST_CONFIRMATION, REQUEST_INPUT, confirmation_request,
                                error_traceback, is_start_marker)
 from .changelog import StepLog
-from .step import Step
+from .step import CONTAINER_KINDS, Step
 from .text import jsonable, readable_hint, short_args, to_json_text
 
 KEEP_REQUESTS = 500
@@ -121,8 +121,13 @@ class StepBuilder(StepLog):
     """An agent began (a progress point): a new step for this activation, inside its container."""
     inv = self._invocation(invocation_id, when)
     resumed = self.steps.get(self._active.get((inv.invocation_id, agent.name), ""))
-    if resumed is not None and resumed.kind == "workflow" and resumed.status == "paused":
-      self._set(resumed, status="running", t1=None)  # a resumed workflow goes on under the same node paths
+    if resumed is not None and resumed.status == "paused":
+      # A resume goes on in the same activation (a workflow under the same node paths): one step, one
+      # run in the graph, and no step left saying "paused" once the run has moved on.
+      self._set(resumed, status="running", t1=None)
+      loop = self._loops.get(resumed.id)
+      if loop is not None and self.steps[loop[0]].status == "paused":
+        self._set(self.steps[loop[0]], status="running", t1=None)
       return
     parent_agent = getattr(agent, "parent_agent", None)
     parent_id = self._active.get((inv.invocation_id, parent_agent.name)) if parent_agent is not None else None
@@ -453,10 +458,11 @@ class StepBuilder(StepLog):
                 text=reason or approval.text)
       tool = self._find(f"call:{self._original_of.get(approval.id)}")
       if tool is not None:
+        decided = tool.decided or ("approved" if confirmed else "rejected")  # who, when a decision told us
         if confirmed:  # the tool runs now: its time starts after the person's wait
-          self._set(tool, status="running", t0=when, t1=None)
-        else:
-          self._set(tool, status="rejected", text=reason or tool.text)  # it never ran: no duration
+          self._set(tool, status="running", t0=when, t1=None, decided=decided)
+        else:  # it never ran: no duration
+          self._set(tool, status="rejected", text=reason or tool.text, decided=decided)
       return
     step = self._find(f"call:{call_id}")
     if step is None:
@@ -472,22 +478,41 @@ class StepBuilder(StepLog):
   # ---- decisions -----------------------------------------------------------------------------
 
   def add_decision(self, call_id: str, invocation_id: str, title: str, text: str, when: float,
-                   decision: str = "") -> None:
-    """Marks who answered a paused call (code, a button, an approval policy) under that call."""
-    parent = self._find(f"approval:{call_id}") or self._find(f"call:{call_id}")
+                   decision: str = "", by: str = "") -> None:
+    """Marks who answered a paused call (code, a button, an approval policy) under that call.
+
+    The tool call itself also says it (`Step.decided`, in its small print: "approved by button"),
+    so the answer shows on the call's line while the call is folded.
+    """
+    approval = self._find(f"approval:{call_id}")
+    parent = approval or self._find(f"call:{call_id}")
     if parent is None:
       parent = self._invocation(invocation_id, when)
     status = {"approved": "approved", "rejected": "rejected", "approved with edits": "approved",
               "responded": "responded"}.get(decision, "")
+    tool = self._find(f"call:{self._original_of.get(approval.id)}") if approval is not None else None
+    if tool is not None and decision:
+      self._set(tool, decided=f"{decision} by {by}" if by else decision)
     self._add(Step(id=self._new_id("decision"), kind="decision", parent=parent.id, title=title, text=text,
                    t0=when, status=status, invocation_id=invocation_id))
 
   def finish(self, when: float, status: str) -> None:
-    """A run step ended (done, paused or error): open invocations get their end and status."""
+    """A run step ended (done, paused or error): open invocations get their end and status.
+
+    When an invocation ends done or in error, its steps still marked paused (an agent that
+    paused and was not started again by the resume) are not waiting any more: they take the
+    invocation's status, so no status stays "paused" after the run moved on.
+    """
+    ended = set()
     for step_id in self._invocations.values():
       step = self.steps[step_id]
       if step.status == "running":
         self._set(step, status=status, t1=when)
+        ended.add(step.invocation_id)
+    if ended and status != "paused":
+      for step in self.steps.values():
+        if step.status == "paused" and step.invocation_id in ended and step.kind in CONTAINER_KINDS:
+          self._set(step, status=status)
     if self._unbound is not None:  # the run ended before it began (e.g. the store could not open)
       self._set(self.steps[self._unbound], status=status, t1=when)
 

@@ -102,7 +102,7 @@ class StepLog:
 
 _FIELD_SOURCES = {"t0": ("t", "ms"), "t1": ("ms",), "tokens": ("meta",), "finish": ("meta",),
                   "branch": ("branch", "meta"), "result": ("result",), "text": ("text", "meta"),
-                  "status": ("status", "meta"), "model": (),
+                  "status": ("status", "meta"), "decided": ("meta",), "model": (),
                   "request": (), "args": (), "tool": (), "state_delta": (), "invocation_id": (), "author": (),
                   "event_id": (), "path": ()}
 """For each Step field, the node keys that follow from it (none: not drawn)."""

@@ -22,11 +22,13 @@ LAYER = 66
 SPREAD = 160
 """Pixels between the centres of nodes in one layer."""
 MARGIN = 70
-"""Pixels around the drawing (half a node, plus room for edge labels)."""
+"""Pixels left and right of the drawing (half a node, plus room for edge labels)."""
+MARGIN_Y = 32
+"""Pixels above and below the drawing (half a node's height, plus a little): the picture is as tall as its content."""
 LABEL_ROOM = 180
 """Pixels right of the drawing for the labels of edges that loop back (drawn as arcs on the right)."""
 
-GRAPH_STATUS_TEXT = {"waiting": "○ waiting", "running": "… running", "paused": "⏸ paused", "done": "✓ done",
+GRAPH_STATUS_TEXT = {"waiting": "○ waiting", "running": "… running", "paused": "‖ paused", "done": "✓ done",
                      "rejected": "⊘ rejected", "error": "✗ error"}
 """A node's status in the picture (not run yet, running, waiting for a person, done, rejected, failed), as it reads."""
 
@@ -109,9 +111,9 @@ class AgentGraph:
     for node_id, (x, y) in pos.items():
       node = self.nodes[node_id]
       node.x = round(MARGIN + (0 if x1 == x0 else (float(x) - x0) / (x1 - x0) * (widest - 1) * SPREAD), 1)
-      node.y = round(MARGIN + (0 if y1 == y0 else (float(y) - y0) / (y1 - y0) * (len(rows) - 1) * LAYER), 1)
+      node.y = round(MARGIN_Y + (0 if y1 == y0 else (float(y) - y0) / (y1 - y0) * (len(rows) - 1) * LAYER), 1)
     self.width = MARGIN * 2 + (widest - 1) * SPREAD + LABEL_ROOM
-    self.height = MARGIN * 2 + (len(rows) - 1) * LAYER
+    self.height = MARGIN_Y * 2 + (len(rows) - 1) * LAYER
     return self
 
   def as_data(self) -> dict[str, Any]:

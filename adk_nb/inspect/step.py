@@ -22,10 +22,11 @@ LABELS: dict[str, str] = {
 
 STATUS_TEXT: dict[str, str] = {
     "running": "… running", "streaming": "… streaming", "ok": "✓ ok", "done": "✓ done", "error": "✗ error",
-    "pending": "⏸ waiting", "needs approval": "⏸ needs approval", "paused": "⏸ paused",
+    "pending": "‖ waiting", "needs approval": "‖ needs approval", "paused": "‖ paused",
     "approved": "✓ approved", "rejected": "⊘ rejected", "responded": "✓ answered",
 }
-"""How each status reads: a symbol and a word, so status never depends on colour alone."""
+"""How each status reads: a symbol and a word, so status never depends on colour alone. The symbols are ones
+common fonts have (no emoji-range glyphs such as U+23F8, which many fonts draw as an empty box)."""
 
 FOLDED_KINDS = {"state", "tool_call", "thought"}
 """Kinds every view draws folded (collapsed) until a person opens them."""
@@ -83,6 +84,9 @@ class Step:
   """For model calls grounded by a search: the search queries the model ran."""
   cache: str = ""
   """For model calls: the context cache used or fingerprinted, as one line ('' when none)."""
+  decided: str = ""
+  """For tool calls that needed approval: the answer and who gave it ('approved by button', 'rejected by
+  policy:deny'; just 'approved' when only the stored answer is known, e.g. a session re-opened later)."""
   request: Any = field(default=None, repr=False, compare=False)
   """For model calls of a live run: the LlmRequest as sent (kept by reference, never copied)."""
   _shown: dict = field(default_factory=dict, repr=False, compare=False)
@@ -109,6 +113,8 @@ class Step:
   def meta(self) -> str:
     """The small print after the title: branch, tokens, finish reason."""
     parts = []
+    if self.decided:
+      parts.append(self.decided)
     if self.status == "rejected" and self.text and self.kind == "tool_call":
       parts.append(f"reason: {self.text if len(self.text) <= 80 else self.text[:79] + '…'}")
     if self.kind in ("agent", "sequential", "parallel", "loop") and self.branch and "." in self.branch:

@@ -1,7 +1,8 @@
 """A run as timeline bars: who did what when (agents, model calls, tool calls, human waits), one lane per agent.
 
-Pure data from the step model; `LiveRun.timeline()` draws it with plotly, and the live tree's
-timeline tab draws the same bars from the nodes it already has.
+Pure data from the step model; `LiveRun.timeline()` draws it with plotly. The live tree's timeline
+tab draws the same steps from the nodes it already has, as a trace (one row per span, waits on a
+person shortened); moving that computation here is REVIEW S5's open item.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from .graph import graph_view
 from .tools_view import tools_view
 from .trajectory import trajectory_frame
 from .views import ConfirmationPanel, EventTree, RunView, StateView
+from .waiting import NoAnswer
 
 __all__ = [
     "APPROVE_ENV_VAR",
@@ -24,6 +25,7 @@ __all__ = [
     "DiffView",
     "EventTree",
     "LiveRun",
+    "NoAnswer",
     "RunView",
     "SessionBusyError",
     "StateView",

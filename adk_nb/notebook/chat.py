@@ -23,6 +23,7 @@ from ._loop import call_in_loop, logger, run_sync, running_loop, spawn
 from ._policy import resolve_policy
 from ._sessions import DEFAULT_USER, NotebookAgent, SessionBusyError, registry
 from .live_run import LiveRun
+from .views import MessageBox
 
 _WHO_CSS = {"user": "adknb-chat-user", "error": "adknb-chat-error"}
 _STYLE = ("<style>.adknb-chat-log{font:13px/1.45 var(--jp-ui-font-family,system-ui,sans-serif);max-height:22em;"
@@ -78,9 +79,9 @@ class ChatView(widgets.VBox):
     """One line: what the chat is doing, or why a message was not sent."""
     self.history = widgets.HTML(value="")
     """The conversation so far (every text escaped)."""
-    self.input = widgets.Textarea(placeholder=f"Message {self.entry.name}…", rows=2,
-                                  layout=widgets.Layout(width="100%"))
-    """The message box."""
+    self.input = MessageBox(placeholder=f"Message {self.entry.name}… (Enter sends, Shift+Enter: new line)",
+                            on_send=lambda text: self._from_click(lambda: self._send_typed(text)))
+    """The message box: Enter sends, Shift+Enter starts a new line; `input.value` is its text."""
     self.send_button = widgets.Button(description="Send", button_style="primary", icon="paper-plane")
     self.run_box = widgets.VBox()
     """Holds the RunView of the current turn."""
@@ -172,6 +173,11 @@ class ChatView(widgets.VBox):
       call_in_loop(loop, action)
     else:
       action()
+
+  def _send_typed(self, text: str) -> None:
+    # Enter in the box: the text as the browser had it when Enter was pressed, then as the Send button.
+    self.input.value = text
+    self._send_from_box()
 
   def _send_from_box(self) -> None:
     text = self.input.value

@@ -84,8 +84,8 @@ class LiveRun:
   A run ends `done`, `error`, or `paused` when a tool waits for a person or an external
   result; `pending` then lists what it waits for, and `decide(...)` (or `approve()`,
   `reject()`, `edit_and_approve()`, `respond()`) resumes the same invocation (on the
-  kernel's loop, in the same view). `await run` waits for the current step; the run never
-  waits inside a cell for a click.
+  kernel's loop, in the same view). `await run` waits for the current step; `await
+  run.wait()` waits through pauses for a person's answer (what a `%%agent` cell does).
   """
 
   def __init__(self, runner: Runner, *, user_id: str, session_id: str, approve: str = "ask",
@@ -136,6 +136,9 @@ class LiveRun:
     self._shown_in = None
     self._read_upto: tuple[int, str] = (0, "")
     self._continuing: Optional[str] = None  # the invocation an edited fork continues (see `edit`)
+    self._on_screen = False  # a widget front end drew this run's view: a person can click its buttons
+    self._wakeup: Optional[asyncio.Future] = None  # what a wait for an answer awaits (see waiting.py)
+    self._stop_requested = False
     # The session's events read so far (their count, the id of the last one): settling a step reads
     # only the events committed after them, so a turn in a long session does not cost O(history).
 
@@ -337,13 +340,39 @@ class LiveRun:
       raise self.exception
     raise RunError(f"The run of {self.label} ended in error: {self.error}")
 
-  def wait(self) -> "LiveRun":
-    """Blocks until the current step ends (outside a kernel only; in a cell use `await run`)."""
+  def wait(self, timeout: Optional[float] = None):
+    """In a kernel, `await run.wait()` waits for the run's end through every pause, for a person to answer.
+
+    Each pause is awaited until someone answers it (the view's buttons stay live while the
+    cell awaits; code on the loop through `decide`), then the resumed step, until the run is
+    done or in error. Raises `waiting.NoAnswer` (the run stays paused, nothing is answered)
+    after `timeout` seconds (default `waiting.ANSWER_TIMEOUT`, 15 minutes), when no widget front
+    end drew the run's view (nbclient, nbmake), or when `stop_waiting()` (a kernel interrupt) ends it.
+
+    Outside a kernel nobody can click: it blocks until the current step ends, as `await run` does.
+    """
     if running_loop() is not None:
-      raise RuntimeError("wait() would block the kernel; use `await run` in the cell instead.")
+      from .waiting import ANSWER_TIMEOUT, until_answered
+
+      return until_answered(self, ANSWER_TIMEOUT if timeout is None else timeout)
     if self._task is not None and not self._task.done():
       run_sync(self._wait())
     return self
+
+  def shown_in_front_end(self) -> None:
+    """A view of this run was drawn by a widget front end: a person can answer from its buttons (see `wait`)."""
+    self._on_screen = True
+    self._wake()
+
+  def stop_waiting(self) -> None:
+    """Ends a `wait()` in progress (a kernel interrupt calls it): it raises NoAnswer; the run stays paused."""
+    self._stop_requested = True
+    self._wake()
+
+  def _wake(self) -> None:
+    wake = self._wakeup
+    if wake is not None and not wake.done():
+      wake.set_result(None)
 
   def cancel(self) -> "LiveRun":
     """Stops the run; the session keeps every event committed so far."""
@@ -578,7 +607,9 @@ class LiveRun:
     answered = {i.call_id for i in items}
     self.pending = [p for p in self.pending if p.call_id not in answered]
     self._publish("decision")
-    return self._start(answer_message(parts), None, invocation_id=items[0].invocation_id)
+    self._start(answer_message(parts), None, invocation_id=items[0].invocation_id)
+    self._wake()  # a cell waiting for this answer goes on awaiting the resumed run
+    return self
 
   def approve(self, which: Which = None, *, payload: Any = None) -> "LiveRun":
     """Approves pending confirmations (all of them, or `which`: call id, tool name or index) and resumes."""
@@ -675,7 +706,7 @@ class LiveRun:
     else:
       title = f"{decision} by {by}: {item.tool}({short_args(item.args, 60)})"
     text = to_json_text(answer, indent=2) if answer is not None else reason
-    self.steps.add_decision(item.call_id, item.invocation_id, title, text, now, decision)
+    self.steps.add_decision(item.call_id, item.invocation_id, title, text, now, decision, by)
     if by.startswith("policy"):
       logger.warning("adk_nb: %s (approval policy %r, from --approve or $ADK_NB_APPROVE)", title, self.policy)
     else:

@@ -23,14 +23,15 @@ from ._loop import run_sync, running_loop
 from ._sessions import SessionBusyError, registry
 from .api import start
 from .live_run import LiveRun
+from . import waiting
 
 _CELL = re.compile(r"^%%agent(\s|$)")
 _LINE = re.compile(r"^%agent(\s|$)")
 # `{{...}}` first, so a doubled brace stays as written; then `{name}` or `{obj.attr}`.
 _NAME = re.compile(r"\{\{[^{}]*\}\}|\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\}")
-_SUBCOMMANDS = ("sessions", "state", "pending", "resume", "reset", "tools")
+_SUBCOMMANDS = ("sessions", "state", "pending", "resume", "reset", "tools", "export", "import", "delete")
 USAGE = ("usage: %%agent AGENT [--session NAME] [--new] [--user ID] [--state k=v ...] [--store URI] "
-         "[--approve ask|auto|deny] [--background] [--out NAME] [--quiet] [-i]")
+         "[--approve ask|auto|deny] [--wait SECONDS | --no-wait] [--background] [--out NAME] [--quiet] [-i]")
 
 
 def transform_agent_cells(lines: list[str]) -> list[str]:
@@ -150,6 +151,10 @@ class AgentMagics(Magics):
             help="Who answers tool confirmations: ask (pause for a click or run.approve()), auto, deny. "
                  "Default: $ADK_NB_APPROVE, else ask.")
   @argument("--background", action="store_true", help="Return at once; `await run` in a later cell.")
+  @argument("--wait", type=float, default=None, metavar="SECONDS",
+            help="How long a paused cell waits for a person to answer with the buttons (default 900; "
+                 "Run All goes on after the answer). 0 ends the cell at the pause.")
+  @argument("--no-wait", action="store_true", help="End the cell at a pause (answer in a later cell); same as --wait 0.")
   @argument("--out", default=None, metavar="NAME", help="Also store the LiveRun in this variable.")
   @argument("--quiet", action="store_true", help="Show only the final text, no live view.")
   @argument("-i", "--interpolate", action="store_true",
@@ -158,13 +163,15 @@ class AgentMagics(Magics):
   def agent(self, line: str, cell: Optional[str] = None):
     """Runs an agent on the cell's text, showing its live event tree, state and approvals.
 
-    Cell: `%%agent AGENT [options]` then the user's message. The cell awaits the run and
-    ends when it finishes or pauses for an approval; its value is the LiveRun.
-    Line: `%agent sessions|state|pending|resume|reset [AGENT] [--session NAME]`, `%agent tools AGENT`.
+    Cell: `%%agent AGENT [options]` then the user's message. The cell awaits the run; at a
+    pause it awaits a person's answer (the buttons stay live; `--wait SECONDS`, `--no-wait`),
+    then the resumed run. It ends when the run is done; its value is the LiveRun.
+    Line: `%agent sessions|state|pending|resume|reset [AGENT] [--session NAME]`, `%agent tools AGENT`,
+    `%agent export|import|delete AGENT ...` (see `adk_nb.notebook._session_admin`).
     """
     if cell is None:
       return _sync(agent_line(line))
-    live = _start_cell(line, cell)
+    live, _args = _start_cell(line, cell)
     return live
 
 
@@ -194,7 +201,8 @@ def _is_number(word: str) -> bool:
   return True
 
 
-def _start_cell(line: str, cell: str) -> LiveRun:
+def _start_cell(line: str, cell: str) -> tuple[LiveRun, Any]:
+  """Starts the cell's run and shows its view; returns the LiveRun and the parsed options."""
   shell = _shell()
   args = _parse(line)
   if args.target is None:
@@ -217,19 +225,26 @@ def _start_cell(line: str, cell: str) -> LiveRun:
 
     live.view.display_handle = display(live.view, display_id=True)
     live._shown_in = shell.execution_count
-  live._quiet = args.quiet
-  live._background = args.background
-  return live
+  return live, args
 
 
 async def agent_cell(line: str, cell: str) -> LiveRun:
-  """What a transformed `%%agent` cell awaits: starts the run and waits for its end or pause."""
-  live = _start_cell(line, cell)
-  if getattr(live, "_background", False):
+  """What a transformed `%%agent` cell awaits: starts the run and waits for its end, and at a pause for a person.
+
+  A paused run (`--approve ask`) is awaited until someone answers it (see `adk_nb.notebook.waiting`):
+  Run All stops at the question and goes on after the click. Where no widget front end can answer
+  (nbclient, nbmake, `--quiet`, plain IPython), the cell fails with NoAnswer saying how to answer.
+  """
+  live, args = _start_cell(line, cell)
+  if args.background:
     return live
+  patience = 0.0 if args.no_wait else (waiting.ANSWER_TIMEOUT if args.wait is None else max(0.0, args.wait))
   with _interrupt_cancels(live):
     await live
-  if getattr(live, "_quiet", False):
+    if live.status == "paused" and patience > 0:
+      grace = waiting.FRONT_END_GRACE if _can_draw_widgets() and not args.quiet else 0.0
+      await waiting.until_answered(live, patience, grace, args.out or "run")
+  if args.quiet:
     _print_quiet(live)
     live._shown_in = _shell().execution_count
   live.raise_for_error()  # after the view shows the error: the cell fails, Run All stops here
@@ -238,7 +253,8 @@ async def agent_cell(line: str, cell: str) -> LiveRun:
 
 @contextlib.contextmanager
 def _interrupt_cancels(live: LiveRun) -> Iterator[None]:
-  """While the cell awaits its run, a kernel interrupt (SIGINT) cancels the run at once.
+  """While the cell awaits its run, a kernel interrupt (SIGINT) cancels the run at once (or, while
+  the cell waits for a person's answer, ends that wait: the run stays paused).
 
   ipykernel turns an interrupt into a cancel of an awaiting cell only once the awaited
   coroutine has finished (ipython/ipykernel#881), so without this a run waiting on a slow
@@ -248,11 +264,25 @@ def _interrupt_cancels(live: LiveRun) -> Iterator[None]:
     yield  # signals reach the main thread only (a subshell runs elsewhere)
     return
   loop = asyncio.get_running_loop()
-  previous = signal.signal(signal.SIGINT, lambda signum, frame: loop.call_soon_threadsafe(live.cancel))
+  previous = signal.signal(signal.SIGINT, lambda signum, frame: loop.call_soon_threadsafe(_interrupt, live))
   try:
     yield
   finally:
     signal.signal(signal.SIGINT, previous)
+
+
+def _interrupt(live: LiveRun) -> None:
+  """A kernel interrupt: cancels a running step, or ends the wait for an answer (the run stays paused)."""
+  if live.running:
+    live.cancel()
+  else:
+    live.stop_waiting()
+
+
+def _can_draw_widgets() -> bool:
+  """True in a Jupyter kernel (a front end may draw the view); False in plain IPython, where nobody can click."""
+  shell = _shell()
+  return getattr(shell, "kernel", None) is not None
 
 
 def _print_quiet(live: LiveRun) -> None:
@@ -269,8 +299,20 @@ async def agent_line(line: str) -> Any:
   `%agent tools AGENT`."""
   words = shlex.split(line)
   if not words or words[0] not in _SUBCOMMANDS:
-    raise UsageError("usage: %agent sessions|state|pending|resume|reset|tools [AGENT] [--session NAME]")
+    raise UsageError("usage: %agent sessions|state|pending|resume|reset|tools [AGENT] [--session NAME]; "
+                     "%agent export|import|delete AGENT ...")
   command, names = words[0], words[1:]
+  if command in ("export", "import", "delete"):  # the agent's sessions, managed (see _session_admin)
+    from . import _session_admin
+
+    if not names or names[0].startswith("-"):
+      raise UsageError(f"usage: %agent {command} AGENT ...; name the agent first.")
+    target = _lookup(_shell(), names[0])
+    try:
+      return await _session_admin.admin_command(registry.used(target) or registry.get(target), command, names[1:],
+                                                names[0])
+    except (ValueError, SessionBusyError) as exc:
+      raise UsageError(str(exc)) from None
   session_id = None
   if command in ("pending", "resume") and "--session" in names:  # %agent pending|resume AGENT --session S
     at = names.index("--session")
@@ -310,20 +352,10 @@ async def agent_line(line: str) -> Any:
     entry.session_id = None
     print(f"The next %%agent {entry.name} cell starts a new session.")
     return None
-  if command == "sessions":
-    import pandas as pd
+  if command == "sessions":  # with each session's status: paused, done, error or new
+    from ._session_admin import sessions_table
 
-    from ..sessions.fork import lineage
-
-    listed = await runner.session_service.list_sessions(app_name=runner.app_name)
-    rows = []
-    for s in listed.sessions:
-      origin = lineage(s)  # a fork's lineage: the session and the point it was forked at
-      rows.append({"session": s.id, "user": s.user_id, "current": s.id == entry.session_id,
-                   "last_update": pd.to_datetime(s.last_update_time, unit="s") if s.last_update_time else None,
-                   "forked_from": origin.session_id if origin else None,
-                   "forked_at": (origin.at_event_id or origin.before_invocation_id or "the end") if origin else None})
-    return pd.DataFrame(rows, columns=["session", "user", "current", "last_update", "forked_from", "forked_at"])
+    return await sessions_table(entry)
   if entry.session_id is None:
     return {} if command == "state" else []
   session = await runner.session_service.get_session(app_name=runner.app_name, user_id=entry.user_id,

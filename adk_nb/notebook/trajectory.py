@@ -45,7 +45,7 @@ def trajectory_rows(events: Iterable[Event], decisions: Iterable[dict[str, Any]]
   for d in decisions:
     builder.add_decision(d.get("call_id", ""), d.get("invocation_id", ""),
                          f"{d.get('decision')} by {d.get('by')}: {d.get('tool')}", d.get("reason") or "",
-                         d.get("timestamp") or 0.0, d.get("decision", ""))
+                         d.get("timestamp") or 0.0, d.get("decision", ""), d.get("by", ""))
   return _rows(builder)
 
 

@@ -203,6 +203,29 @@ class StateView(anywidget.AnyWidget):
     return _with_html(super()._repr_mimebundle_(**kwargs), f"<div class='adknb-static'>{state_html(self.scopes)}</div>")
 
 
+class MessageBox(anywidget.AnyWidget):
+  """A message box for the chat: Enter sends (`on_send(text)`), Shift+Enter starts a new line, as in JupyterLab's chat."""
+
+  _esm = _asset("message_box.js")
+  _css = _asset("message_box.css")
+  value = traitlets.Unicode("").tag(sync=True)
+  """The text in the box."""
+  placeholder = traitlets.Unicode("").tag(sync=True)
+  disabled = traitlets.Bool(False).tag(sync=True)
+  """True while a turn runs: the box is greyed out and Enter sends nothing."""
+
+  def __init__(self, on_send: Optional[Callable[[str], None]] = None, **kwargs: Any):
+    super().__init__(**kwargs)
+    self._on_send = on_send
+    self.on_msg(self._on_browser_msg)
+
+  def _on_browser_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+    # The handler may run on another thread (ipykernel subshells): `on_send` hands over to the loop.
+    if isinstance(content, dict) and content.get("type") == "send" and self._on_send is not None:
+      text = content.get("text")
+      self._on_send(text if isinstance(text, str) else self.value)
+
+
 class ConfirmationPanel(widgets.VBox):
   """Each pending call with Approve, Reject (with a reason) and Edit arguments; or a result box for long-running calls."""
 
@@ -385,10 +408,16 @@ class RunView(widgets.VBox):
     self._last_flush = 0.0
     self._state_key: Any = None
     self._unsubscribe = run.subscribe(self._on_change)
+    self.tree.on_msg(self._on_tree_msg)
     if self.graph is not None:
       self.graph.follow(run.steps.steps, list(run.steps.steps))
     self.flush()  # a view made later (a finished or re-opened run) starts complete, with its buttons
     self.panel.refresh()
+
+  def _on_tree_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+    # The tree says "hello" once a front end drew it: from now on a person can answer with the buttons.
+    if isinstance(content, dict) and content.get("type") == "hello":
+      call_in_loop(self.run.loop, self.run.shown_in_front_end)
 
   def _select(self, label: str) -> None:
     """A graph node was clicked: the tree shows that node's steps (and what is inside them)."""

@@ -61,12 +61,13 @@ def test_loop_order_parallel_lanes_and_every_model_call(page, lab, write_noteboo
   for i in range(2):  # each parallel model call slept 300 ms: its own time, not the gap since the last event
     ms = lanes.nth(i).locator("details[data-kind='model_call'] > summary .adknb-ms").inner_text()
     assert int(re.match(r"(\d+) ms", ms).group(1)) >= 290
-  # The timeline: the same steps as bars, one lane per agent (parallel branches side by side in time).
+  # The timeline: the same steps as spans, one row each, marked with their agent (parallel branches side by side in time).
   tree.locator(".adknb-timeline-toggle").click()
-  lanes_text = tree.locator(".adknb-timeline .adknb-lane-name").all_inner_texts()
+  lanes_text = [lane for lane in dict.fromkeys(tree.locator(".adknb-timeline .adknb-span").evaluate_all(
+      "rows => rows.map(r => r.dataset.lane)")) if lane != "run"]
   assert lanes_text[:4] == ["pipeline", "fan", "a (fan.a)", "b (fan.b)"] and "critic" in lanes_text
   assert tree.locator(".adknb-timeline .adknb-bar[data-kind='model_call']").count() == 7
-  a_bar, b_bar = (tree.locator(".adknb-lane", has_text=lane).locator(".adknb-bar[data-kind='model_call']")
+  a_bar, b_bar = (tree.locator(f".adknb-span[data-lane='{lane}'] .adknb-bar[data-kind='model_call']")
                   for lane in ("a (fan.a)", "b (fan.b)"))
   overlap = page.evaluate("""([a, b]) => { const x = a.getBoundingClientRect(), y = b.getBoundingClientRect();
                                            return Math.min(x.right, y.right) - Math.max(x.left, y.left); }""",

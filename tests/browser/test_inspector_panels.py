@@ -48,7 +48,7 @@ def test_the_workflow_graph_follows_the_run_and_the_reply_form_resumes_it(page, 
     return graph.locator(".adknb-gnode", has=page.locator(".adknb-gnode-label", has_text=label))
 
   # Each node says its status in words (colour only repeats it); a loop's node counts its runs.
-  node("ask").locator(".adknb-gnode-status").filter(has_text="⏸ paused").wait_for(timeout=30_000)
+  node("ask").locator(".adknb-gnode-status").filter(has_text="‖ paused").wait_for(timeout=30_000)
   assert node("writer").locator(".adknb-gnode-status").text_content() == "✓ done · 2 runs"
   assert node("publish").locator(".adknb-gnode-status").text_content() == "○ waiting"
   assert node("ask").get_attribute("data-status") == "paused"
@@ -81,8 +81,9 @@ def test_the_workflow_graph_follows_the_run_and_the_reply_form_resumes_it(page, 
   assert page.evaluate("window.__pwned") is None
   # The README's screenshot of the inspector (graph, tree, timeline): refreshed only when asked.
   tree.locator(".adknb-timeline-toggle").click()
-  lanes = tree.locator(".adknb-timeline .adknb-lane-name").all_inner_texts()
-  assert lanes[:3] == ["blurbs", "writer", "critic"]  # one row per workflow node, its runs side by side
+  lanes = [lane for lane in dict.fromkeys(tree.locator(".adknb-timeline .adknb-span").evaluate_all(
+      "rows => rows.map(r => r.dataset.lane)")) if lane != "run"]
+  assert lanes[:3] == ["blurbs", "writer", "critic"]  # each span says its workflow node (all runs of a node alike)
   no_news = page.get_by_role("button", name="No", exact=True)  # JupyterLab's news question, over the output
   if no_news.count():
     no_news.first.click()

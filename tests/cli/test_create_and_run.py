@@ -35,6 +35,26 @@ def test_create_with_a_model_writes_it_and_a_dotenv(tmp_path):
   assert "not a Python identifier" in adk_nb("create", "my-agent", cwd=tmp_path).stderr
 
 
+def test_generated_notebooks_have_cell_ids_and_a_key_file_is_git_ignored(tmp_path):
+  import warnings
+
+  import nbformat
+
+  from adk_nb.cli.web import web_notebook
+
+  assert adk_nb("create", "real", "--model", "gemini-2.5-flash", cwd=tmp_path).returncode == 0
+  folder = tmp_path / "real"
+  assert (folder / ".gitignore").read_text().splitlines()[0] == ".env"
+  (folder / "real_web.ipynb").write_text(json.dumps(web_notebook("real")))
+  for path in (folder / "real.ipynb", folder / "real_web.ipynb"):
+    with warnings.catch_warnings():
+      warnings.simplefilter("error")  # nbformat warns (MissingIDFieldWarning) about cells without ids
+      notebook = nbformat.read(path, as_version=4)
+      nbformat.validate(notebook)
+    ids = [cell.id for cell in notebook.cells]
+    assert len(set(ids)) == len(ids) == len(notebook.cells)
+
+
 def test_run_continues_a_session_in_the_given_store(tmp_path):
   adk_nb("create", "weather", cwd=tmp_path)
   db = tmp_path / "s.db"

@@ -63,3 +63,26 @@ def test_node_status_and_run_counts_follow_the_run():
   by_label = {graph.nodes[k].label: v for k, v in status.status.items()}
   assert by_label["ask"]["status"] == "done" and by_label["publish"] == {"status": "done", "runs": 1}
   assert not status.update_all(run.steps.steps)  # nothing new: nothing to send
+
+
+def test_the_picture_is_as_tall_as_its_content_with_no_empty_band_above():
+  from adk_nb.inspect.graph import LAYER
+
+  helper = Agent(name="helper", model=ScriptedModel([]))
+  graph = graph_of(Agent(name="root", model=ScriptedModel([]), sub_agents=[helper])).layout()
+  ys = sorted(n.y for n in graph.nodes.values())
+  node_h = 40  # a node's height in the drawing (widgets/graph_view.js NODE_H)
+  assert ys[0] - node_h / 2 <= 16  # the first row starts at the top, not 50 px below it
+  assert graph.height - (ys[-1] + node_h / 2) <= 16  # and the drawing ends below the last row
+  assert graph.height <= 2 * node_h + LAYER
+
+
+def test_status_words_use_glyphs_common_fonts_have():
+  from adk_nb.inspect import STATUS_TEXT
+  from adk_nb.inspect.graph import GRAPH_STATUS_TEXT
+
+  for text in [*STATUS_TEXT.values(), *GRAPH_STATUS_TEXT.values()]:
+    symbol, word = text.split(" ", 1)
+    assert word.replace(" ", "").isalpha()
+    # U+2300-U+23FF (⏸ is U+23F8) and emoji are drawn as an empty box by many fonts.
+    assert not any(0x2300 <= ord(c) <= 0x23FF or ord(c) >= 0x1F000 for c in symbol), text

@@ -310,3 +310,13 @@ def _buttons(widget):
 async def _until(condition):
   while not condition():
     await asyncio.sleep(0)  # yields to the loop; bounded by the caller's wait_for
+
+
+async def test_enter_in_the_message_box_sends_the_text_it_had():
+  view = chat(Agent(name="echo", model=ScriptedModel(_echo)), store="memory://")
+  await view.idle(timeout=10)
+  # What the browser's box sends when Enter is pressed (Shift+Enter only adds a newline in the box).
+  view.input._on_browser_msg(view.input, {"type": "send", "text": "two\nlines"}, [])
+  await view.idle(timeout=10)
+  assert view.messages == [("user", "two\nlines"), ("echo", "echo: two\nlines")]
+  assert view.input.value == ""

@@ -94,7 +94,7 @@ def kernel(tmp_path):
 
 def test_click_comm_msg_after_a_pause_resumes_the_run_in_the_same_view(kernel):
   kernel.execute(SETUP)
-  kernel.execute("%%agent agent --store memory:// --out run\nPlease refund order A1")
+  kernel.execute("%%agent agent --store memory:// --out run --no-wait\nPlease refund order A1")
   assert kernel.value("(run.status, refunds)") == "('paused', [])"
   approve = [cid for cid, state in kernel.widgets("ButtonModel").items() if state.get("description") == "Approve"]
   assert len(approve) == 1
@@ -153,3 +153,65 @@ def test_a_kernel_interrupt_stops_a_cell_whose_sync_tool_blocks(kernel, tmp_path
   assert reply["content"]["status"] == "error"
   assert kernel.value("run.status") == "'error'"
   kernel.execute("release.set()")
+
+
+def _run_all_as_a_person(kernel, cells: list[str], draw: bool, click: bool, timeout: float = 90):
+  """Queues every cell at once (Run All); a front end that draws says 'hello' for each tree, and clicks Approve.
+
+  Returns ({cell index: stdout}, {cell index: error}, [('click', cell index idle so far) ...] in order).
+  """
+  ids = [kernel.kc.execute(source) for source in cells]
+  index = {msg_id: i for i, msg_id in enumerate(ids)}
+  out: dict[int, str] = {}
+  errors: dict[int, str] = {}
+  order: list[tuple] = []
+  finished: set[int] = set()
+  deadline = time.monotonic() + timeout
+  while len(finished) < len(ids) and time.monotonic() < deadline:
+    try:
+      msg = kernel.kc.get_iopub_msg(timeout=1)
+    except queue.Empty:
+      continue
+    kernel.iopub.append(msg)
+    parent, kind, content = msg["parent_header"].get("msg_id"), msg["msg_type"], msg["content"]
+    if kind == "comm_open" and content.get("target_name") == "jupyter.widget":
+      state = content["data"]["state"]
+      if draw and "nodes" in state:  # the event tree, drawn: it asks for everything so far
+        kernel.kc.shell_channel.send(kernel.kc.session.msg("comm_msg", {
+            "comm_id": content["comm_id"], "data": {"method": "custom", "content": {"type": "hello"}}}))
+      if click and state.get("description") == "Approve":
+        order.append(("click", sorted(finished)))
+        kernel.kc.shell_channel.send(kernel.kc.session.msg("comm_msg", {
+            "comm_id": content["comm_id"], "data": {"method": "custom", "content": {"event": "click"}}}))
+    elif kind == "stream" and parent in index:
+      out[index[parent]] = out.get(index[parent], "") + content["text"]
+    elif kind == "error" and parent in index:
+      errors[index[parent]] = f"{content['ename']}: {content['evalue']}"
+    elif kind == "status" and content["execution_state"] == "idle" and parent in index:
+      finished.add(index[parent])
+      order.append(("idle", index[parent]))
+  assert len(finished) == len(ids), f"cells {sorted(set(range(len(ids))) - finished)} never finished"
+  return out, errors, order
+
+
+def test_run_all_stops_at_the_approval_and_goes_on_after_the_click(kernel):
+  cells = [SETUP, "%%agent agent --store memory:// --out run\nPlease refund order A1",
+           "print(run.status, refunds, run.decisions[0]['by'])"]
+  out, errors, order = _run_all_as_a_person(kernel, cells, draw=True, click=True)
+  assert errors == {}
+  # The click came while the paused cell still awaited (only the setup cell had finished) ...
+  assert order.index(("click", [0])) < order.index(("idle", 1))
+  # ... and the next cell ran on the finished run.
+  assert out[2].strip() == "done [('A1', 250.0)] button"
+
+
+def test_run_all_with_no_front_end_fails_the_paused_cell_saying_how_to_answer(kernel):
+  cells = [SETUP + "import adk_nb.notebook.waiting as waiting\nwaiting.FRONT_END_GRACE = 0.5\n",
+           "%%agent agent --store memory:// --out run\nPlease refund order A1"]
+  out, errors, _ = _run_all_as_a_person(kernel, cells, draw=False, click=False)
+  assert list(errors) == [1]
+  assert errors[1].startswith("NoAnswer: support is paused: it waits for refund(")
+  assert "no widget front end drew its view" in errors[1] and "--approve auto|deny" in errors[1]
+  assert kernel.value("(run.status, refunds)") == "('paused', [])"  # nothing was answered; answer it now
+  kernel.execute("run.approve()\nawait run")
+  assert kernel.value("(run.status, refunds)") == "('done', [('A1', 250.0)])"

@@ -456,3 +456,123 @@ def test_objects_from_before_a_run_sit_out_the_gc_while_it_runs_and_come_back_af
     del young
   finally:
     gc.unfreeze()
+
+
+def _coordinator_and_booker():
+  """A coordinator that transfers to `booker`, whose `book` tool needs approval (issue 30's notebook)."""
+  from adk_nb import Agent
+  from adk_nb.models import ScriptedModel
+  from adk_nb.tools import FunctionTool
+
+  booked: list = []
+
+  def book(hotel: str) -> dict:
+    """Books a hotel."""
+    booked.append(hotel)
+    return {"booked": hotel}
+
+  booker = Agent(name="booker", model=ScriptedModel([call("book", hotel="Ritz"), "Booked the Ritz."]),
+                 tools=[FunctionTool(book, require_confirmation=True)])
+  helper = Agent(name="helper", model=ScriptedModel([]))
+  root = Agent(name="coordinator", model=ScriptedModel([call("transfer_to_agent", agent_name="booker")]),
+               sub_agents=[booker, helper])
+  return root, booked
+
+
+def test_after_an_approved_pause_finishes_no_step_or_graph_node_stays_paused():
+  from adk_nb.inspect.graph import GraphStatus, graph_of
+
+  root, booked = _coordinator_and_booker()
+  run = nb.run(root, "Book the Ritz", store="memory://", view=False)
+  assert run.status == "paused"
+  assert {n["title"]: n["status"] for n in run.steps.nodes() if n["kind"] == "agent"} == {
+      "coordinator": "paused", "booker": "paused"}
+  run.approve()
+  assert run.status == "done" and booked == ["Ritz"]
+  agents = [(n["title"], n["status"]) for n in run.steps.nodes() if n["kind"] == "agent"]
+  # One activation each (the resume goes on in the same step), and what is true now: done.
+  assert agents == [("coordinator", "done"), ("booker", "done")]
+  assert not [n for n in run.steps.nodes() if n["status"] == "paused"]
+  status = GraphStatus(graph_of(root))
+  status.update_all(run.steps.steps)
+  assert status.status["agent:booker"] == {"status": "done", "runs": 1}
+  assert status.status["agent:coordinator"] == {"status": "done", "runs": 1}
+
+
+def test_an_approved_call_says_approved_and_by_whom_on_its_own_line():
+  root, _ = _coordinator_and_booker()
+  run = nb.run(root, "Book the Ritz", store="memory://", view=False)
+  run.approve()
+  (book,) = [n for n in run.steps.nodes() if n["kind"] == "tool_call" and n["title"].startswith("book(")]
+  assert book["status"] == "ok" and book["meta"] == "approved by code"
+
+  agent, _ = _coordinator_and_booker()
+  run = nb.run(agent, "Book the Ritz", store="memory://", view=False, approve="deny")
+  (book,) = [n for n in run.steps.nodes() if n["kind"] == "tool_call" and n["title"].startswith("book(")]
+  assert book["status"] == "rejected"
+  assert book["meta"].startswith("rejected by policy:deny · reason: rejected by approval policy 'deny'")
+
+
+def test_a_reopened_session_marks_an_approved_call_approved():
+  from adk_nb.inspect import steps_of
+
+  root, _ = _coordinator_and_booker()
+  run = nb.run(root, "Book the Ritz", store="memory://", view=False)
+  run.approve()
+  # Rebuilt from the run's events alone (no decision records): the answer is known, who gave it is not.
+  (book,) = [n for n in steps_of(run.events).nodes() if n["kind"] == "tool_call" and n["title"].startswith("book(")]
+  assert book["meta"] == "approved"
+
+
+async def test_wait_awaits_the_persons_click_then_the_resumed_run(make_refund_agent):
+  from adk_nb.notebook.waiting import until_answered
+
+  agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Refunded."])
+  run = await nb.arun(agent, "Refund A1", store="memory://")
+  assert run.status == "paused"
+  run.shown_in_front_end()  # what the view does when JupyterLab draws it
+  clicked = []
+
+  def click_approve(change):  # a person clicks once the wait has begun (the decision wakes it)
+    if change.what == "decision":
+      clicked.append(run.status)
+
+  run.subscribe(click_approve)
+  waiting = asyncio.ensure_future(until_answered(run, timeout=60, grace=0))
+  await asyncio.sleep(0)  # the waiter starts and parks on the pause (no time passes: one turn of the loop)
+  assert not waiting.done() and refunds == []
+  [approve] = [b for b in run.view.panel.children[0].children[3].children if getattr(b, "description", "") == "Approve"]
+  approve.click()
+  assert (await waiting) is run
+  assert run.status == "done" and refunds == [("A1", 250.0)] and clicked == ["paused"]
+  assert run.decisions[0]["by"] == "button"
+
+
+async def test_wait_gives_up_saying_how_to_answer_and_the_run_stays_paused(make_refund_agent):
+  from adk_nb.notebook.waiting import NoAnswer
+
+  agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Refunded."])
+  run = await nb.arun(agent, "Refund A1", store="memory://")
+  # No front end drew the view (nbclient, nbmake): nobody can click, so no wait at all.
+  with pytest.raises(NoAnswer, match=r"waits for refund\(.*Nobody can click here.*--approve auto\|deny") as caught:
+    await asyncio.wait_for(_until(run, grace=0), 30)
+  assert caught.value.run is run
+  # Drawn, but nobody answers in time.
+  run.shown_in_front_end()
+  with pytest.raises(NoAnswer, match=r"Nobody answered within 0.05 s \(`--wait SECONDS`\)"):
+    await run.wait(timeout=0.05)
+  # A person stops waiting (a kernel interrupt does this).
+  waiter = asyncio.ensure_future(run.wait(timeout=60))
+  await asyncio.sleep(0)
+  run.stop_waiting()
+  with pytest.raises(NoAnswer, match="You stopped waiting"):
+    await waiter
+  assert run.status == "paused" and len(run.pending) == 1 and refunds == [] and run.decisions == []
+  run.approve()
+  assert (await run.wait()).status == "done" and refunds == [("A1", 250.0)]
+
+
+def _until(run, grace):
+  from adk_nb.notebook.waiting import until_answered
+
+  return until_answered(run, timeout=60, grace=grace)

@@ -18,7 +18,7 @@ def _run(shell, code):
 def test_agent_cell_awaits_the_run_and_its_value_is_the_live_run(shell, make_refund_agent):
   agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Refunded."])
   shell.user_ns.update(agent=agent, refunds=refunds)
-  result = _run(shell, "%%agent agent --store memory://\nPlease refund order A1")
+  result = _run(shell, "%%agent agent --store memory:// --no-wait\nPlease refund order A1")
   assert result.error_in_exec is None, result.error_in_exec
   run = result.result
   assert run.status == "paused" and refunds == []
@@ -124,7 +124,7 @@ def test_state_session_new_and_quiet(shell, make_refund_agent, capsys):
 def test_line_magic_sessions_state_pending_reset(shell, make_refund_agent, capsys):
   agent, _ = make_refund_agent([call("refund", order_id="A1", amount=250.0)])
   shell.user_ns["agent"] = agent
-  run = _run(shell, "%%agent agent --store memory:// --state note=hi\nRefund A1").result
+  run = _run(shell, "%%agent agent --store memory:// --no-wait --state note=hi\nRefund A1").result
   sessions = _run(shell, "%agent sessions").result
   assert list(sessions["session"]) == [run.session_id] and bool(sessions["current"].iloc[0])
   assert _run(shell, "%agent state").result == {"note": "hi"}
@@ -197,11 +197,30 @@ def test_a_run_that_ends_in_error_fails_its_cell_after_showing_the_view(shell, m
   assert result.error_in_exec is None
 
 
-def test_a_paused_run_does_not_fail_its_cell(shell, make_refund_agent):
-  agent, _ = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Refunded."])
+def test_with_no_wait_a_paused_run_does_not_fail_its_cell(shell, make_refund_agent):
+  agent, _ = make_refund_agent([call("refund", order_id="A1", amount=250.0), call("refund", order_id="A2", amount=300.0)])
   shell.user_ns["agent"] = agent
-  result = _run(shell, "%%agent agent --store memory://\nRefund A1")
+  result = _run(shell, "%%agent agent --store memory:// --no-wait\nRefund A1")
   assert result.error_in_exec is None and result.result.status == "paused"
+  result = _run(shell, "%%agent agent --store memory:// --new --wait 0\nRefund A1")
+  assert result.error_in_exec is None and result.result.status == "paused"
+
+
+def test_a_paused_cell_nobody_can_click_fails_saying_how_to_answer_and_stays_paused(shell, make_refund_agent):
+  from adk_nb.notebook.waiting import NoAnswer
+
+  agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Refunded."])
+  shell.user_ns["agent"] = agent
+  # Plain IPython draws no widgets: the cell fails at once (Run All stops here) instead of going on paused.
+  result = _run(shell, "%%agent agent --store memory:// --out booking\nRefund A1")
+  assert isinstance(result.error_in_exec, NoAnswer)
+  message = str(result.error_in_exec)
+  assert "waits for refund(" in message and "Nobody can click here" in message
+  assert "--out booking --no-wait" in message and "booking.approve()" in message
+  assert "--approve auto|deny" in message and "the run stays paused" in message
+  assert _run(shell, "booking.status").result == "paused" and refunds == []
+  assert _run(shell, "booking.approve()").error_in_exec is None
+  assert _run(shell, "await booking").result.status == "done" and refunds == [("A1", 250.0)]
 
 
 def test_a_quiet_failed_run_prints_the_error_then_fails_the_cell(shell, make_refund_agent, capsys):
@@ -217,7 +236,7 @@ def test_after_a_restart_pending_finds_the_pause_and_resume_reopens_it_with_butt
 
   agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Refunded A1."])
   shell.user_ns["agent"] = agent
-  first = _run(shell, "%%agent agent\nRefund A1").result  # the default store: SQLite in the working folder
+  first = _run(shell, "%%agent agent --no-wait\nRefund A1").result  # the default store: SQLite in the working folder
   assert first.status == "paused"
   registry.clear()  # as after a kernel restart: a fresh registry, the same SQLite file
   (item,) = _run(shell, "%agent pending agent").result
@@ -232,3 +251,56 @@ def test_after_a_restart_pending_finds_the_pause_and_resume_reopens_it_with_butt
   assert _run(shell, "%agent pending agent --session " + first.session_id).result == []
   assert "No session of support waits" in str(_run(shell, "%agent resume agent").error_in_exec)
   assert "is not in support's store" in str(_run(shell, "%agent resume agent --session nope").error_in_exec)
+
+
+def test_importing_adk_nb_in_a_notebook_loads_the_magics_without_load_ext(tmp_path):
+  # A fresh process: the first `import adk_nb` in an IPython shell registers %%agent.
+  code = ("from IPython.core.interactiveshell import InteractiveShell\n"
+          "shell = InteractiveShell.instance()\n"
+          "assert 'agent' not in shell.magics_manager.magics['cell']\n"
+          "assert shell.run_cell('from adk_nb import Agent').success\n"
+          "assert 'agent' in shell.magics_manager.magics['cell'], 'not registered'\n"
+          "result = shell.run_cell('%load_ext adk_nb')\n"  # a later %load_ext is harmless
+          "print('ok', result.success)\n")
+  done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+  assert done.returncode == 0, done.stderr[-2000:]
+  assert done.stdout.strip().endswith("ok True")
+  # Plain Python: importing adk_nb does not import IPython.
+  plain = subprocess.run([sys.executable, "-c", "import sys, adk_nb; print('IPython' in sys.modules)"],
+                         capture_output=True, text=True, timeout=120, cwd=tmp_path)
+  assert plain.stdout.strip() == "False", plain.stderr
+
+
+def test_sessions_list_status_export_import_and_delete(shell, make_refund_agent, capsys, tmp_path):
+  import json
+
+  agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Hello again.", "Hi."])
+  shell.user_ns["agent"] = agent
+  paused = _run(shell, "%%agent agent --store memory:// --no-wait --session p1\nRefund A1").result
+  assert paused.status == "paused"
+  _run(shell, "%%agent agent --store memory:// --session p1 --no-wait\nhello")  # answers nothing: still paused
+  done = _run(shell, "%%agent agent --store memory:// --session d1\nhi").result
+  assert done.status == "done"
+  table = _run(shell, "%agent sessions agent").result
+  assert dict(zip(table["session"], table["status"])) == {"p1": "paused", "d1": "done"}
+  assert list(table.columns) == ["session", "user", "current", "last_update", "events", "status"]
+  # Export in google-adk's session JSON, import it under a new id: the same events, the pause kept.
+  assert _run(shell, f"%agent export agent --session p1 {tmp_path}/p1.json").error_in_exec is None
+  exported = json.loads((tmp_path / "p1.json").read_text())
+  assert exported["id"] == "p1" and exported["appName"] and exported["userId"] == "user"
+  assert {"invocationId", "author"} <= set(exported["events"][0])
+  assert _run(shell, f"%agent import agent {tmp_path}/p1.json --session copy").result == "copy"
+  again = _run(shell, f"%agent import agent {tmp_path}/p1.json --session copy").error_in_exec
+  assert "already exists" in str(again) and "nothing was imported" in str(again)
+  table = _run(shell, "%agent sessions agent").result
+  status = dict(zip(table["session"], table["status"]))
+  events = dict(zip(table["session"], table["events"]))
+  assert status["copy"] == "paused" and events["copy"] == events["p1"]
+  reopened = _run(shell, "%agent resume agent --session copy").result
+  assert reopened.status == "paused" and reopened.pending[0].tool == "refund"
+  # Delete: gone from the list; a missing session is named with the fix.
+  assert _run(shell, "%agent delete agent --session d1").error_in_exec is None
+  assert "d1" not in set(_run(shell, "%agent sessions agent").result["session"])
+  missing = _run(shell, "%agent delete agent --session d1").error_in_exec
+  assert "No session 'd1'" in str(missing) and "%agent sessions agent" in str(missing)
+  assert "Deleted session d1" in capsys.readouterr().out and refunds == []
