@@ -8,16 +8,17 @@ answer them, so code and notebooks never have to hand-write the wire format.
 
 from __future__ import annotations
 
+import itertools
 import json
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Optional, Sequence
 
 from google.genai import types
 
-from .events.incremental import PerSession
 from .events.event import Event
 from .events.protocol import (INTERRUPTED_KEY, PROTOCOL_CALLS, REQUEST_CONFIRMATION, confirmation_request,
                               interrupted_ids, long_running_calls, nested_pause, started_call_id)
+from .sessions.session_index import fold_events, read_events
 
 
 @dataclass(frozen=True)
@@ -99,10 +100,10 @@ def invocation_tail(session: Any, invocation_id: str) -> Sequence[Event]:
 
   An invocation's calls, and everything that answers them or marks them started, come at or
   after its first event, so a question about one invocation's calls needs only this tail.
-  Where each invocation starts is kept per session, so this reads only new events.
+  Where each invocation starts is kept in the session's index, so this reads only new events.
   """
   events = session.events
-  start = _starts_of((session.app_name, session.user_id, session.id), events).first.get(invocation_id)
+  start = fold_events(events, "invocation starts", _Starts, _Starts.add).first.get(invocation_id)
   return events if start is None else events[start:]
 
 
@@ -126,7 +127,7 @@ def pending_items(events: Iterable[Event]) -> list[PendingItem]:
 class _Ledger:
   """What pending_items needs to know about a run of events, built one event at a time.
 
-  Kept per session (see `pending_of`), so answering a pause reads only the events committed
+  Kept in the session's index (see `pending_of`), so answering a pause reads only the events committed
   since the last look instead of the whole history.
   """
 
@@ -228,18 +229,21 @@ def pending_since_calls(events: list[Event], call_ids: Iterable[str]
   return ledger.items(), ledger.late
 
 
-_ledger_of = PerSession(_Ledger, _Ledger.add)
+def _read_ledger(ledger: _Ledger, events: list[Event], start: int, stop: int) -> _Ledger:
+  for event in itertools.islice(events, start, stop):
+    ledger.add(event)
+  return ledger
 
 
 def pending_of(session: Any) -> tuple[list[PendingItem], dict[str, PendingItem]]:
   """(pending_items, interim_answered_calls) of a session, reading only events not seen before.
 
-  The ledger of each session is kept between calls and checked against the events themselves
-  (their count and the id of the last one seen), so a session that was rewound, or deleted
-  and recreated under the same id, is read again from the start.
+  The ledger is kept in the index its store keeps for the session (`sessions.session_index`), so
+  it belongs to that store's session alone; a Session made by hand, or whose events were changed
+  in place, is read from the start.
   """
-  ledger = _ledger_of((session.app_name, session.user_id, session.id), session.events)
-  return ledger.items(), dict(ledger.late)
+  return read_events(session.events, "pending ledger", _Ledger, _read_ledger,
+                     lambda ledger: (ledger.items(), dict(ledger.late)))
 
 
 class _Starts:
@@ -255,9 +259,6 @@ class _Starts:
     self.first.setdefault(event.invocation_id, self.count)
     self.count += 1
     return self
-
-
-_starts_of = PerSession(_Starts, _Starts.add)
 
 
 def _call_key(name: str, args: Any) -> tuple[str, str]:
