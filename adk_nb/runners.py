@@ -26,7 +26,7 @@ from .sessions.base_session_service import BaseSessionService
 from .sessions.in_memory_session_service import InMemorySessionService
 from .pending import interrupted_answer, unanswered_calls
 from .resume import Resume, match_answers
-from .flows._delegation import active_task
+from .flows import active_task
 from .sessions.session import Session
 from .telemetry import tracing
 
