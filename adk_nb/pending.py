@@ -277,7 +277,7 @@ def unanswered_calls(events: Iterable[Event], resuming: Iterable[PendingItem] = 
   the events since the last user message can hold such a call (or the start marker of one):
   when they hold none, the answer is found without reading the whole history.
   """
-  events = events if isinstance(events, list) else list(events)  # no copy per run of a long history
+  events = events if isinstance(events, Sequence) else list(events)  # no copy per run of a long history
   if not _tail_may_hold_unanswered(events):
     return []
   done, started = call_progress(events)
