@@ -69,10 +69,14 @@ class SessionIndex:
         return answer(catch_up(make(), source, 0, count))
       if reader is None:
         reader = make()
-      if count > read:
-        reader = catch_up(reader, source, read, count)
-      self._readers[key] = (count, reader)
-      return answer(reader)
+      try:
+        if count > read:
+          reader = catch_up(reader, source, read, count)
+        self._readers[key] = (count, reader)
+        return answer(reader)
+      except BaseException:
+        self._readers.pop(key, None)  # it may have read part of the events: the next call starts over
+        raise
 
 
 def read_events(events: Any, key: Hashable, make: Callable[[], R], catch_up: Callable[[R, list, int, int], R],

@@ -222,3 +222,25 @@ def test_no_module_keeps_per_session_state_of_its_own():
   assert found == [], ("keep what is read from a session in its store's SessionIndex "
                        "(adk_nb.sessions.session_index.read_events), or list a process-wide registry here: "
                        + ", ".join(found))
+
+
+async def test_a_reader_that_failed_part_way_reads_again_from_the_start():
+  from adk_nb.sessions.session_index import fold_events
+
+  service = InMemorySessionService()
+  session = await _stored(service, _text("0"), _text("1"))
+  failed: list[str] = []
+
+  def add(texts: list, event: Event) -> list:
+    texts.append(event.text)
+    if event.text == "3" and not failed:
+      failed.append("3")
+      raise RuntimeError("a bad event, once")
+    return texts
+
+  assert fold_events(session.events, "texts", list, add) == ["0", "1"]
+  for text in ("2", "3"):
+    await service.append_event(session, _text(text))
+  with pytest.raises(RuntimeError):
+    fold_events(session.events, "texts", list, add)
+  assert fold_events(session.events, "texts", list, add) == ["0", "1", "2", "3"]  # nothing read twice into it
