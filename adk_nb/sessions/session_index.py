@@ -83,9 +83,10 @@ def read_events(events: Any, key: Hashable, make: Callable[[], R], catch_up: Cal
                 answer: Callable[[R], A]) -> A:
   """`answer(reader)` for a reader of a session's `events`, kept in its store's index when the
   events were loaded from one (see `SessionIndex.read`), read from the start otherwise."""
-  if type(events) is LoadedEvents and events._own is None:
-    index = events._index
-    return index.read(key, index.events, events._count, make, catch_up, answer)
+  found = index_of(events)
+  if found is not None:
+    index, count = found
+    return index.read(key, index.events, count, make, catch_up, answer)
   source = events if isinstance(events, list) else list(events)
   return answer(catch_up(make(), source, 0, len(source)))
 
