@@ -8,7 +8,6 @@ answer them, so code and notebooks never have to hand-write the wire format.
 
 from __future__ import annotations
 
-import itertools
 import json
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Optional, Sequence
@@ -230,7 +229,7 @@ def pending_since_calls(events: list[Event], call_ids: Iterable[str]
 
 
 def _read_ledger(ledger: _Ledger, events: list[Event], start: int, stop: int) -> _Ledger:
-  for event in itertools.islice(events, start, stop):
+  for event in events[start:stop]:
     ledger.add(event)
   return ledger
 
