@@ -14,10 +14,10 @@ from typing import Any, Iterable, Optional, Sequence
 
 from google.genai import types
 
-from .events.incremental import PerSession
 from .events.event import Event
 from .events.protocol import (INTERRUPTED_KEY, PROTOCOL_CALLS, REQUEST_CONFIRMATION, confirmation_request,
                               interrupted_ids, long_running_calls, nested_pause, started_call_id)
+from .sessions.session_index import fold_events, read_events
 
 
 @dataclass(frozen=True)
@@ -99,10 +99,10 @@ def invocation_tail(session: Any, invocation_id: str) -> Sequence[Event]:
 
   An invocation's calls, and everything that answers them or marks them started, come at or
   after its first event, so a question about one invocation's calls needs only this tail.
-  Where each invocation starts is kept per session, so this reads only new events.
+  Where each invocation starts is kept in the session's index, so this reads only new events.
   """
   events = session.events
-  start = _starts_of((session.app_name, session.user_id, session.id), events).first.get(invocation_id)
+  start = fold_events(events, "invocation starts", _Starts, _Starts.add).first.get(invocation_id)
   return events if start is None else events[start:]
 
 
@@ -126,7 +126,7 @@ def pending_items(events: Iterable[Event]) -> list[PendingItem]:
 class _Ledger:
   """What pending_items needs to know about a run of events, built one event at a time.
 
-  Kept per session (see `pending_of`), so answering a pause reads only the events committed
+  Kept in the session's index (see `pending_of`), so answering a pause reads only the events committed
   since the last look instead of the whole history.
   """
 
@@ -246,18 +246,21 @@ def pending_since_calls(events: list[Event], call_ids: Iterable[str]
   return ledger.items(), ledger.late
 
 
-_ledger_of = PerSession(_Ledger, _Ledger.add)
+def _read_ledger(ledger: _Ledger, events: list[Event], start: int, stop: int) -> _Ledger:
+  for event in events[start:stop]:
+    ledger.add(event)
+  return ledger
 
 
 def pending_of(session: Any) -> tuple[list[PendingItem], dict[str, PendingItem]]:
   """(pending_items, interim_answered_calls) of a session, reading only events not seen before.
 
-  The ledger of each session is kept between calls and checked against the events themselves
-  (their count and the id of the last one seen), so a session that was rewound, or deleted
-  and recreated under the same id, is read again from the start.
+  The ledger is kept in the index its store keeps for the session (`sessions.session_index`), so
+  it belongs to that store's session alone; a Session made by hand, or whose events were changed
+  in place, is read from the start.
   """
-  ledger = _ledger_of((session.app_name, session.user_id, session.id), session.events)
-  return ledger.items(), dict(ledger.late)
+  return read_events(session.events, "pending ledger", _Ledger, _read_ledger,
+                     lambda ledger: (ledger.items(), dict(ledger.late)))
 
 
 class _Starts:
@@ -273,9 +276,6 @@ class _Starts:
     self.first.setdefault(event.invocation_id, self.count)
     self.count += 1
     return self
-
-
-_starts_of = PerSession(_Starts, _Starts.add)
 
 
 def _call_key(name: str, args: Any) -> tuple[str, str]:
@@ -294,7 +294,7 @@ def unanswered_calls(events: Iterable[Event], resuming: Iterable[PendingItem] = 
   the events since the last user message can hold such a call (or the start marker of one):
   when they hold none, the answer is found without reading the whole history.
   """
-  events = events if isinstance(events, list) else list(events)  # no copy per run of a long history
+  events = events if isinstance(events, Sequence) else list(events)  # no copy per run of a long history
   if not _tail_may_hold_unanswered(events):
     return []
   done, started = call_progress(events)

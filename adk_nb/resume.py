@@ -7,13 +7,15 @@ from an AgentTool) does not start a new invocation: it resumes the one that paus
 
 Where the resumed invocation starts is the agent tree's decision
 (`BaseAgent.resume_entry`): agents walk back up from the paused agent to the highest one
-that left a checkpoint; a graph Workflow can override it to continue at a node path.
+that left a checkpoint; a graph Workflow can override it to continue at a node path. The
+checkpoints an invocation left at its latest pause are read by one rule, `PauseWindow`, for both
+that decision and the agents that continue from their checkpoint (`agents._resumable`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from google.genai import types
 
@@ -24,7 +26,47 @@ from .pending import PendingItem, pending_of, pending_since_calls
 
 if TYPE_CHECKING:
   from .agents.base_agent import BaseAgent
+  from .events.event import Event
   from .sessions.session import Session
+
+
+@dataclass(frozen=True)
+class PauseWindow:
+  """The checkpoints an invocation left at its latest pause: what a resume continues from.
+
+  The window is the invocation's events read back from the end of the session: past the answers
+  the user sent to resume it (committed by this resume, or by an earlier one that stopped before
+  its agents ran), then each event of the invocation up to the first event of another invocation
+  or from the user. Of each agent's checkpoints there, the newest counts.
+  """
+
+  states: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+  """(agent name, branch or '') -> the agent's newest checkpoint (`actions.agent_state`)."""
+  branches: dict[str, Optional[str]] = field(default_factory=dict)
+  """agent name -> the branch of its newest checkpoint."""
+
+  @classmethod
+  def read(cls, events: Sequence["Event"], invocation_id: str) -> "PauseWindow":
+    """The window of `invocation_id`'s latest pause in `events` (a session's, oldest first)."""
+    states: dict[tuple[str, str], dict[str, Any]] = {}
+    branches: dict[str, Optional[str]] = {}
+    i = len(events) - 1
+    while i >= 0 and events[i].author == "user" and events[i].invocation_id == invocation_id:
+      i -= 1  # the answers that resume it
+    while i >= 0:
+      event = events[i]
+      if event.invocation_id != invocation_id or event.author == "user":
+        break
+      state = event.actions.agent_state
+      if state is not None:
+        states.setdefault((event.author, event.branch or ""), state)
+        branches.setdefault(event.author, event.branch)
+      i -= 1
+    return cls(states, branches)
+
+  def state_of(self, agent_name: str, branch: Optional[str]) -> Optional[dict[str, Any]]:
+    """The checkpoint `agent_name` left in `branch`, or None."""
+    return self.states.get((agent_name, branch or ""))
 
 
 @dataclass(frozen=True)
@@ -113,12 +155,7 @@ def checkpointed_entry(root: "BaseAgent", session: "Session", invocation_id: str
         f"Call {paused.call_id!r} was made by agent {paused.agent!r}, which is not in this Runner's agent "
         f"tree (root {root.name!r}); nothing was changed. Resume with the agent tree that paused."
     )
-  checkpoints: dict[str, Optional[str]] = {}
-  for event in reversed(session.events):
-    if event.invocation_id != invocation_id or event.author == "user":
-      break
-    if event.actions.agent_state is not None:
-      checkpoints.setdefault(event.author, event.branch)
+  checkpoints = PauseWindow.read(session.events, invocation_id).branches
   entry, branch = pausing, paused.branch
   node = pausing.parent_agent
   while node is not None:

@@ -27,8 +27,7 @@ from .sessions.in_memory_session_service import InMemorySessionService
 from .sessions.json_form import convert_state_delta
 from .pending import interrupted_answer, unanswered_calls
 from .resume import Resume, match_answers
-from .flows import _contents, _edit
-from .flows._delegation import active_task
+from .flows import active_task, has_rewind, waiting_call_ids, without_rewound
 from .sessions.session import Session
 from ._turn_stream import TurnHold, TurnStream
 from .telemetry import tracing
@@ -186,7 +185,7 @@ class Runner:
     span = tracing.invocation_span(ctx)
     failure: Optional[BaseException] = None
     try:
-      continuing = _edit.waiting_call_ids(session, invocation_id) if new_message is None else ()
+      continuing = waiting_call_ids(session, invocation_id) if new_message is None else ()
       for event in self._interrupted_answers(session, resume, task.scope if task is not None else None,
                                              continuing):
         await self.session_service.append_event(session, event)
@@ -295,8 +294,8 @@ class Runner:
     if not any(_transferable_across_tree(a) for a in _descendants(root)):
       return root  # e.g. a workflow root: nobody else can keep the conversation, no need to scan
     events = session.events
-    if _contents.has_rewind((session.app_name, session.user_id, session.id), events):
-      events = _contents.without_rewound(events)  # a rewound turn's agent no longer holds the conversation
+    if has_rewind(events):
+      events = without_rewound(events)  # a rewound turn's agent no longer holds the conversation
     for event in reversed(events):
       if event.author == "user" or not event.author:
         continue

@@ -70,3 +70,18 @@ def test_the_check_catches_a_reach_in():
   hits = private_reach_ins(source, "adk_nb.notebook.probe")
   assert [h.split(" ", 1)[1] for h in hits] == [
       "adk_nb.flows._contents.build_contents", "adk_nb.runners._descendants", "adk_nb.flows._resume"]
+
+
+def test_nothing_outside_flows_imports_a_private_flows_module():
+  """The LLM loop's steps (`flows._x`) are private to `flows/`; other packages use `adk_nb.flows`'s names."""
+  reach_ins = []
+  for path in sorted(PACKAGE.rglob("*.py")):
+    parts = path.relative_to(PACKAGE).with_suffix("").parts
+    if parts[0] == "flows":
+      continue
+    module = ".".join(("adk_nb",) + parts)
+    if path.name == "__init__.py":
+      module += ".__init__"  # relative imports in a package's __init__ start from the package itself
+    reach_ins += [f"{path.relative_to(PACKAGE.parent)}:{hit}" for hit in private_reach_ins(path.read_text(), module)
+                  if hit.split(" ", 1)[1].startswith("adk_nb.flows._")]
+  assert reach_ins == [], "import the name from adk_nb.flows instead:\n" + "\n".join(reach_ins)

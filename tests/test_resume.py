@@ -61,3 +61,27 @@ async def test_the_root_decides_where_a_resume_starts():
   assert asked == [(item.invocation_id, "worker")]
   assert {e.author for e in events[1:]} == {"worker"}  # the SequentialAgent itself never ran again
   assert events[-1].text == "done"
+
+
+async def test_an_answer_sent_again_after_a_resume_that_stopped_continues_the_whole_sequence():
+  """The answer of a resume that stopped before its agents ran is in the session; sent again, it
+  resumes at the sequence, as the first resume would have, and the next sub-agent runs."""
+  from adk_nb.events import Event
+  from adk_nb.testing import summarize
+
+  worker = Agent(name="worker", model=ScriptedModel([call("refund", order_id="A"), "refunded"]),
+                 tools=[FunctionTool(refund, require_confirmation=True)])
+  notifier = Agent(name="notifier", model=ScriptedModel(["customer told"]))
+  root = SequentialAgent(name="flow", sub_agents=[worker, notifier])
+  runner, session = await paused_session(root)
+  [item] = pending_items(session.events)
+  answer = answer_message([confirmation_response(item, True)])
+  # What a resume killed right after committing the answer leaves behind.
+  await runner.session_service.append_event(session, Event(invocation_id=item.invocation_id, author="user",
+                                                            content=answer))
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  resume = match_answers(root, session, answer)
+  assert (resume.agent.name, resume.branch) == ("flow", None)
+  events = await run_turn(runner, answer)
+  assert ("notifier", "text", "customer told") in summarize(events)
+  notifier.model.assert_complete()

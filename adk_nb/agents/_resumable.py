@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from ..events.event import Event
 from ..events.event_actions import EventActions
+from ..resume import PauseWindow
 
 if TYPE_CHECKING:
   from .base_agent import BaseAgent
@@ -35,27 +36,12 @@ def end_of_agent(agent: "BaseAgent", ctx: "InvocationContext") -> Optional[Event
                actions=EventActions(end_of_agent=True))
 
 
-def _pause_window_states(ctx: "InvocationContext") -> dict[str, dict[str, Any]]:
-  """agent name -> checkpoint written at the latest pause of this invocation."""
+def _pause_window(ctx: "InvocationContext") -> PauseWindow:
+  """The checkpoints of this invocation's latest pause, read once per resume."""
   shared = ctx._shared
-  if shared.pause_states is not None:
-    return shared.pause_states
-  states: dict[str, dict[str, Any]] = {}
-  events = ctx.session.events
-  i = len(events) - 1
-  # Skip the resuming answer(s) the user just sent.
-  while i >= 0 and events[i].author == "user" and events[i].invocation_id == ctx.invocation_id:
-    i -= 1
-  while i >= 0:
-    event = events[i]
-    if event.invocation_id != ctx.invocation_id or event.author == "user":
-      break
-    key = f"{event.author}|{event.branch or ''}"
-    if event.actions.agent_state is not None and key not in states:
-      states[key] = event.actions.agent_state
-    i -= 1
-  shared.pause_states = states
-  return states
+  if shared.pause_window is None:
+    shared.pause_window = PauseWindow.read(ctx.session.events, ctx.invocation_id)
+  return shared.pause_window
 
 
 def restored_state(agent: "BaseAgent", ctx: "InvocationContext") -> Optional[dict[str, Any]]:
@@ -65,7 +51,7 @@ def restored_state(agent: "BaseAgent", ctx: "InvocationContext") -> Optional[dic
   google-adk's API (`ctx.agent_states[name] = ...`, `populate_invocation_agent_states`): the agent
   continues from those.
   """
-  key = f"{agent.name}|{ctx.branch or ''}"
+  key = (agent.name, ctx.branch or "")
   shared = ctx._shared
   if key in shared.restored:
     return None
@@ -76,7 +62,7 @@ def restored_state(agent: "BaseAgent", ctx: "InvocationContext") -> Optional[dic
     shared.restored.add(key)
     return given if isinstance(given, dict) else given.model_dump(mode="json")
   shared.restored.add(key)
-  return _pause_window_states(ctx).get(key)
+  return _pause_window(ctx).state_of(agent.name, ctx.branch)
 
 
 def sub_agent_index(agent: "BaseAgent", name: Optional[str]) -> int:

@@ -32,14 +32,14 @@ class LlmCallsLimitExceededError(AdkNbError):
 class _InvocationShared:
   """Counters and signals shared by every copy of one invocation's context."""
 
-  __slots__ = ("llm_calls", "transfers", "pause_states", "restored", "paused_branches")
+  __slots__ = ("llm_calls", "transfers", "pause_window", "restored", "paused_branches")
 
   def __init__(self) -> None:
     self.llm_calls = 0
     self.transfers = 0
-    self.pause_states: Optional[dict[str, dict[str, Any]]] = None
-    """'agent|branch' -> checkpoint of the latest pause (read once per resume, see agents._resumable)."""
-    self.restored: set[str] = set()
+    self.pause_window: Any = None
+    """The checkpoints of the latest pause (`resume.PauseWindow`), read once per resume (agents._resumable)."""
+    self.restored: set[tuple[str, str]] = set()
     """Keys of the checkpoints already handed out in this resume."""
     self.paused_branches: set[str] = set()
 

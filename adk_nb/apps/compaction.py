@@ -2,7 +2,7 @@
 
 Run by the Runner after each invocation of an `App` with `events_compaction_config`; the
 compaction event is appended to the session (not yielded, as in google-adk) and requests then
-carry the summary instead of the events it covers (`flows._compaction`). The session keeps every
+carry the summary instead of the events it covers (`flows.apply_compactions`). The session keeps every
 event.
 
 google-adk's rules for which events a summary covers are followed: the sliding window (the new
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Optional
 
 from ..errors import StaleSessionError
 from ..events.event import Event
-from ..flows._compaction import apply_compactions
+from ..flows import apply_compactions
 from .app import EventsCompactionConfig
 from .base_events_summarizer import BaseEventsSummarizer
 from .llm_event_summarizer import LlmEventSummarizer

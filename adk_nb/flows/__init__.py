@@ -1,0 +1,16 @@
+"""The LLM agent's loop (`llm_flow`), split by step into private modules.
+
+Other packages use these names, never the private modules themselves:
+- `active_task(events)`: the delegated task waiting for the user, if the latest turn ended in one;
+- `apply_compactions(events)`: the events as the model sees them, summaries in place of what they cover;
+- `has_rewind(events)` / `without_rewound(events)`: whether a rewind is among the events, and the events
+  still in force after the rewinds;
+- `waiting_call_ids(session, invocation_id)`: the calls of an edited step a continued run takes up.
+"""
+
+from ._compaction import apply_compactions
+from ._contents import has_rewind, without_rewound
+from ._delegation import active_task
+from ._edit import waiting_call_ids
+
+__all__ = ["active_task", "apply_compactions", "has_rewind", "waiting_call_ids", "without_rewound"]

@@ -5,13 +5,15 @@ A compaction event (`actions.compaction`) covers the events whose timestamps lie
 summary whose range contains another's supersedes it; partly overlapping summaries are both kept.
 Each kept summary appears at its range's end as a turn by the agent itself (role 'model'), and
 the events it covers are left out. The session itself is never changed.
+
+`CompactedView` is the incremental form: one agent's view, brought up to date with the events
+committed since it last read (the contents reader in `_contents` keeps one per agent and branch,
+in the session's index).
 """
 
 from __future__ import annotations
 
-import threading
 from bisect import bisect_right
-from collections import OrderedDict
 from typing import Optional
 
 from ..events.event import Event
@@ -86,45 +88,26 @@ def _since_session_start(events: list[Event], newest: Event, agent_name: str) ->
   return [_materialized(newest, agent_name), *reversed(tail)]
 
 
-class _View:
-  __slots__ = ("consumed", "last_id", "events", "generation")
+class CompactedView:
+  """One agent's view of a session's events with compactions applied, read incrementally."""
 
-  def __init__(self) -> None:
-    self.consumed = 0
-    self.last_id: Optional[str] = None
+  __slots__ = ("agent_name", "events", "generation")
+
+  def __init__(self, agent_name: str) -> None:
+    self.agent_name = agent_name
     self.events: Optional[list[Event]] = None
-    """The compacted view; None while the session has no compaction event."""
+    """The compacted view; None while the session has no compaction event (the view is the session)."""
     self.generation: Optional[str] = None
-    """The id of the newest compaction event seen (part of the contents cache key)."""
+    """The id of the newest compaction event seen: a new one rebuilds the view."""
 
-
-_VIEWS: "OrderedDict[tuple, _View]" = OrderedDict()
-_VIEWS_SIZE = 512
-_LOCK = threading.Lock()
-
-
-def visible_events(session_key: tuple, agent_name: str, events: list[Event]) -> tuple[list[Event], Optional[str]]:
-  """(the events to build `agent_name`'s request from, a generation that changes with each new
-  compaction). A session without compaction events gets its own list back, at the cost of looking
-  at the events committed since the previous call."""
-  key = (*session_key, agent_name)
-  with _LOCK:
-    view = _VIEWS.get(key)
-    if (view is None or view.consumed > len(events)
-        or (view.consumed and events[view.consumed - 1].id != view.last_id)):
-      view = _View()
-    _VIEWS[key] = view
-    _VIEWS.move_to_end(key)
-    if len(_VIEWS) > _VIEWS_SIZE:
-      _VIEWS.popitem(last=False)
-    new = events[view.consumed:]
+  def advance(self, source: list[Event], start: int, stop: int) -> None:
+    """Takes in `source[start:stop]`, the events committed since the view last read (`source[:start]`)."""
+    new = source[start:stop]
     compactions = [e for e in new if e.actions.compaction is not None]
     if compactions:
-      view.events = _since_session_start(events, compactions[-1], agent_name) or apply_compactions(events, agent_name)
-      view.generation = compactions[-1].id
-    elif view.events is not None:
-      view.events.extend(new)
-    if new:
-      view.consumed = len(events)
-      view.last_id = events[-1].id
-    return (events if view.events is None else view.events), view.generation
+      upto = source[:stop]
+      self.events = (_since_session_start(upto, compactions[-1], self.agent_name)
+                     or apply_compactions(upto, self.agent_name))
+      self.generation = compactions[-1].id
+    elif self.events is not None:
+      self.events.extend(new)

@@ -3,8 +3,9 @@
 Rules (as ADK): events of other branches are invisible; partial events, empty events and
 the confirmation protocol's own calls/answers are left out; other agents' turns are
 presented as user-role context ("For context: [agent] said: ..."). The conversion of each
-event is cached per (session, agent, branch), so a turn in a long session converts only
-the events committed since the previous model call: the cost stays flat as history grows.
+event is kept in the session's index (`sessions.session_index`) per agent and branch, so a turn
+in a long session converts only the events committed since the previous model call: the cost
+stays flat as history grows.
 
 Every function call the model is sent has an answer (providers speaking OpenAI's protocol
 reject a call without one): a call with no answer in the history (still waiting for a person
@@ -17,16 +18,15 @@ next turn, so this is a last guard.
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 from google.genai import types
 
-from ..events.incremental import PerSession, continues, keep
 from ..events.event import Event
 from ..events.protocol import HIDDEN_FROM_MODEL, NESTED_ANSWER_KEY, NESTED_KEY
+from ..sessions.session_index import fold_events, read_events
 from ..utils.trusted import replaced
+from ._compaction import CompactedView
 
 
 def belongs_to_branch(invocation_branch: Optional[str], event: Event) -> bool:
@@ -139,11 +139,9 @@ def _append(contents: list[types.Content], content: types.Content) -> None:
 
 
 class _Entry:
-  __slots__ = ("consumed", "last_id", "contents", "open", "awaiting", "stripped", "stripped_from")
+  __slots__ = ("contents", "open", "awaiting", "stripped", "stripped_from")
 
   def __init__(self) -> None:
-    self.consumed = 0
-    self.last_id: Optional[str] = None
     self.contents: list[types.Content] = []
     self.open: dict[str, int] = {}
     """Call id -> index of its content, for calls with no answer (yet)."""
@@ -166,6 +164,12 @@ class _Entry:
         self.open[part.function_call.id] = len(self.contents) - 1
       elif part.function_response is not None:
         self.open.pop(part.function_response.id, None)
+
+  def read(self, events: list[Event], agent_name: str, branch: Optional[str], thoughts_as_text: bool) -> None:
+    """Appends what `events` contribute to `agent_name`'s conversation in `branch`."""
+    for event in events:
+      if belongs_to_branch(branch, event) and not event.isolation_scope:
+        self.add(event, event_to_content(event, agent_name, thoughts_as_text))
 
   def request_contents(self, strip_client_ids: bool = False) -> list[types.Content]:
     """The contents to send: a copy, with an answer for every call that has none, and without
@@ -216,24 +220,49 @@ def answer_open_calls(contents: list[types.Content], open_calls: dict[str, int],
   return out
 
 
-_CACHE: "OrderedDict[tuple, _Entry]" = OrderedDict()
-_CACHE_SIZE = 512
-_LOCK = threading.Lock()
+class _Conversation:
+  """One agent's conversation in one branch, as read so far: the compacted view of the events (when
+  the session has compactions) and the contents made from it."""
+
+  __slots__ = ("view", "entry", "generation", "fed")
+
+  def __init__(self, agent_name: str) -> None:
+    self.view = CompactedView(agent_name)
+    self.entry = _Entry()
+    self.generation: Optional[str] = None
+    """The compaction the contents were made under (None: the session's own events)."""
+    self.fed = 0
+    """How many of the compacted view's events the contents were made from."""
+
+  def advance(self, source: list[Event], start: int, stop: int, branch: Optional[str], thoughts_as_text: bool) -> None:
+    """Takes in `source[start:stop]`, the events committed since the last read."""
+    view = self.view
+    view.advance(source, start, stop)
+    if view.generation != self.generation:  # a new summary: the conversation is made again
+      self.generation, self.entry, self.fed = view.generation, _Entry(), 0
+    if view.events is None:
+      self.entry.read(source[start:stop], view.agent_name, branch, thoughts_as_text)
+    else:
+      self.entry.read(view.events[self.fed:], view.agent_name, branch, thoughts_as_text)
+      self.fed = len(view.events)
 
 
-def build_contents(session_key: tuple, agent_name: str, branch: Optional[str],
-                   events: list[Event], strip_client_ids: bool = False,
+def build_contents(agent_name: str, branch: Optional[str], events: Any, strip_client_ids: bool = False,
                    thoughts_as_text: bool = False) -> list[types.Content]:
-  """The full conversation for an agent (a new list; the Content objects are shared).
+  """The full conversation for an agent (a new list; the Content objects are shared), with the
+  session's compaction summaries in place of the events they cover (see `_compaction`).
 
-  `session_key` identifies the session ((app, user, session id)); the cache is checked
-  against the events themselves, so a session deleted and recreated under the same id is
-  rebuilt rather than trusted. `strip_client_ids` removes the 'adk-' call ids adk_nb made
-  up (see strip_client_call_ids), once per event.
+  For a Session loaded from a store, what was made from its events is kept in the store's index
+  for it, so only the events committed since the previous call are read. `strip_client_ids`
+  removes the 'adk-' call ids adk_nb made up (see strip_client_call_ids), once per event.
   """
-  with _LOCK:  # Runner.run drives runs from worker threads
-    return _build_locked((*session_key, agent_name, branch, strip_client_ids, thoughts_as_text), agent_name, branch,
-                         events, strip_client_ids, thoughts_as_text)
+  def catch_up(conversation: _Conversation, source: list[Event], start: int, stop: int) -> _Conversation:
+    conversation.advance(source, start, stop, branch, thoughts_as_text)
+    return conversation
+
+  return read_events(events, ("contents", agent_name, branch, thoughts_as_text),
+                     lambda: _Conversation(agent_name), catch_up,
+                     lambda conversation: conversation.entry.request_contents(strip_client_ids))
 
 
 CLIENT_CALL_ID_PREFIX = "adk-"
@@ -257,28 +286,14 @@ def strip_client_call_ids(content: types.Content) -> types.Content:
   return replaced(content, parts=parts)
 
 
-def _build_locked(key: tuple, agent_name: str, branch: Optional[str], events: list[Event],
-                  strip_client_ids: bool = False, thoughts_as_text: bool = False) -> list[types.Content]:
-  entry = _CACHE.get(key)
-  if entry is None or not continues(entry.consumed, entry.last_id, events):
-    entry = _Entry()
-  keep(_CACHE, key, entry, _CACHE_SIZE)
-  for event in events[entry.consumed:]:
-    if belongs_to_branch(branch, event) and not event.isolation_scope:
-      entry.add(event, event_to_content(event, agent_name, thoughts_as_text))
-  if len(events) > entry.consumed:
-    entry.consumed = len(events)
-    entry.last_id = events[-1].id
-  return entry.request_contents(strip_client_ids)
-
-
 def _any_rewind(found: bool, event: Event) -> bool:
   return found or bool(event.actions.rewind_before_invocation_id)
 
 
-has_rewind = PerSession(lambda: False, _any_rewind)
-"""has_rewind(session_key, events): whether an event of the session rewinds an invocation
-(`rewind_before_invocation_id`). Asked before every model call; reads only new events."""
+def has_rewind(events: Any) -> bool:
+  """Whether an event of the session rewinds an invocation (`rewind_before_invocation_id`). Asked
+  before every model call; kept in the session's index, so it reads only new events."""
+  return fold_events(events, "rewinds", lambda: False, _any_rewind)
 
 
 def without_rewound(events: list[Event]) -> list[Event]:

@@ -21,7 +21,7 @@ from ..tools._task_tools import FINISH_TASK, FinishTaskTool, finishes_task, task
 from ..tools.set_model_response_tool import SET_MODEL_RESPONSE
 from ..tools.tool_context import ToolContext
 from ..utils.trusted import trusted
-from . import (_code_execution, _compaction, _contents, _context_cache, _delegation, _edit, _functions, _instructions,
+from . import (_code_execution, _contents, _context_cache, _delegation, _edit, _functions, _instructions,
                _planning, _resume, _transfer)
 
 if TYPE_CHECKING:
@@ -157,22 +157,17 @@ def add_contents(agent: "LlmAgent", ctx: "InvocationContext", request: LlmReques
   # A planner that rewrites answers (PlanReActPlanner) marks its plan as thoughts: the model reads
   # them again as plain text, as in google-adk.
   plans = _planning.rewrites_responses(agent.planner)
-  session = ctx.session
-  key = (session.app_name, session.user_id, session.id)
-  if _contents.has_rewind(key, events):
-    events, key = _contents.without_rewound(events), key + ("rewound",)
+  if _contents.has_rewind(events):
+    events = _contents.without_rewound(events)  # a plain list: its conversation is read from the start
   if ctx.isolation_scope:
     request.contents = _contents.build_scoped(agent.name, ctx.isolation_scope, events, strip,
                                               lambda args: task_input(agent, args))
   elif agent.include_contents == "none":
     request.contents = _contents.build_current_turn(agent.name, ctx.branch, events, strip, plans)
   else:
-    # Summaries of compacted events replace them; the generation keys the contents cache anew.
-    events, generation = _compaction.visible_events(key, agent.name, events)
-    if generation is not None:
-      key = (*key, generation)
-    # The list is new; its Contents are shared with the session's events.
-    request.contents = _contents.build_contents(key, agent.name, ctx.branch, events, strip, plans)
+    # The list is new; its Contents are shared with the session's events. Summaries of compacted
+    # events replace them.
+    request.contents = _contents.build_contents(agent.name, ctx.branch, events, strip, plans)
   _instructions.place_instruction_contents(request, instruction_contents)
 
 

@@ -418,8 +418,12 @@ class LiveRun:
     failed = None
     unwatch = progress.watch(self.session_id, self._on_progress)
     try:
-      if not self.events:
-        await self._read_before_run()
+      if not self.events:  # note the state and how far the events go before this run (never this run's)
+        before = await self.runner.session_service.get_session(
+            app_name=self.runner.app_name, user_id=self.user_id, session_id=self.session_id)
+        if before is not None:
+          self.state = dict(before.state)
+          self._read(before.events)
       continuing, self._continuing = self._continuing, None
       async for event in self.runner.run_async(user_id=self.user_id, session_id=self.session_id,
                                                new_message=message, state_delta=state_delta,
@@ -502,18 +506,6 @@ class LiveRun:
       self.status = "paused"
     else:
       self.status = "done"
-
-  async def _read_before_run(self) -> None:
-    """Notes the state and how far the events go before this run (never this run's).
-
-    A method of its own so that the loaded Session is let go before the run loads it again
-    (the in-memory store lends its event list to one Session at a time, and copies it otherwise).
-    """
-    session = await self.runner.session_service.get_session(
-        app_name=self.runner.app_name, user_id=self.user_id, session_id=self.session_id)
-    if session is not None:
-      self.state = dict(session.state)
-      self._read(session.events)
 
   def _read(self, events: list[Event]) -> None:
     """Notes that the session's events up to the last one have been read."""

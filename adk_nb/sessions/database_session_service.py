@@ -65,6 +65,7 @@ from ._turns import DEFAULT_LEASE, TurnClaim, busy_error, holder_alive
 from .google_adk_store import find_google_adk_store
 from .json_form import convert_state_delta
 from .session import Session
+from .session_index import SessionIndex, commit
 from .state import SharedWrite, merge_state, split_delta
 
 logger = logging.getLogger("adk_nb.sessions")
@@ -188,14 +189,22 @@ def _select(events: list[Event], config: Optional[GetSessionConfig]) -> list[Eve
 
 
 class _History:
-  """A session's decoded events with their `seq`, shared (read-only) by the Sessions returned."""
+  """A session's decoded events (its `SessionIndex`, shared by the Sessions loaded) with each one's `seq`.
 
-  __slots__ = ("create_time", "seqs", "events")
+  Events committed through a loaded Session join the index at once, before their `seq` is known;
+  the next load finds their rows among the new ones and notes the `seq` (`extend`).
+  """
+
+  __slots__ = ("create_time", "seqs", "index")
 
   def __init__(self, create_time: float, seqs: list[int], events: list[Event]) -> None:
     self.create_time = create_time
     self.seqs = seqs
-    self.events = events
+    self.index = SessionIndex(events)
+
+  @property
+  def events(self) -> list[Event]:
+    return self.index.events
 
   @property
   def last_seq(self) -> int:
@@ -204,16 +213,21 @@ class _History:
   def count_upto(self, seq: int) -> int:
     return bisect.bisect_right(self.seqs, seq)
 
-  def extend(self, rows: list[Any], events: list[Event], seen: int) -> list[Event]:
-    """Adds newly read rows; returns the events up to `seen`, the newest row this reader saw."""
+  def extend(self, rows: list[Any], events: list[Event], seen: int) -> Optional[int]:
+    """Adds newly read rows; returns how many events a Session that read rows up to `seen` holds,
+    or None when the rows are not the events this index holds (read the session again)."""
+    index_events = self.index.events
     for (seq, _), event in zip(rows, events):
-      # A concurrent load of the same session may have added these already.
-      if seq > self.last_seq:
-        self.seqs.append(seq)
-        self.events.append(event)
-    if seen == self.last_seq:
-      return self.events
-    return self.events[:self.count_upto(seen)]
+      if seq <= self.last_seq:
+        continue  # a concurrent load of the same session added it already
+      known = len(self.seqs)
+      if known < len(index_events):  # committed through a loaded Session: only its seq is new
+        if index_events[known].id != event.id:
+          return None
+      else:
+        self.index.append(event)
+      self.seqs.append(seq)
+    return self.count_upto(seen)
 
 
 _DRIVER_EXTRAS = {"asyncpg": " (PostgreSQL needs the asyncpg driver: pip install 'adk_nb[postgres]')"}
@@ -693,12 +707,16 @@ class DatabaseSessionService(BaseSessionService):
                         self._loads(own, f"state of session {session_id!r}"))
     events = self._decode(event_rows, session_id)
     if history is not None:
-      events = history.extend(event_rows, events, event_rows[-1][0] if event_rows else start)
+      count = history.extend(event_rows, events, event_rows[-1][0] if event_rows else start)
+      if count is None:  # not the events the index holds: forget it and read the whole session
+        self._histories.pop(key, None)
+        return await self.get_session(app_name=app_name, user_id=user_id, session_id=session_id, config=config)
       self._histories.move_to_end(key)
+      events = history.index.loaded(count) if config is None else _select(history.events[:count], config)
     elif not limited:
-      self._remember(key, _History(created, [r[0] for r in event_rows], events))
-    if history is not None or not limited:
-      events = _select(events, config)
+      history = _History(created, [r[0] for r in event_rows], events)
+      self._remember(key, history)
+      events = history.index.loaded() if config is None else _select(events, config)
     session = Session.model_construct(
         id=session_id, app_name=app_name, user_id=user_id, state=state, events=events,
         last_update_time=updated,
@@ -827,7 +845,9 @@ class DatabaseSessionService(BaseSessionService):
           f"Event {event.id!r} is already stored in session {session.id!r} (nothing was "
           "written); each step needs a new Event with its own id."
       ) from None
-    self._apply_to_session(session, event)
+    self._apply_state_to_session(session, event)
+    history = self._histories.get((session.app_name, session.user_id, session.id))
+    commit(session, event, history.index if history is not None else None)
     session.last_update_time = stamp
     if app_delta:
       SharedWrite.refresh(session, "app", *shared[0])

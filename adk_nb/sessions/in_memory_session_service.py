@@ -10,10 +10,10 @@ from ..errors.already_exists_error import AlreadyExistsError
 from ..errors.stale_session_error import StaleSessionError
 from ..events.event import Event
 from .base_session_service import BaseSessionService, GetSessionConfig, ListSessionsResponse
-from ._lent_events import LentEvents, unshared
 from ._turns import TurnClaim
 from .json_form import convert_state_delta
 from .session import Session
+from .session_index import SessionIndex, commit
 from .state import SharedWrite, merge_state, split_delta
 
 
@@ -31,16 +31,17 @@ def _finish_now(coro: Coroutine[Any, Any, _T]) -> _T:
 
 
 class _Stored:
-  """One stored session: its own state and events, and a revision for stale checks."""
+  """One stored session: its own state, its index (events and what readers folded from them), and
+  the time of its last write for stale checks."""
 
-  __slots__ = ("id", "app_name", "user_id", "state", "events", "event_ids", "last_update_time")
+  __slots__ = ("id", "app_name", "user_id", "state", "index", "event_ids", "last_update_time")
 
   def __init__(self, session_id: str, app_name: str, user_id: str, state: dict[str, Any]):
     self.id = session_id
     self.app_name = app_name
     self.user_id = user_id
     self.state = state
-    self.events: list[Event] = LentEvents((), self)
+    self.index = SessionIndex()
     self.event_ids: set[str] = set()
     self.last_update_time = time.time()
 
@@ -48,13 +49,11 @@ class _Stored:
 class InMemorySessionService(BaseSessionService):
   """A session store in a dict. `app:` and `user:` state is shared across sessions.
 
-  Unlike google-adk's, `get_session` does not deep-copy the history: the new Session holds
-  the store's own event list, which the store copies only when it must (another Session still
-  holds it, or the caller changes the list in place; see `_lent_events`), so loading a session
-  costs no copy of its events in the usual case, where the previous run's Session is gone. The
-  isolation is google-adk's: a loaded Session sees no appends made through another Session, and
-  changing its list leaves the store's as it was. The Event objects are shared (treat them as
-  immutable).
+  Unlike google-adk's, `get_session` does not deep-copy the history: each stored session has one
+  `SessionIndex` (see `session_index`), and a loaded Session holds the events committed so far as
+  a view of it, so loading costs no copy. The isolation is google-adk's: a loaded Session sees no
+  appends made through another Session, and changing its events in place gives it its own copy,
+  leaving the store's as they were. The Event objects are shared (treat them as immutable).
 
   `app:` and `user:` state are protected like the session itself: writing a key that
   another session wrote after this copy was loaded raises `StaleSessionError` naming the
@@ -104,7 +103,7 @@ class InMemorySessionService(BaseSessionService):
         app_name=stored.app_name,
         user_id=stored.user_id,
         state=state,
-        events=unshared(stored) if config is None else self._filter_events(stored.events, config),
+        events=stored.index.loaded() if config is None else self._filter_events(stored.index.events, config),
         last_update_time=stored.last_update_time,
     )
     session._app_revision = self._app_revision.get(stored.app_name, (0,))[0]
@@ -203,12 +202,9 @@ class InMemorySessionService(BaseSessionService):
       user_state = self._write_shared("user", user_key, user_delta)
     if session_delta:
       stored.state.update(session_delta)
-    if session.events is stored.events:  # the list get_session lent: one append serves both
-      self._apply_state_to_session(session, event)
-      list.append(stored.events, event)
-    else:
-      list.append(unshared(stored), self._storable(event))
-      self._apply_to_session(session, event)
+    self._apply_state_to_session(session, event)
+    if not commit(session, event, stored.index):  # a Session loaded from the index: one append serves both
+      stored.index.append(self._storable(event))
     stored.event_ids.add(event.id)
     # Strictly increasing, so a copy loaded before this append is detected as stale.
     stamp = max(event.timestamp, stored.last_update_time + 1e-6)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, alias_generators
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, alias_generators, field_serializer
 
 from ..events.event import Event
 
@@ -28,7 +28,9 @@ class Session(BaseModel):
   state: dict[str, Any] = Field(default_factory=dict)
   """Merged state: session keys, plus `app:` and `user:` keys shared wider."""
   events: list[Event] = Field(default_factory=list)
-  """Committed events, oldest first."""
+  """Committed events, oldest first. A Session a store loaded holds the first events of the store's
+  index for it (`sessions.session_index.LoadedEvents`, a list in all but type: changing it in place
+  gives the Session its own copy); `list(session.events)` is a plain list."""
   last_update_time: float = 0.0
   """When the last event was committed; used to detect stale writers."""
 
@@ -37,3 +39,8 @@ class Session(BaseModel):
   # this copy may have computed the new value from the old one (see state.py).
   _app_revision: int = PrivateAttr(default=0)
   _user_revision: int = PrivateAttr(default=0)
+
+  @field_serializer("events", mode="wrap")
+  def _events_as_list(self, events: Any, serialize: Any) -> Any:
+    # A loaded Session's events are serialized as the plain list they stand for.
+    return serialize(events if type(events) is list else list(events))
