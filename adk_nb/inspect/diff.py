@@ -13,6 +13,8 @@ pandas is imported when `diff_runs` is called, never by importing this module.
 
 from __future__ import annotations
 
+import collections.abc
+
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -123,8 +125,8 @@ def _events_of(run: Any, side: str) -> list:
   if isinstance(run, list):
     return run
   events = getattr(run, "events", None)
-  if isinstance(events, list):
-    return events
+  if isinstance(events, collections.abc.Sequence):  # a Session's events are its store's index, read up to n
+    return events if isinstance(events, list) else list(events)
   raise TypeError(f"diff_runs({side}=...) takes a list of Events, a Session or a LiveRun, not {type(run).__name__}.")
 
 
