@@ -44,7 +44,8 @@ class LLMRegistry:
         return factory()
     raise ValueError(
         f"Model {model} not found: no model adapter matches {model!r}. Use a Gemini name ('gemini-2.5-flash'), a "
-        "LiteLLM 'provider/model' name ('openai/gpt-4o-mini', needs `pip install adk_nb[litellm]`), "
+        "LiteLLM 'provider/model' name ('openai/gpt-4o-mini', needs `pip install adk_nb[litellm]`), a Claude "
+        "name ('claude-sonnet-4@20250514' on Vertex AI; the anthropic package: `pip install adk_nb[anthropic]`), "
         "pass a BaseLlm instance, or register a class with LLMRegistry.register(cls)."
     )
 
@@ -53,6 +54,12 @@ def _gemini() -> type[BaseLlm]:
   from .google_llm import Gemini
 
   return Gemini
+
+
+def _claude() -> type[BaseLlm]:
+  from .anthropic_llm import Claude
+
+  return Claude
 
 
 def _lite_llm() -> type[BaseLlm]:
@@ -68,3 +75,5 @@ LLMRegistry._register(r"[A-Za-z0-9_.-]+/.+", _lite_llm)
 for _p in (r"gemini-.*", r"projects/.+/locations/.+/endpoints/.+",
            r"projects/.+/locations/.+/publishers/google/models/gemini.+", r"model-optimizer-.*"):
   LLMRegistry._register(_p, _gemini)
+# As in google-adk, a bare Claude name means Claude on Vertex AI (AnthropicLlm is the Anthropic API).
+LLMRegistry._register(r"claude-.*", _claude)
