@@ -345,7 +345,7 @@ class StreamAggregator:
       else:
         parts.append(types.Part(function_call=types.FunctionCall(
             id=block.tool_id, name=block.name, args=_tool_args(block.text))))
-    return LlmResponse(content=types.Content(role="model", parts=parts),
+    return LlmResponse(content=types.Content(role="model", parts=parts), partial=False,
                        usage_metadata=_usage(self.start_usage, self.output_tokens),
                        finish_reason=to_google_genai_finish_reason(self.stop_reason), model_version=self.model)
 
@@ -463,10 +463,12 @@ class AnthropicLlm(BaseLlm):
     if effort:
       kwargs["output_config"] = {"effort": effort}
     if (thinking is None or thinking["type"] == "disabled") and not effort:  # Claude refuses sampling then
-      for name, key in (("temperature", "temperature"), ("top_p", "top_p"), ("top_k", "top_k")):
-        value = getattr(config, name)
-        if value is not None:
-          kwargs[key] = int(value) if key == "top_k" else value
+      # Sent as extra body fields: the SDK's create() lost these keywords in 2.x, the API still takes them.
+      sampling = {k: getattr(config, k) for k in ("temperature", "top_p", "top_k") if getattr(config, k) is not None}
+      if "top_k" in sampling:
+        sampling["top_k"] = int(sampling["top_k"])
+      if sampling:
+        kwargs["extra_body"] = sampling
     if config.stop_sequences:
       kwargs["stop_sequences"] = list(config.stop_sequences)
     return kwargs
