@@ -14,6 +14,7 @@ import json
 import logging
 import os
 import re
+import warnings
 import weakref
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -216,7 +217,7 @@ def function_declaration_to_tool_param(function_declaration: types.FunctionDecla
   if not decl.name:
     raise ValueError(f"A function declaration sent to Claude needs a name: {decl!r}")
   if decl.parameters_json_schema is not None:
-    schema = json.loads(json.dumps(decl.parameters_json_schema, default=str))
+    schema = _lowercase_types(json.loads(json.dumps(decl.parameters_json_schema, default=str)))
   elif decl.parameters is not None:
     schema = schema_to_json(decl.parameters)
     schema.setdefault("type", "object")
@@ -224,6 +225,23 @@ def function_declaration_to_tool_param(function_declaration: types.FunctionDecla
   else:
     schema = {"type": "object", "properties": {}}
   return {"name": decl.name, "description": decl.description or "", "input_schema": schema}
+
+
+def _lowercase_types(schema: Any) -> Any:
+  """A JSON schema with genai's upper-case type names ('OBJECT') in JSON schema's lower case."""
+  if isinstance(schema, list):
+    return [_lowercase_types(s) for s in schema]
+  if not isinstance(schema, dict):
+    return schema
+  out = {}
+  for key, value in schema.items():
+    if key == "type" and isinstance(value, (str, list)):
+      out[key] = value.lower() if isinstance(value, str) else [t.lower() if isinstance(t, str) else t for t in value]
+    elif key in ("properties", "$defs", "definitions") and isinstance(value, dict):  # names stay as written
+      out[key] = {name: _lowercase_types(s) for name, s in value.items()}
+    else:
+      out[key] = _lowercase_types(value)
+  return out
 
 
 # ---- response: Anthropic message -> LlmResponse -----------------------------------------------
@@ -289,7 +307,8 @@ class StreamAggregator:
     """Absorbs one stream event; returns the partial response to show for it, if it carries text."""
     kind = event.type
     if kind == "message_start":
-      self.start_usage, self.model = event.message.usage, event.message.model
+      model = getattr(event.message, "model", None)
+      self.start_usage, self.model = event.message.usage, model if isinstance(model, str) else None
     elif kind == "content_block_start":
       self._start(event.index, event.content_block)
     elif kind == "content_block_delta":
@@ -460,6 +479,9 @@ class AnthropicLlm(BaseLlm):
     if thinking is not None:
       kwargs["thinking"] = thinking
     effort = getattr(config, "effort", None)
+    if not effort and config.thinking_config is not None and config.thinking_config.thinking_level is not None:
+      warnings.warn("Claude has no thinking_level, so it was not sent: use AnthropicGenerateContentConfig(effort=...) "
+                    "to set how hard Claude reasons.", UserWarning, stacklevel=3)
     if effort:
       kwargs["output_config"] = {"effort": effort}
     if (thinking is None or thinking["type"] == "disabled") and not effort:  # Claude refuses sampling then
@@ -485,16 +507,15 @@ class AnthropicLlm(BaseLlm):
 
   def _client(self) -> Any:
     """The SDK client for the running event loop; fails before any network without a credential."""
-    if self.client is not None:
-      check_real_call(self.model, str(getattr(self.client, "base_url", "") or "") or None)
-      return self.client
-    patched = self.__dict__.get("_anthropic_client")  # set by a test, or read once by google-adk code
-    if patched is not None:
-      return patched
-    loop = asyncio.get_running_loop()
-    client = self._clients.get(loop)
-    if client is None:
-      client = self._clients[loop] = self._build_client()
+    client = self.client if self.client is not None else self.__dict__.get("_anthropic_client")
+    if client is None:  # (`_anthropic_client` is in __dict__ once read, or when a test patched it)
+      loop = asyncio.get_running_loop()
+      client = self._clients.get(loop)
+      if client is None:
+        self._check_credentials()
+        client = self._clients[loop] = self._build_client()
+    if isinstance(client, (AsyncAnthropic, AsyncAnthropicVertex)):  # a stand-in decides itself what it reaches
+      check_real_call(self.model, str(client.base_url))
     return client
 
   @cached_property
@@ -502,15 +523,17 @@ class AnthropicLlm(BaseLlm):
     """google-adk's name for the client (cached on first read, as there)."""
     return self.client if self.client is not None else self._build_client()
 
-  def _build_client(self) -> Any:
-    base_url = self.base_url or os.environ.get("ANTHROPIC_BASE_URL")
-    check_real_call(self.model, base_url)
-    key = self.api_key or os.environ.get("ANTHROPIC_API_KEY")
-    if not key and not os.environ.get("ANTHROPIC_AUTH_TOKEN"):
+  def _check_credentials(self) -> None:
+    """Fails before any request when no key is set (the SDK would only fail at the first call)."""
+    if not (self.api_key or os.environ.get("ANTHROPIC_API_KEY") or os.environ.get("ANTHROPIC_AUTH_TOKEN")):
       raise _retry.ModelAuthError(f"No API key for Claude model {self.model!r}: {_AUTH_FIX} To run Claude "
                                   "on Vertex AI instead, use Claude(model=...).", model=self.model)
+
+  def _build_client(self) -> Any:
+    base_url = self.base_url or os.environ.get("ANTHROPIC_BASE_URL")
     # Retries are ours (RetryOptions): the SDK must not retry underneath them.
-    return AsyncAnthropic(api_key=key, base_url=base_url, max_retries=0)
+    return AsyncAnthropic(api_key=self.api_key or os.environ.get("ANTHROPIC_API_KEY"), base_url=base_url,
+                          max_retries=0)
 
 
 class Claude(AnthropicLlm):
@@ -527,6 +550,9 @@ class Claude(AnthropicLlm):
   @property
   def _auth_fix(self) -> str:
     return _VERTEX_AUTH_FIX
+
+  def _check_credentials(self) -> None:
+    """Google's application default credentials are found by the SDK at the first request."""
 
   def _build_client(self) -> Any:
     if self.client is not None:
@@ -545,7 +571,6 @@ class Claude(AnthropicLlm):
           "GOOGLE_CLOUD_LOCATION set to the project and region serving it. To call the Anthropic API with an "
           f"ANTHROPIC_API_KEY instead, pass AnthropicLlm(model={self._model_name(None)!r}) as the agent's model.")
     base_url = self.base_url or os.environ.get("ANTHROPIC_VERTEX_BASE_URL")
-    check_real_call(self.model, base_url)
     from .. import __version__
 
     agent = f"adk_nb/{__version__}"
@@ -566,6 +591,12 @@ def _thinking(config: types.GenerateContentConfig) -> Optional[dict[str, Any]]:
   if budget < 0:
     return {"type": "adaptive", "display": "summarized"}
   return {"type": "enabled", "budget_tokens": budget}
+
+
+def _build_anthropic_thinking_param(config: Optional[types.GenerateContentConfig]) -> Any:
+  """google-adk's name: the `thinking` parameter for a config, or NOT_GIVEN when it sets none."""
+  thinking = _thinking(config) if config is not None else None
+  return NOT_GIVEN if thinking is None else thinking
 
 
 def _classify(error: BaseException) -> Optional[_retry.Failure]:

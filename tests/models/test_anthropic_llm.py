@@ -266,9 +266,7 @@ def test_a_claude_name_resolves_to_claude_on_vertex_and_says_what_it_needs():
   assert "GOOGLE_CLOUD_PROJECT" in str(e.value) and "AnthropicLlm(model='claude-sonnet-4@20250514')" in str(e.value)
 
 
-def test_claude_takes_project_and_region_from_a_resource_name(monkeypatch):
-  monkeypatch.setenv("ADK_NB_BLOCK_REAL_MODELS", "0")
-  monkeypatch.setattr("adk_nb.models.guard._blocked", False)
+def test_claude_takes_project_and_region_from_a_resource_name():
   llm = Claude(model="projects/p1/locations/europe-west1/publishers/anthropic/models/claude-sonnet-4@20250514")
   client = llm._build_client()
   assert (client.project_id, client.region) == ("p1", "europe-west1")
