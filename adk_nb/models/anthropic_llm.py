@@ -265,13 +265,16 @@ def content_block_to_part(content_block: Any) -> types.Part:
 
 def _usage(usage: Any, output_tokens: Optional[int] = None) -> types.GenerateContentResponseUsageMetadata:
   """genai usage from Anthropic's: cache reads and writes count as prompt tokens, as Gemini counts them."""
-  cached = getattr(usage, "cache_read_input_tokens", None)
-  written = getattr(usage, "cache_creation_input_tokens", None)
-  prompt = (getattr(usage, "input_tokens", None) or 0) + (cached or 0) + (written or 0)
-  output = output_tokens if output_tokens is not None else (getattr(usage, "output_tokens", None) or 0)
+  def count(name: str) -> Optional[int]:
+    value = getattr(usage, name, None)
+    return value if isinstance(value, int) else None
+
+  cached = count("cache_read_input_tokens")
+  prompt = (count("input_tokens") or 0) + (cached or 0) + (count("cache_creation_input_tokens") or 0)
+  output = output_tokens if isinstance(output_tokens, int) else (count("output_tokens") or 0)
   return types.GenerateContentResponseUsageMetadata(
       prompt_token_count=prompt, candidates_token_count=output, total_token_count=prompt + output,
-      cached_content_token_count=cached if isinstance(cached, int) else None)
+      cached_content_token_count=cached)
 
 
 def message_to_generate_content_response(message: Any) -> LlmResponse:
