@@ -445,12 +445,13 @@ class AnthropicLlm(BaseLlm):
   ) -> AsyncGenerator[LlmResponse, None]:
     """Sends the request to Claude; with `stream=True` yields text as it arrives, then the whole answer."""
     client = self._client()
-    kwargs = self._request_kwargs(llm_request)
+    kwargs, schema = self._request_kwargs(llm_request)
     retrying = dict(options=_retry.RetryOptions.coerce(self.retry_options), classify=_classify,
                     model=kwargs["model"], auth_fix=self._auth_fix)
     if not stream:
       message = await _retry.call_with_retries(lambda: client.messages.create(**kwargs), **retrying)
-      yield message_to_generate_content_response(message)
+      response = message_to_generate_content_response(message)
+      yield _schema_answer_as_text(response, nested=schema == "nested") if schema else response
       return
     aggregator = StreamAggregator()
     async for event in _retry.stream_with_retries(lambda: client.messages.create(stream=True, **kwargs),
@@ -458,9 +459,11 @@ class AnthropicLlm(BaseLlm):
       partial = aggregator.add(event)
       if partial is not None:
         yield partial
-    yield aggregator.final()
+    final = aggregator.final()
+    yield _schema_answer_as_text(final, nested=schema == "nested") if schema else final
 
-  def _request_kwargs(self, llm_request: LlmRequest) -> dict[str, Any]:
+  def _request_kwargs(self, llm_request: LlmRequest) -> tuple[dict[str, Any], Optional[str]]:
+    """The arguments of messages.create, and how an output schema travels (None, 'object' or 'nested')."""
     ids = _ToolIds()
     messages = [m for m in (_content_to_message(c, ids) for c in with_user_turn(llm_request.contents))
                 if m["content"]]
@@ -475,10 +478,16 @@ class AnthropicLlm(BaseLlm):
     if tools:
       kwargs["tools"] = tools
       kwargs["tool_choice"] = {"type": "auto"}
-    if config.response_schema is not None or config.response_json_schema is not None:
-      raise ValueError(f"{type(self).__name__} does not send output schemas to Claude yet: drop output_schema "
-                       "from the agent and validate the answer yourself, or use LiteLlm('anthropic/<model>').")
     thinking = _thinking(config)
+    schema_tool, nested = _output_schema_tool(config)
+    schema = None
+    if schema_tool is not None and not tools:
+      schema = "nested" if nested else "object"
+      # Claude takes a schema as a tool's input: it is asked to call that one tool, and the call becomes the text.
+      kwargs["tools"] = [schema_tool]
+      forced = thinking is None or thinking["type"] == "disabled"  # Claude refuses a forced tool while thinking
+      kwargs["tool_choice"] = ({"type": "tool", "name": _SCHEMA_TOOL, "disable_parallel_tool_use": True} if forced
+                               else {"type": "auto", "disable_parallel_tool_use": True})
     if thinking is not None:
       kwargs["thinking"] = thinking
     effort = getattr(config, "effort", None)
@@ -496,7 +505,7 @@ class AnthropicLlm(BaseLlm):
         kwargs["extra_body"] = sampling
     if config.stop_sequences:
       kwargs["stop_sequences"] = list(config.stop_sequences)
-    return kwargs
+    return kwargs, schema
 
   def _model_name(self, model: Optional[str]) -> str:
     """The model id the API takes; a Vertex resource name is reduced to its model id."""
@@ -594,6 +603,40 @@ def _thinking(config: types.GenerateContentConfig) -> Optional[dict[str, Any]]:
   if budget < 0:
     return {"type": "adaptive", "display": "summarized"}
   return {"type": "enabled", "budget_tokens": budget}
+
+
+_SCHEMA_TOOL = "structured_output"
+_SCHEMA_VALUE = "response"
+
+
+def _output_schema_tool(config: types.GenerateContentConfig) -> tuple[Optional[dict[str, Any]], bool]:
+  """The tool that carries the config's response schema, and whether it had to be wrapped in an object."""
+  if config.response_schema is None and config.response_json_schema is None:
+    return None, False
+  from .lite_llm import generation_args
+
+  schema = generation_args(config)["response_format"]["json_schema"]["schema"]
+  nested = schema.get("type") != "object"
+  if nested:
+    defs = schema.pop("$defs", None)  # $refs resolve from the root, so the definitions stay there
+    schema = {"type": "object", "properties": {_SCHEMA_VALUE: schema}, "required": [_SCHEMA_VALUE],
+              **({"$defs": defs} if defs else {})}
+  return {"name": _SCHEMA_TOOL, "input_schema": schema,
+          "description": "Give your final answer by calling this tool once; its input is the whole answer."}, nested
+
+
+def _schema_answer_as_text(response: LlmResponse, *, nested: bool) -> LlmResponse:
+  """The response with Claude's call of the schema tool turned into the JSON text the agent expects."""
+  parts = response.content.parts if response.content else None
+  call = next((p.function_call for p in parts or [] if p.function_call and p.function_call.name == _SCHEMA_TOOL),
+              None)
+  if call is None:
+    return response
+  args = call.args or {}
+  value = args.get(_SCHEMA_VALUE) if nested else args
+  kept = [p for p in parts if p.thought]  # narration before the call is not part of the answer
+  response.content = types.Content(role="model", parts=[*kept, types.Part(text=json.dumps(value, ensure_ascii=False))])
+  return response
 
 
 def _build_anthropic_thinking_param(config: Optional[types.GenerateContentConfig]) -> Any:

@@ -220,10 +220,27 @@ async def test_real_endpoints_are_blocked_in_tests():
     await collect(AnthropicLlm(model="claude-sonnet-4-20250514"), request(user("Hi")))
 
 
-async def test_output_schema_is_refused_with_the_fix_and_nothing_is_sent(server):
-  with pytest.raises(ValueError, match="output_schema"):
-    await collect(model(server), request(user("Hi"), tools=False, response_schema={"type": "object"}))
-  assert server.requests == []
+async def test_an_output_schema_travels_as_a_forced_tool_and_comes_back_as_json_text(server):
+  schema = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+  server.reply(message(text("Here it is."), tool_use("structured_output", {"city": "Paris"}), stop="tool_use"))
+  [resp] = await collect(model(server), request(user("Where?"), tools=False, response_json_schema=schema))
+
+  assert [p.text for p in resp.content.parts] == ['{"city": "Paris"}']
+  body = server.requests[0].json
+  assert [t["name"] for t in body["tools"]] == ["structured_output"]
+  assert body["tools"][0]["input_schema"] == schema
+  assert body["tool_choice"] == {"type": "tool", "name": "structured_output", "disable_parallel_tool_use": True}
+
+
+async def test_a_list_schema_is_wrapped_in_an_object_and_unwrapped_in_a_streamed_answer(server):
+  server.stream(sse(("tool_use", "toolu_s", "structured_output", ['{"response": ["a", ', '"b"]}']), stop="tool_use"))
+  responses = await collect(model(server), request(user("Letters?"), tools=False, response_schema=list[str]),
+                            stream=True)
+
+  assert responses[-1].content.parts[0].text == '["a", "b"]' and responses[-1].partial is False
+  sent = server.requests[0].json["tools"][0]["input_schema"]
+  assert sent == {"type": "object", "properties": {"response": {"type": "array", "items": {"type": "string"}}},
+                  "required": ["response"]}
 
 
 async def test_thinking_blocks_round_trip_with_their_signature(server):
@@ -310,3 +327,24 @@ async def test_an_agent_with_a_tool_runs_a_tool_turn_on_anthropic_llm(server, st
   [result] = second["messages"][2]["content"]
   assert result["type"] == "tool_result" and result["tool_use_id"] == "toolu_a1"
   assert "sunny" in result["content"]
+
+
+async def test_an_agent_with_an_output_schema_gets_its_structured_answer_from_claude(server):
+  from pydantic import BaseModel
+
+  class Forecast(BaseModel):
+    city: str
+    forecast: str
+
+  server.reply(message(tool_use("structured_output", {"city": "Paris", "forecast": "sunny"}), stop="tool_use"))
+  agent = Agent(name="weather", model=model(server), instruction="Answer in the schema.", output_schema=Forecast,
+                output_key="forecast")
+  runner = InMemoryRunner(agent=agent, app_name="weather_app")
+  session = await runner.session_service.create_session(app_name="weather_app", user_id="u1")
+  events = [e async for e in runner.run_async(user_id="u1", session_id=session.id, new_message=user("Paris?"))]
+
+  assert summarize(events) == [("weather", "text", '{"city": "Paris", "forecast": "sunny"}'),
+                               ("weather", "state", "forecast")]
+  stored = await runner.session_service.get_session(app_name="weather_app", user_id="u1", session_id=session.id)
+  assert stored.state["forecast"] == {"city": "Paris", "forecast": "sunny"}
+  assert server.requests[0].json["tool_choice"]["name"] == "structured_output"
