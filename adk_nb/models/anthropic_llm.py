@@ -468,11 +468,11 @@ class AnthropicLlm(BaseLlm):
     messages = [m for m in (_content_to_message(c, ids) for c in with_user_turn(llm_request.contents))
                 if m["content"]]
     config = llm_request.config
+    # NOT_GIVEN (left out of the body by the SDK) keeps the call's shape the same as google-adk's.
     kwargs: dict[str, Any] = {"model": self._model_name(llm_request.model), "messages": messages,
-                              "max_tokens": config.max_output_tokens or self.max_tokens}
-    system = llm_request.system_instruction_text
-    if system:
-      kwargs["system"] = system
+                              "max_tokens": config.max_output_tokens or self.max_tokens,
+                              "system": llm_request.system_instruction_text or NOT_GIVEN,
+                              "tools": NOT_GIVEN, "tool_choice": NOT_GIVEN, "thinking": NOT_GIVEN}
     tools = [function_declaration_to_tool_param(d) for t in config.tools or []
              for d in getattr(t, "function_declarations", None) or []]
     if tools:
