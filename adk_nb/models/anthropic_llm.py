@@ -496,13 +496,15 @@ class AnthropicLlm(BaseLlm):
                     "to set how hard Claude reasons.", UserWarning, stacklevel=3)
     if effort:
       kwargs["output_config"] = {"effort": effort}
-    if (thinking is None or thinking["type"] == "disabled") and not effort:  # Claude refuses sampling then
-      # Sent as extra body fields: the SDK's create() lost these keywords in 2.x, the API still takes them.
-      sampling = {k: getattr(config, k) for k in ("temperature", "top_p", "top_k") if getattr(config, k) is not None}
+    sampling = {k: getattr(config, k) for k in ("temperature", "top_p", "top_k") if getattr(config, k) is not None}
+    if sampling and ((thinking is not None and thinking["type"] != "disabled") or effort):
+      warnings.warn(f"Claude takes no {', '.join(sampling)} while it thinks (thinking or effort is set), so "
+                    "they were not sent.", UserWarning, stacklevel=3)
+    elif sampling:
       if "top_k" in sampling:
         sampling["top_k"] = int(sampling["top_k"])
-      if sampling:
-        kwargs["extra_body"] = sampling
+      # Sent as extra body fields: the SDK's create() lost these keywords in 2.x, the API still takes them.
+      kwargs["extra_body"] = sampling
     if config.stop_sequences:
       kwargs["stop_sequences"] = list(config.stop_sequences)
     return kwargs, schema

@@ -348,3 +348,12 @@ async def test_an_agent_with_an_output_schema_gets_its_structured_answer_from_cl
   stored = await runner.session_service.get_session(app_name="weather_app", user_id="u1", session_id=session.id)
   assert stored.state["forecast"] == {"city": "Paris", "forecast": "sunny"}
   assert server.requests[0].json["tool_choice"]["name"] == "structured_output"
+
+
+async def test_sampling_settings_are_left_out_with_a_warning_while_claude_thinks(server):
+  server.reply(message(text("ok")))
+  with pytest.warns(UserWarning, match="temperature.*not sent"):
+    await collect(model(server), request(user("Hi"), temperature=0.5,
+                                         thinking_config=types.ThinkingConfig(thinking_budget=-1)))
+  body = server.requests[0].json
+  assert "temperature" not in body and body["thinking"] == {"type": "adaptive", "display": "summarized"}
