@@ -279,12 +279,18 @@ def _usage(usage: Any, output_tokens: Optional[int] = None) -> types.GenerateCon
 
 def message_to_generate_content_response(message: Any) -> LlmResponse:
   """A whole Anthropic Message as an LlmResponse: parts, usage, finish reason and model version."""
-  return LlmResponse(
-      content=types.Content(role="model", parts=[content_block_to_part(b) for b in message.content]),
-      usage_metadata=_usage(message.usage),
-      finish_reason=to_google_genai_finish_reason(message.stop_reason),
-      model_version=message.model,
-  )
+  return _response([content_block_to_part(b) for b in message.content], _usage(message.usage),
+                   message.stop_reason, message.model)
+
+
+def _response(parts: list[types.Part], usage: Any, stop_reason: Optional[str], model: Optional[str]) -> LlmResponse:
+  """The final LlmResponse; an answer with nothing in it that did not end normally is reported as an error."""
+  finish = to_google_genai_finish_reason(stop_reason)
+  if not parts and finish not in (None, types.FinishReason.STOP):
+    return LlmResponse(error_code=finish.value, finish_reason=finish, usage_metadata=usage, model_version=model,
+                       error_message=f"Claude stopped ({stop_reason}) without an answer.")
+  return LlmResponse(content=types.Content(role="model", parts=parts), usage_metadata=usage, finish_reason=finish,
+                     model_version=model)
 
 
 @dataclass
@@ -367,9 +373,9 @@ class StreamAggregator:
       else:
         parts.append(types.Part(function_call=types.FunctionCall(
             id=block.tool_id, name=block.name, args=_tool_args(block.text))))
-    return LlmResponse(content=types.Content(role="model", parts=parts), partial=False,
-                       usage_metadata=_usage(self.start_usage, self.output_tokens),
-                       finish_reason=to_google_genai_finish_reason(self.stop_reason), model_version=self.model)
+    final = _response(parts, _usage(self.start_usage, self.output_tokens), self.stop_reason, self.model)
+    final.partial = False
+    return final
 
 
 def _tool_args(raw: str) -> dict[str, Any]:

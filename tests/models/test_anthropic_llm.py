@@ -357,3 +357,14 @@ async def test_sampling_settings_are_left_out_with_a_warning_while_claude_thinks
                                          thinking_config=types.ThinkingConfig(thinking_budget=-1)))
   body = server.requests[0].json
   assert "temperature" not in body and body["thinking"] == {"type": "adaptive", "display": "summarized"}
+
+
+@pytest.mark.parametrize("stream", [False, True])
+async def test_a_refusal_without_content_is_an_error_response(server, stream):
+  if stream:
+    server.stream(sse(stop="refusal"))
+  else:
+    server.reply(message(stop="refusal"))
+  final = (await collect(model(server), request(user("Hi")), stream=stream))[-1]
+  assert final.error_code == "SAFETY" and "refusal" in final.error_message
+  assert final.finish_reason == types.FinishReason.SAFETY and final.content is None
