@@ -1,4 +1,4 @@
-"""Model adapters: the BaseLlm interface, the registry, Gemini, LiteLLM and the offline ScriptedModel."""
+"""Model adapters: the BaseLlm interface, the registry, Gemini, LiteLLM, Claude and the offline ScriptedModel."""
 
 from .base_llm import BaseLlm
 from .guard import RealModelCallBlocked, block_real_models, real_models_allowed
@@ -34,6 +34,10 @@ __all__ = [
 _LAZY = {
     "Gemini": ".google_llm",
     "LiteLlm": ".lite_llm",
+    # Not in __all__: a star import must not need the optional anthropic package.
+    "AnthropicLlm": ".anthropic_llm",
+    "Claude": ".anthropic_llm",
+    "AnthropicGenerateContentConfig": ".anthropic_llm",
     "Cassette": ".cassette",
     "CassetteMismatch": ".cassette",
     "RecordingModel": ".cassette",

@@ -11,7 +11,7 @@ import json
 import logging
 import os
 import re
-from typing import Any, AsyncGenerator, Optional
+from typing import Any, AsyncGenerator, Optional, Union
 
 from google.genai import types
 import pydantic
@@ -508,3 +508,105 @@ def _retry_after(error: BaseException) -> Optional[float]:
       if value is not None:
         return _retry.parse_retry_after(value)
   return None
+
+
+# ---- google-adk's names for the same conversions (its tests, and code written against it, import them) ----
+
+_FINISH_REASON_MAPPING = _FINISH_REASONS
+"""google-adk's name for the finish-reason table (OpenAI finish_reason -> genai FinishReason)."""
+
+
+def _to_litellm_role(role: Optional[str]) -> str:
+  """The chat role for a genai role: 'model' (or 'assistant') is the assistant, anything else the user."""
+  return "assistant" if role in ("model", "assistant") else "user"
+
+
+def _safe_json_serialize(obj: Any) -> str:
+  """`obj` as JSON text, or `str(obj)` when it is not JSON-serialisable."""
+  try:
+    return json.dumps(obj, ensure_ascii=False)
+  except (TypeError, ValueError, OverflowError, RecursionError):
+    return str(obj)
+
+
+def _get_provider_from_model(model: str) -> str:
+  """The provider of a LiteLLM model name ('openai/gpt-4o' -> 'openai'), or '' when the name does not say."""
+  if not model:
+    return ""
+  if model.startswith("litellm_proxy/"):
+    model = model.split("/", 1)[1]
+  if "/" in model:
+    return model.split("/", 1)[0].lower()
+  lower = model.lower()
+  if "azure" in lower:
+    return "azure"
+  return "openai" if lower.startswith(("gpt-", "o1")) else ""
+
+
+async def _content_to_message_param(content: types.Content, **_provider_options: Any) -> Any:
+  """One Content as a chat message, a list of them (several tool results), or None when it has none.
+
+  google-adk's keyword arguments (provider, model, upload_params, ...) are accepted and not needed:
+  adk_nb sends media inline rather than uploading files.
+  """
+  messages = content_to_messages(content)
+  if not messages:
+    return None
+  return messages[0] if len(messages) == 1 else messages
+
+
+async def _get_content(parts: Any, **_provider_options: Any) -> Any:
+  """The `content` of a user message for these parts: the text alone, or a list of content items."""
+  parts = [p for p in parts if not p.thought]
+  if len(parts) == 1 and parts[0].text is not None:
+    return parts[0].text
+  return [_user_part(p) for p in parts]
+
+
+def _schema_to_dict(schema: Union[types.Schema, dict[str, Any]]) -> dict[str, Any]:
+  """A genai Schema (or a Gemini-style schema dict) as a plain JSON schema dict."""
+  if isinstance(schema, types.Schema):
+    return schema_to_json(schema)
+  return _lowercase_types(_rename_schema_keys(json.loads(_json(schema))))
+
+
+def _function_declaration_to_tool_param(function_declaration: types.FunctionDeclaration) -> dict[str, Any]:
+  """One FunctionDeclaration as an OpenAI `tools` entry."""
+  decl = function_declaration
+  return {"type": "function", "function": {"name": decl.name, "description": decl.description or "",
+                                           "parameters": _parameters(decl)}}
+
+
+def _model_response_to_generate_content_response(response: Any) -> LlmResponse:
+  """google-adk's name for `from_model_response`."""
+  return from_model_response(response)
+
+
+def _message_to_generate_content_response(message: Any, *, is_partial: bool = False,
+                                          model_version: Optional[str] = None,
+                                          thought_parts: Optional[list[types.Part]] = None) -> LlmResponse:
+  """One chat message (litellm Message or dict) as an LlmResponse: thoughts, text, then tool calls."""
+  get = message.get if hasattr(message, "get") else (lambda k, d=None: getattr(message, k, d))
+  parts = list(thought_parts or [])
+  reasoning = get("reasoning_content", None)
+  if not parts and isinstance(reasoning, str) and reasoning:
+    parts.append(types.Part(text=reasoning, thought=True))
+  if get("content", None):
+    parts.append(types.Part(text=get("content")))
+  for call in get("tool_calls", None) or []:
+    fn = call.get("function") if isinstance(call, dict) else call.function
+    name = fn.get("name") if isinstance(fn, dict) else fn.name
+    arguments = fn.get("arguments") if isinstance(fn, dict) else fn.arguments
+    call_id = call.get("id") if isinstance(call, dict) else call.id
+    parts.append(types.Part(function_call=types.FunctionCall(id=call_id, name=name,
+                                                             args=parse_arguments(arguments))))
+  return LlmResponse(content=types.Content(role="model", parts=parts), partial=is_partial or None,
+                     model_version=model_version)
+
+
+async def _get_completion_inputs(llm_request: LlmRequest, model: str = "", upload_params: Any = None,
+                                 **_provider_options: Any) -> tuple[Any, Any, Any, Any]:
+  """(messages, tools or None, response_format or None, the other generation arguments or None)."""
+  args = generation_args(llm_request.config)
+  response_format = args.pop("response_format", None)
+  return to_messages(llm_request), to_tools(llm_request.config) or None, response_format, args or None

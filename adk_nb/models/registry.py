@@ -44,7 +44,8 @@ class LLMRegistry:
         return factory()
     raise ValueError(
         f"Model {model} not found: no model adapter matches {model!r}. Use a Gemini name ('gemini-2.5-flash'), a "
-        "LiteLLM 'provider/model' name ('openai/gpt-4o-mini', needs `pip install adk_nb[litellm]`), "
+        "LiteLLM 'provider/model' name ('openai/gpt-4o-mini', needs `pip install adk_nb[litellm]`), a Claude "
+        "name ('claude-sonnet-4@20250514' on Vertex AI; the anthropic package: `pip install adk_nb[anthropic]`), "
         "pass a BaseLlm instance, or register a class with LLMRegistry.register(cls)."
     )
 
@@ -61,6 +62,12 @@ def _gemma() -> type[BaseLlm]:
   return Gemma
 
 
+def _claude() -> type[BaseLlm]:
+  from .anthropic_llm import Claude
+
+  return Claude
+
+
 def _lite_llm() -> type[BaseLlm]:
   from .lite_llm import LiteLlm
 
@@ -75,3 +82,5 @@ for _p in (r"gemini-.*", r"projects/.+/locations/.+/endpoints/.+",
            r"projects/.+/locations/.+/publishers/google/models/gemini.+", r"model-optimizer-.*"):
   LLMRegistry._register(_p, _gemini)
 LLMRegistry._register(r"gemma-3.*", _gemma)
+# As in google-adk, a bare Claude name means Claude on Vertex AI (AnthropicLlm is the Anthropic API).
+LLMRegistry._register(r"claude-.*", _claude)

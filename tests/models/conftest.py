@@ -65,7 +65,8 @@ class Loopback:
     return self
 
   def stream(self, events: list, done: bool = False) -> "Loopback":
-    """Queues an SSE answer: each dict is one `data:` event; a threading.Event holds the stream until set."""
+    """Queues an SSE answer: each dict is one `data:` event, an (event name, dict) pair a named event;
+    a threading.Event holds the stream until set."""
     events = list(events) + (["[DONE]"] if done else [])
     self._answers.append(_Answer(events=events))
     return self
@@ -144,8 +145,11 @@ def _handler_for(server: Loopback):
           if not event.wait(10):
             server.gate_timeouts += 1
           continue
+        name = ""
+        if isinstance(event, tuple):  # (event name, data): a named SSE event, as Anthropic's API sends
+          name, event = f"event: {event[0]}\r\n", event[1]
         text = event if isinstance(event, str) else json.dumps(event)
-        self._chunk(f"data: {text}\r\n\r\n".encode())
+        self._chunk(f"{name}data: {text}\r\n\r\n".encode())
       self._chunk(b"")
 
     def _chunk(self, data: bytes) -> None:
