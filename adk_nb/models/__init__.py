@@ -37,6 +37,8 @@ _LAZY = {
     # Not in __all__: a star import must not need the optional anthropic package.
     "AnthropicLlm": ".anthropic_llm",
     "Claude": ".anthropic_llm",
+    "Gemma": ".gemma_llm",
+    "Gemma3Ollama": ".gemma_llm",
     "AnthropicGenerateContentConfig": ".anthropic_llm",
     "Cassette": ".cassette",
     "CassetteMismatch": ".cassette",
