@@ -676,7 +676,13 @@ def serve(config: ServerConfig, host: Optional[str] = None, port: int = 8000, lo
     raise
   bound = sock.getsockname()[1]
   server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, lifespan="on"))
-  print(f"adk-nb api_server listening on http://{host}:{bound} (apps: {', '.join(sorted(app.state.adk.runners))})",
-        flush=True)
-  server.run(sockets=[sock])
+
+  async def serving() -> None:
+    # Announced from inside the loop: a Ctrl-C right after the line lands in a started coroutine
+    # (uvicorn's `run` could be interrupted before its coroutine began: a "never awaited" warning).
+    print(f"adk-nb api_server listening on http://{host}:{bound} (apps: {', '.join(sorted(app.state.adk.runners))})",
+          flush=True)
+    await server.serve(sockets=[sock])
+
+  asyncio.run(serving())
   return 0
