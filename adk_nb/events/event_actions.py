@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler
 from pydantic_core import to_jsonable_python
 
 from ..tools.tool_confirmation import ToolConfirmation
+from .ui_widget import UiWidget
 
 
 logger = logging.getLogger("adk_nb.events")
@@ -81,3 +82,5 @@ class EventActions(BaseModel):
   """The route a workflow node took: which routed edges fire after it."""
   rewind_before_invocation_id: Optional[str] = None
   """Undo every invocation from this one on."""
+  render_ui_widgets: Optional[list[UiWidget]] = None
+  """Widgets the client should render with this event (ADK 2.x; see `Context.render_ui_widget`)."""
