@@ -3,7 +3,7 @@
 from .base_session_service import BaseSessionService, GetSessionConfig, ListSessionsResponse
 from .in_memory_session_service import InMemorySessionService
 from .session import Session
-from .state import State
+from .state import State, StateSchemaError
 
 __all__ = [
     "BaseSessionService",
@@ -13,6 +13,7 @@ __all__ = [
     "ListSessionsResponse",
     "Session",
     "State",
+    "StateSchemaError",
 ]
 
 
