@@ -32,7 +32,6 @@ class NodeInfo(BaseModel):
   """True when the event's content (an agent's final text) is the node's output."""
 
 
-_SHORTHANDS = frozenset(("message", "state", "route", "node_path"))
 _FIELD_NAMES: dict[type, frozenset] = {}
 
 
@@ -96,8 +95,9 @@ class Event(LlmResponse):
   def _shorthands(cls, data: Any) -> Any:
     # ADK 2.x shorthands: Event(message=..., state={...}, route=..., node_path=...). A subclass that
     # declares one of these names as a field keeps it as its field.
-    if not isinstance(data, dict) or not _SHORTHANDS.intersection(data):
-      return data
+    if not isinstance(data, dict) or not ("message" in data or "state" in data or "route" in data
+                                          or "node_path" in data):
+      return data  # the common case, kept to a few dict lookups: most Events use no shorthand
     data = dict(data)  # the caller's dict is left as it was
     fields = _field_names(cls)
     message = None if "message" in fields else data.pop("message", None)
