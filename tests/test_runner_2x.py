@@ -153,3 +153,23 @@ async def test_abort_signal_never_set_changes_nothing():
   events = await run(runner, "hi", abort_signal=asyncio.Event())
   assert [e.output for e in events if e.output is not None] == ["Echo: hi"]
   assert not any(e.error_code for e in events)
+
+
+async def test_abort_seals_calls_never_answered_but_never_a_pending_approval():
+  from adk_nb._abort import seal_aborted
+  from adk_nb.testing import pending, run_turn, session_of
+
+  def refund(order_id: str) -> dict:
+    """Refunds an order."""
+    return {"ok": order_id}
+
+  model = ScriptedModel([call("refund", order_id="A")])
+  runner = InMemoryRunner(LlmAgent(name="root", model=model,
+                                   tools=[FunctionTool(refund, require_confirmation=True)]), app_name="t")
+  await run_turn(runner, "refund A")
+  [item] = await pending(runner)
+  session = await session_of(runner)
+  sealed = seal_aborted(session, item.invocation_id, "root", None)
+  # nothing of that invocation is left unanswered but the approval, which stays pending: one marker
+  assert [(e.error_code, e.content) for e in sealed] == [("INVOCATION_ABORTED", None)]
+  assert [i.call_id for i in await pending(runner)] == [item.call_id]
