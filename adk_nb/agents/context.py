@@ -66,6 +66,9 @@ class Context(CallbackContext):
     self.event_author = event_author
     """The author stamped on this node's events (the enclosing workflow, for non-agent nodes)."""
     self.parent_ctx = parent_ctx
+    self.isolation_scope: Optional[str] = (parent_ctx.isolation_scope if parent_ctx is not None
+                                           else getattr(invocation_context, "isolation_scope", None))
+    """The delegated task whose events this run sees and writes (None: the whole conversation)."""
     self.interrupt_ids: list[str] = []
     """Ids of the RequestInput / long-running calls this run is waiting on."""
     self.error: Optional[BaseException] = None
@@ -101,6 +104,11 @@ class Context(CallbackContext):
     if self._sv is None and self._ea is None:
       return self._invocation_context.session.state
     return self._state
+
+  def get_invocation_context(self) -> "InvocationContext":
+    """A copy of the invocation seen from this run: its session and `isolation_scope` (ADK 2.x)."""
+    return self._invocation_context.model_copy(update={"session": self.session,
+                                                       "isolation_scope": self.isolation_scope})
 
   @property
   def pending_actions(self) -> EventActions | None:

@@ -32,7 +32,11 @@ async def invocation(memory=None, run_config=None) -> InvocationContext:
 
 async def test_tool_context_constructor_and_requests():
   ctx = Context(await invocation(), function_call_id="fc-1")
-  assert ctx.function_call_id == "fc-1" and ctx.get_invocation_context() is ctx._invocation_context
+  assert ctx.function_call_id == "fc-1"
+  ctx.isolation_scope = "task-1"
+  seen = ctx.get_invocation_context()
+  assert seen.session is ctx.session and seen.isolation_scope == "task-1"
+  assert ctx._invocation_context.isolation_scope is None  # a copy: the run's own context is unchanged
   ctx.request_confirmation(hint="Sure?", payload={"n": 1})
   assert ctx.actions.requested_tool_confirmations["fc-1"].payload == {"n": 1}
   with pytest.raises(ValueError, match="request_confirmation requires function_call_id"):
