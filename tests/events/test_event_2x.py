@@ -38,6 +38,7 @@ def test_shorthands_leave_the_callers_dict_alone():
   assert (event.actions.state_delta, event.actions.route, event.node_info.path) == ({"k": 1}, "next", "wf@1/n@1")
 
 
+@pytest.mark.filterwarnings("ignore:Field name \"message\"")  # pydantic notes the shadowed property, as intended
 def test_a_subclass_message_field_stays_its_own():
   class Note(Event):
     message: str = ""
