@@ -2,7 +2,7 @@
 
 __version__ = "0.1.0"
 
-__all__ = ["Agent", "Context", "LlmAgent", "Runner", "InMemoryRunner", "Workflow", "__version__"]
+__all__ = ["Agent", "Context", "Event", "LlmAgent", "Runner", "InMemoryRunner", "Workflow", "__version__"]
 
 
 def __getattr__(name: str):
@@ -19,6 +19,10 @@ def __getattr__(name: str):
     from .workflow._workflow import Workflow
 
     return Workflow
+  if name == "Event":
+    from .events.event import Event
+
+    return Event
   if name == "Context":
     from .agents.context import Context
 

@@ -51,6 +51,7 @@ class Runner:
       app: Optional[App] = None,
       app_name: Optional[str] = None,
       agent: Optional[BaseAgent] = None,
+      node: Any = None,
       plugins: Optional[list[BasePlugin]] = None,
       session_service: Optional[BaseSessionService] = None,
       artifact_service: Optional[Any] = None,
@@ -59,7 +60,19 @@ class Runner:
       auto_create_session: bool = False,
       plugin_close_timeout: float = 5.0,
   ):
-    """`plugin_close_timeout` bounds each plugin's `close()` (seconds) when the runner closes."""
+    """Pass exactly one of `app`, `agent` (with `app_name`) or `node` (ADK 2.x: a Workflow, an agent
+    or any BaseNode; `app_name` defaults to the node's name). `plugin_close_timeout` bounds each
+    plugin's `close()` (seconds) when the runner closes."""
+    given = [f"{label}={type(value).__name__}" for label, value in (("app", app), ("agent", agent), ("node", node))
+             if value is not None]
+    if len(given) > 1:
+      raise ValueError(f"Only one of app, agent, or node may be provided, but got: {', '.join(given)}. "
+                       "Pass exactly one to Runner().")
+    if node is not None:
+      from ._node_root import root_for_node
+
+      app_name = app_name or getattr(node, "name", None)
+      agent = root_for_node(node)
     if app is not None:
       if agent is not None:
         raise ValueError("Pass either app=... or agent=..., not both (the App already holds root_agent).")
@@ -71,7 +84,8 @@ class Runner:
       plugins = list(app.plugins)
     else:
       if agent is None:
-        raise ValueError("Runner needs agent=... (with app_name=...) or app=App(...).")
+        raise ValueError("Runner needs agent=... (with app_name=...), node=... or app=App(...). "
+                         "Pass exactly one to Runner().")
       self.app = None
       self.agent = agent
       self.app_name = app_name or getattr(agent, "name", "app")
@@ -100,8 +114,18 @@ class Runner:
       new_message: Optional[types.Content] = None,
       state_delta: Optional[dict[str, Any]] = None,
       run_config: Optional[RunConfig] = None,
+      yield_user_message: bool = False,
+      abort_signal: Optional[asyncio.Event] = None,
   ) -> AsyncGenerator[Event, None]:
     """Runs one turn and yields its events as they happen.
+
+    `yield_user_message=True` also yields the committed user message first (ADK 2.x).
+    `run_config.custom_metadata` is stamped on the user message's event.
+    `abort_signal` (ADK 2.x): once the caller sets it, the run stops (the agent is cancelled where it
+    waits) and the invocation is sealed: each of its tool calls left without an answer gets an
+    error answer, or, when there is none, one event with `error_code='INVOCATION_ABORTED'` records
+    the abort. Unlike google-adk 2.13, calls still waiting for a person (confirmations,
+    long-running tools, input requests) stay pending: an abort never loses an approval.
 
     A message holding FunctionResponse parts that answer pending long-running calls (or
     `adk_request_confirmation` requests) resumes the paused invocation instead of
@@ -200,8 +224,13 @@ class Runner:
                            isolation_scope=task.scope if task is not None else None,
                            actions=EventActions(state_delta=dict(state_delta or {})),
                            custom_metadata={NESTED_ANSWER_KEY: nested_answers} if nested_answers else None)
-        # Committed, not yielded: as in ADK, the stream holds what the agents produced.
+        if run_config.custom_metadata:
+          user_event.custom_metadata = {**run_config.custom_metadata, **(user_event.custom_metadata or {})}
+        # Committed; yielded only when asked (yield_user_message): by default, as in ADK, the
+        # stream holds what the agents produced.
         await self.session_service.append_event(session, user_event)
+        if yield_user_message:
+          yield user_event
       elif state_delta:
         event = Event(invocation_id=invocation_id, author="user",
                       actions=EventActions(state_delta=dict(state_delta)))
@@ -215,7 +244,12 @@ class Runner:
           yield event
           return
 
-      async for event in agent.run_async(ctx):
+      events = agent.run_async(ctx)
+      if abort_signal is not None:
+        from ._abort import until_aborted
+
+        events = until_aborted(events, abort_signal)
+      async for event in events:
         if pm.has("on_event_callback"):
           replaced = await pm.run("on_event_callback", invocation_context=ctx, event=event)
           if replaced is not None:
@@ -223,6 +257,13 @@ class Runner:
         if not event.partial:
           await self.session_service.append_event(session, event)
         yield event
+      if abort_signal is not None and abort_signal.is_set():
+        from ._abort import seal_aborted
+
+        for event in seal_aborted(session, ctx.invocation_id, self.agent.name, ctx.branch):
+          await self.session_service.append_event(session, event)
+          yield event
+        return
       if self.app is not None and self.app.events_compaction_config is not None:
         from .apps.compaction import compact_after_invocation
 
@@ -587,9 +628,11 @@ class InMemoryRunner(Runner):
       app_name: Optional[str] = None,
       plugins: Optional[list[BasePlugin]] = None,
       app: Optional[App] = None,
+      node: Any = None,
       auto_create_session: bool = False,
       plugin_close_timeout: float = 5.0,
   ):
+    """Exactly one of `agent`, `app` or `node` (ADK 2.x); `app_name` defaults to 'InMemoryRunner'."""
     artifact_service = memory_service = None
     try:
       from .artifacts import InMemoryArtifactService
@@ -607,6 +650,7 @@ class InMemoryRunner(Runner):
         app=app,
         app_name=app_name or (None if app else "InMemoryRunner"),
         agent=agent,
+        node=node,
         plugins=plugins,
         session_service=InMemorySessionService(),
         artifact_service=artifact_service,

@@ -2,6 +2,7 @@
 
 from .base_agent import BaseAgent
 from .callback_context import CallbackContext
+from .context import Context
 from .invocation_context import InvocationContext, LlmCallsLimitExceededError
 from .live_request_queue import LiveRequest, LiveRequestQueue
 from .llm_agent import Agent, LlmAgent
@@ -15,6 +16,7 @@ __all__ = [
     "Agent",
     "BaseAgent",
     "CallbackContext",
+    "Context",
     "InvocationContext",
     "LlmAgent",
     "LiveRequest",

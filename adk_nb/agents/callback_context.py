@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from ..events.event_actions import EventActions
 from ..sessions.state import State
+from ._context_methods import ContextMethods
 from .readonly_context import ReadonlyContext
 
 if TYPE_CHECKING:
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
   from .invocation_context import InvocationContext
 
 
-class CallbackContext(ReadonlyContext):
+class CallbackContext(ContextMethods, ReadonlyContext):
   """Context for agent and model callbacks. Writes to `state` land in `actions.state_delta`."""
 
   def __init__(

@@ -29,7 +29,7 @@ class Context(CallbackContext):
       invocation_context: "InvocationContext",
       *,
       node: Optional["BaseNode"] = None,
-      node_path: str = "",
+      node_path: Optional[str] = "",
       run_id: str = "1",
       attempt_count: int = 1,
       resume_inputs: Optional[dict[str, Any]] = None,
@@ -37,14 +37,25 @@ class Context(CallbackContext):
       parent_ctx: Optional["Context"] = None,
       event_actions: Optional[EventActions] = None,
       run_node: Optional[Callable[..., Any]] = None,
+      function_call_id: Optional[str] = None,
+      tool_confirmation: Any = None,
+      use_as_output: bool = False,
   ) -> None:
+    """ADK 2.x: `Context(invocation_context, function_call_id=..., tool_confirmation=...)` makes the
+    context a tool sees (request_confirmation / request_credential need the call id). When the node
+    (or, else, the parent context) has a `state_schema`, writes to `state` are checked against it
+    (StateSchemaError)."""
     # The actions and the state view are made on first use: most nodes never touch them.
     ReadonlyContext.__init__(self, invocation_context)
     self._ea = event_actions
     self._sv = None
     self.node = node
     """The node being run."""
-    self.node_path = node_path
+    self.function_call_id = function_call_id
+    """The id of the tool call being answered; None outside a tool."""
+    self.use_as_output = use_as_output
+    """True when this run's output is also its parent's (a `run_node(..., use_as_output=True)` child)."""
+    self.node_path = node_path or ""
     """Where the run sits in the graph, e.g. 'pipeline@1/review@2'."""
     self.run_id = run_id
     """This run's id: '1', '2', ... per node path (each loop iteration gets the next one)."""
@@ -55,10 +66,13 @@ class Context(CallbackContext):
     self.event_author = event_author
     """The author stamped on this node's events (the enclosing workflow, for non-agent nodes)."""
     self.parent_ctx = parent_ctx
+    self.isolation_scope: Optional[str] = (parent_ctx.isolation_scope if parent_ctx is not None
+                                           else getattr(invocation_context, "isolation_scope", None))
+    """The delegated task whose events this run sees and writes (None: the whole conversation)."""
     self.interrupt_ids: list[str] = []
     """Ids of the RequestInput / long-running calls this run is waiting on."""
     self.error: Optional[BaseException] = None
-    self.tool_confirmation: Any = None
+    self.tool_confirmation: Any = tool_confirmation
     """The person's answer (a ToolConfirmation) when a node with require_confirmation runs after approval."""
     self._output: Any = _UNSET
     self._route: Any = None
@@ -73,8 +87,16 @@ class Context(CallbackContext):
   @property
   def _state(self) -> State:
     if self._sv is None:
-      self._sv = State(value=self._invocation_context.session.state, delta=self._event_actions.state_delta)
+      self._sv = State(value=self._invocation_context.session.state, delta=self._event_actions.state_delta,
+                       schema=self._state_schema())
     return self._sv
+
+  def _state_schema(self) -> Any:
+    """The state schema writes are checked against: the node's, else the parent context's."""
+    schema = getattr(self.node, "state_schema", None)
+    if schema is None and self.parent_ctx is not None:
+      schema = self.parent_ctx._state_schema()
+    return schema if isinstance(schema, type) else None
 
   def _state_to_read(self) -> Any:
     """State for lookups only: the session's own mapping while nothing is pending, so reading
@@ -82,6 +104,11 @@ class Context(CallbackContext):
     if self._sv is None and self._ea is None:
       return self._invocation_context.session.state
     return self._state
+
+  def get_invocation_context(self) -> "InvocationContext":
+    """A copy of the invocation seen from this run: its session and `isolation_scope` (ADK 2.x)."""
+    return self._invocation_context.model_copy(update={"session": self.session,
+                                                       "isolation_scope": self.isolation_scope})
 
   @property
   def pending_actions(self) -> EventActions | None:

@@ -3,8 +3,10 @@
 What is here: the credential and auth-config models (`AuthCredential`, `AuthConfig`, ...), the scheme
 kinds, and credential services that keep exchanged credentials per app and user
 (`InMemoryCredentialService`, reached from callbacks and tools through `save_credential` /
-`load_credential`). What is not: the OAuth2 / OpenID Connect exchange and refresh flows (google-adk's
-`AuthHandler`, exchangers, refreshers); toolsets take their credentials directly (README "Compatibility").
+`load_credential`), and `auth_handler.AuthHandler`, which builds the `adk_request_credential` request
+(secrets removed) and reads the client's answer from state. What is not: the OAuth2 / OpenID Connect
+exchange and refresh flows (google-adk's exchangers, refreshers); toolsets take their credentials
+directly (README "Compatibility").
 """
 
 import importlib
@@ -13,6 +15,7 @@ _EXPORTS = {
     "AuthConfig": ".auth_tool",
     "AuthCredential": ".auth_credential",
     "AuthCredentialTypes": ".auth_credential",
+    "AuthHandler": ".auth_handler",
     "AuthScheme": ".auth_schemes",
     "AuthSchemeType": ".auth_schemes",
     "OpenIdConnectWithConfig": ".auth_schemes",

@@ -32,6 +32,27 @@ class NodeInfo(BaseModel):
   """True when the event's content (an agent's final text) is the node's output."""
 
 
+_FIELD_NAMES: dict[type, frozenset] = {}
+
+
+def _field_names(cls: type) -> frozenset:
+  names = _FIELD_NAMES.get(cls)
+  if names is None:
+    names = frozenset(cls.model_fields) | {f.alias for f in cls.model_fields.values() if f.alias}
+    _FIELD_NAMES[cls] = names
+  return names
+
+
+def _to_content(message: Any) -> types.Content:
+  """A Content from what ADK 2.x accepts as a message: a Content, a str, a Part, or a list of them
+  (google-genai's own conversion, so roles match google-adk: text becomes a user Content)."""
+  if isinstance(message, types.Content):
+    return message
+  from google.genai import _transformers
+
+  return _transformers.t_content(message)
+
+
 class Event(LlmResponse):
   """A step of a conversation: content plus the side effects (`actions`) it declares.
 
@@ -72,25 +93,59 @@ class Event(LlmResponse):
   @model_validator(mode="before")
   @classmethod
   def _shorthands(cls, data: Any) -> Any:
-    # ADK 2.x shorthands for workflow nodes: Event(output=..., route=..., state={...}, message=...).
-    if isinstance(data, dict) and ("route" in data or "state" in data or "message" in data):
-      data = dict(data)
+    # ADK 2.x shorthands: Event(message=..., state={...}, route=..., node_path=...). A subclass that
+    # declares one of these names as a field keeps it as its field.
+    if not isinstance(data, dict) or not ("message" in data or "state" in data or "route" in data
+                                          or "node_path" in data):
+      return data  # the common case, kept to a few dict lookups: most Events use no shorthand
+    data = dict(data)  # the caller's dict is left as it was
+    fields = _field_names(cls)
+    message = None if "message" in fields else data.pop("message", None)
+    state = None if "state" in fields else data.pop("state", None)
+    route = None if "route" in fields else data.pop("route", None)
+    node_path = None if "node_path" in fields else data.pop("node_path", None)
+    if message is not None:
+      if data.get("content") is not None:
+        raise ValueError("'message' and 'content' are mutually exclusive: they are the same thing (message= is "
+                         "the ADK 2.x name); pass one.")
+      data["content"] = _to_content(message)
+    if state is not None or route is not None:
       actions = data.get("actions")
       if actions is None:
         actions = EventActions()
       elif isinstance(actions, dict):
         actions = EventActions(**actions)
-      if "route" in data:
-        actions.route = data.pop("route")
-      if "state" in data:
-        actions.state_delta.update(data.pop("state") or {})
-      data["actions"] = actions
-      if "message" in data:
-        message = data.pop("message")
-        if isinstance(message, str):
-          message = types.Content(role="model", parts=[types.Part(text=message)])
-        data["content"] = message
+      elif isinstance(actions, EventActions):
+        actions = actions.model_copy(deep=True)
+      if isinstance(actions, EventActions):  # anything else is left for field validation to refuse
+        if state is not None:
+          actions.state_delta = dict(state)
+        if route is not None:
+          actions.route = route
+        data["actions"] = actions
+    if node_path is not None:
+      info = data.get("node_info")
+      if info is None:
+        data["node_info"] = NodeInfo(path=node_path)
+      elif isinstance(info, NodeInfo):
+        data["node_info"] = info.model_copy(update={"path": node_path})
+      elif isinstance(info, dict):
+        data["node_info"] = {**info, "path": node_path}
     return data
+
+  @property
+  def message(self) -> Any:
+    """The event's message: its `content` (ADK 2.x name). A subclass with a `message` field reads it."""
+    if "message" in type(self).model_fields:
+      return self.__dict__.get("message")
+    return self.content
+
+  @message.setter
+  def message(self, value: Any) -> None:
+    if "message" in type(self).model_fields:
+      self.__pydantic_validator__.validate_assignment(self, "message", value)
+    else:
+      self.content = None if value is None else _to_content(value)
 
   def model_post_init(self, __context: Any) -> None:
     if not self.id:

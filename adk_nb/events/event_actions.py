@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any, Optional, Union
 
 from google.genai import types
-from pydantic import BaseModel, ConfigDict, Field, alias_generators
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, alias_generators, field_serializer
+from pydantic_core import to_jsonable_python
 
 from ..tools.tool_confirmation import ToolConfirmation
+from .ui_widget import UiWidget
+
+
+logger = logging.getLogger("adk_nb.events")
+
+
+def _make_json_serializable(value: Any) -> Any:
+  """`value` as JSON data: rich types (datetimes, pydantic models) in their JSON form, and what has
+  none (a function, a lock) replaced by its repr. Used only to *show* an event (model_dump); the
+  session stores refuse such a state value instead, naming it, and write nothing."""
+  return to_jsonable_python(value, serialize_unknown=True)
 
 
 class EventCompaction(BaseModel):
@@ -37,6 +50,18 @@ class EventActions(BaseModel):
   """State writes, routed by key prefix (app:, user:, temp:, none)."""
   artifact_delta: dict[str, int] = Field(default_factory=dict)
   """Artifacts saved by this event: filename to version."""
+
+  @field_serializer("state_delta", "agent_state", mode="wrap")
+  def _dump_state(self, value: Any, handler: SerializerFunctionWrapHandler, info: Any) -> Any:
+    # As google-adk 2.x: dumping an event whose state holds a value with no JSON form (a callable)
+    # warns and shows its repr rather than failing. Storing it still fails (sessions.json_form).
+    try:
+      return handler(value)
+    except Exception:
+      logger.warning("Failed to serialize `%s`: it holds values with no JSON form (e.g. callables); they are "
+                     "shown as their repr.", info.field_name, exc_info=True)
+      return handler(_make_json_serializable(value))
+
   transfer_to_agent: Optional[str] = None
   """Name of the agent that takes over the conversation."""
   transfer_reason: Optional[str] = None
@@ -57,3 +82,5 @@ class EventActions(BaseModel):
   """The route a workflow node took: which routed edges fire after it."""
   rewind_before_invocation_id: Optional[str] = None
   """Undo every invocation from this one on."""
+  render_ui_widgets: Optional[list[UiWidget]] = None
+  """Widgets the client should render with this event (ADK 2.x; see `Context.render_ui_widget`)."""

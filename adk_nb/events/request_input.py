@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, alias_generators
 
 from .event import new_uuid4
 
@@ -18,7 +18,8 @@ class RequestInput(BaseModel):
   does not run in that pass (in google-adk it does).
   """
 
-  model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
+  model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid", alias_generator=alias_generators.to_camel,
+                            populate_by_name=True)
 
   interrupt_id: str = Field(default_factory=new_uuid4)
   """The id of the function call to answer; unique by default."""

@@ -4,7 +4,7 @@ from .base_session_service import BaseSessionService, GetSessionConfig, ListSess
 from .fork import Lineage, lineage
 from .in_memory_session_service import InMemorySessionService
 from .session import Session
-from .state import State
+from .state import State, StateSchemaError
 
 __all__ = [
     "BaseSessionService",
@@ -15,6 +15,7 @@ __all__ = [
     "ListSessionsResponse",
     "Session",
     "State",
+    "StateSchemaError",
     "lineage",
 ]
 

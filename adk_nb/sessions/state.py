@@ -4,7 +4,44 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Iterator, MutableMapping, Optional
 
+from ..errors.adk_nb_error import AdkNbError
 from ..errors.stale_session_error import StaleSessionError
+
+
+class StateSchemaError(AdkNbError, TypeError):
+  """A state write that the declared state schema does not allow (an undeclared key, a wrong type)."""
+
+
+_ADAPTERS: dict[tuple[type, str], Any] = {}
+
+
+def _check_entry(schema: Any, key: str, value: Any) -> None:
+  """StateSchemaError unless `schema` (a pydantic model) declares `key` and `value` fits its type.
+
+  Keys holding ':' (the app:, user:, temp: scopes and ADK's own `<owner>:<key>` entries) are not checked.
+  """
+  if ":" in key:
+    return
+  fields = schema.model_fields
+  if key not in fields:
+    raise StateSchemaError(
+        f"Key '{key}' is not declared in state schema '{schema.__name__}'. Declared fields: "
+        f"{sorted(fields)}. Add it to the schema, or use a prefixed key (temp:{key}) for scratch values."
+    )
+  adapter = _ADAPTERS.get((schema, key))
+  if adapter is None:
+    from pydantic import TypeAdapter
+
+    adapter = _ADAPTERS[(schema, key)] = TypeAdapter(fields[key].rebuild_annotation())
+  from pydantic import ValidationError
+
+  try:
+    adapter.validate_python(value)
+  except ValidationError as exc:
+    raise StateSchemaError(
+        f"Value for '{key}' does not satisfy field '{key}' ({fields[key].rebuild_annotation()}) in "
+        f"'{schema.__name__}': {exc}"
+    ) from exc
 
 
 class State(MutableMapping):
@@ -20,11 +57,15 @@ class State(MutableMapping):
   USER_PREFIX = "user:"
   TEMP_PREFIX = "temp:"
 
-  __slots__ = ("_value", "_delta")
+  __slots__ = ("_value", "_delta", "_schema")
 
-  def __init__(self, value: dict[str, Any], delta: dict[str, Any]):
+  def __init__(self, value: dict[str, Any], delta: dict[str, Any], schema: Any = None):
+    """`schema` (ADK 2.x): a pydantic model declaring the state keys and their types; each write
+    (`state[k] = v`, `update`) is checked against it and a mismatch raises StateSchemaError,
+    recording nothing. Writes into a container read from the state are not checked."""
     self._value = value
     self._delta = delta
+    self._schema = schema if isinstance(schema, type) else None
 
   def __getitem__(self, key: str) -> Any:
     if key in self._delta:
@@ -32,6 +73,8 @@ class State(MutableMapping):
     return self._value[key]
 
   def __setitem__(self, key: str, value: Any) -> None:
+    if self._schema is not None:
+      _check_entry(self._schema, key, value)
     self._value[key] = value
     self._delta[key] = value
 
@@ -65,7 +108,11 @@ class State(MutableMapping):
     return default
 
   def update(self, other: Any = (), /, **kwargs: Any) -> None:
-    for k, v in dict(other, **kwargs).items():
+    items = dict(other, **kwargs)
+    if self._schema is not None:
+      for k, v in items.items():  # all checked first: a refused update records nothing
+        _check_entry(self._schema, k, v)
+    for k, v in items.items():
       self[k] = v
 
   def has_delta(self) -> bool:

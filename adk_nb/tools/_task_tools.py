@@ -48,7 +48,12 @@ class FinishTaskTool(BaseTool):
   """Ends a task-mode agent's task: its arguments (the agent's `output_schema`, else `{result: str}`)
   become the answer to the coordinator's call. Invalid arguments go back to the model to retry."""
 
-  def __init__(self, agent: "LlmAgent"):
+  def __init__(self, agent: Optional["LlmAgent"] = None, *, task_agent: Optional["LlmAgent"] = None):
+    agent = agent if agent is not None else task_agent  # task_agent=: google-adk 2.x's keyword
+    if agent is None:
+      raise TypeError("FinishTaskTool needs the task agent: FinishTaskTool(agent) or FinishTaskTool(task_agent=agent).")
+    self.output_schema = agent.output_schema
+    """The task agent's output_schema (None: the result is a short text under `result`)."""
     schema = agent.output_schema if agent.output_schema is not None else _DefaultTaskOutput
     self.adapter = TypeAdapter(schema)
     json_schema = self.adapter.json_schema()
@@ -59,6 +64,14 @@ class FinishTaskTool(BaseTool):
     if agent.output_schema is not None:
       description += " Its parameters carry the result, in the required output format."
     super().__init__(name=FINISH_TASK, description=description)
+
+  @property
+  def _wrapper_key(self) -> Optional[str]:  # google-adk 2.x's name
+    return self.wrapper_key
+
+  def _build_instruction(self) -> str:
+    """What the model is told about finishing its task (adk_nb's wording)."""
+    return _FINISH_INSTRUCTION
 
   def _get_declaration(self) -> types.FunctionDeclaration:
     schema = self.adapter.json_schema()
@@ -76,13 +89,13 @@ class FinishTaskTool(BaseTool):
 
   async def process_llm_request(self, *, tool_context: "ToolContext", llm_request: "LlmRequest") -> None:
     await super().process_llm_request(tool_context=tool_context, llm_request=llm_request)
-    llm_request.append_instructions([_FINISH_INSTRUCTION])
+    llm_request.append_instructions([self._build_instruction()])
 
   async def run_async(self, *, args: dict[str, Any], tool_context: "ToolContext") -> Any:
     try:
       self.result(args)
     except ValidationError as exc:
-      return {"error": f"`{self.name}()` was called with arguments that do not validate:\n{exc}\nCall it "
+      return {"error": f"`{self.name}()` was called with arguments that have validation errors:\n{exc}\nCall it "
                        "again with every required parameter present and of the right type."}
     # Not skip_summarization: as in google-adk this answer is no final response (a caller of
     # is_final_response() must not take it for the agent's reply); the flow stops on it instead.

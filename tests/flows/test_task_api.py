@@ -156,7 +156,7 @@ async def test_an_invalid_finish_task_goes_back_to_the_model_and_a_schema_shapes
       [call("booker", request="book"), "Booked."], output_schema=Booking)
   events = await run_turn(InMemoryRunner(coord, app_name="app"), "book 2 seats to Paris")
   answers = [s for s in summary(events) if s[1] == "answer"]
-  assert answers[0][:3] == ("booker", "answer", "finish_task") and "do not validate" in answers[0][3]["error"]
+  assert answers[0][:3] == ("booker", "answer", "finish_task") and "validation errors" in answers[0][3]["error"]
   assert answers[1:] == [("booker", "answer", "finish_task", {"result": "Task completed."}),
                          ("user", "answer", "booker", {"city": "Paris", "seats": 2})]
   assert declarations(booker_model.requests[0])["finish_task"].parameters_json_schema["required"] == ["city", "seats"]
