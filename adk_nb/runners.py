@@ -145,12 +145,14 @@ class Runner:
     """
     hold = TurnHold()
     return TurnStream(self._run_turn(hold, user_id=user_id, session_id=session_id, invocation_id=invocation_id,
-                                     new_message=new_message, state_delta=state_delta, run_config=run_config),
+                                     new_message=new_message, state_delta=state_delta, run_config=run_config,
+                                     yield_user_message=yield_user_message, abort_signal=abort_signal),
                       hold)
 
   async def _run_turn(self, hold: TurnHold, *, user_id: str, session_id: str, invocation_id: Optional[str],
                       new_message: Optional[types.Content], state_delta: Optional[dict[str, Any]],
-                      run_config: Optional[RunConfig]) -> AsyncGenerator[Event, None]:
+                      run_config: Optional[RunConfig], yield_user_message: bool = False,
+                      abort_signal: Optional[asyncio.Event] = None) -> AsyncGenerator[Event, None]:
     """run_async's turn; its claim goes in `hold`, so that dropping the stream lets go of it."""
     session = await self._get_session(user_id, session_id)
     run_config = run_config or RunConfig()
