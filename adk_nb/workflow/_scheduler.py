@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import warnings
 from collections import deque
 from typing import TYPE_CHECKING, Any, AsyncGenerator, Optional
 
@@ -25,13 +24,12 @@ from ..events.event_actions import EventActions
 from ..events.protocol import TRACEBACK_KEY
 from ..events.request_input import RequestInput
 from . import _checkpoint
-from ._values import common_branch as _common_branch
 from ._values import request_input_event as _request_input_event
 from ._values import user_content as _user_content
 from ._values import validate as _validate
-from ._base_node import START, BaseNode
-from ._errors import (NodeInterruptedError, NodeTimeoutError, WorkflowConfigurationError, WorkflowDataError,
-                      WorkflowLoopLimitError, WorkflowStalledError)
+from ._base_node import BaseNode
+from ._errors import NodeInterruptedError, NodeTimeoutError, WorkflowDataError
+from ._graph_state import GraphState, NodeRun
 
 if TYPE_CHECKING:
   from ..agents.invocation_context import InvocationContext
@@ -56,7 +54,7 @@ class _Run:
 
   __slots__ = ("node", "name", "run_id", "path", "input", "branch", "ctx", "output", "has_output",
                "route", "interrupts", "error", "output_emitted", "route_emitted", "buffer", "resume_inputs", "terminal",
-               "dynamic", "task", "children", "child_counts", "paused_by_child")
+               "dynamic", "task", "children", "child_counts", "paused_by_child", "spec")
 
   def __init__(self, node: BaseNode, run_id: str, path: str, node_input: Any, branch: Optional[str]):
     self.node = node
@@ -87,10 +85,18 @@ class _Run:
     or a rerun after a pause finds the children of the earlier pass under the same paths)."""
     self.paused_by_child = False
     """True when the run's interrupts came from a `ctx.run_node` child: it runs again on resume."""
+    self.spec: Optional[NodeRun] = None
+    """The graph state's record of this run (None for a `ctx.run_node` child)."""
 
 
 class Scheduler:
-  """Runs the graph of `workflow` once (or resumes it), yielding every event of its nodes."""
+  """Runs the graph of `workflow` once (or resumes it), yielding every event of its nodes.
+
+  The asyncio driver around a `GraphState`: it starts the runs the state hands out (as tasks, or
+  inline for plain sync functions), funnels their events through one queue so each is committed
+  before its node continues, applies retries and timeouts, and reports each finished run back
+  to the state.
+  """
 
   def __init__(self, workflow: "Workflow", ic: "InvocationContext", path: str, node_input: Any,
                result: GraphResult, parent_ctx: Optional[Context] = None, also_output_for: tuple[str, ...] = ()):
@@ -98,110 +104,37 @@ class Scheduler:
     self.also_output_for = also_output_for
     """Paths of the enclosing workflows whose output this workflow's output also is (it ends them)."""
     self.graph = workflow._graph
+    self.state = GraphState(self.graph, path, name=workflow.name, max_iterations=workflow.max_iterations,
+                            strict_routes=workflow.strict_routes)
     self.ic = ic
     self.path = path
     self.input = node_input
     self.result = result
     self.parent_ctx = parent_ctx
     self.queue: asyncio.Queue = asyncio.Queue()
-    self.triggers: dict[str, deque] = {}
     self.running: dict[str, _Run] = {}
+    """Runs executing as tasks, by node name."""
     self.tasks: set[asyncio.Task] = set()
-    self.waiting: dict[str, dict[str, Any]] = {}
-    self.outputs: dict[str, Any] = {}
-    self.branches: dict[str, Optional[str]] = {}
-    self.runs: dict[str, int] = {}
-    self.arrivals: dict[str, set[str]] = {}
-    self.join_inputs: dict[str, list[str]] = {}
-    """The predecessors each JoinNode waits for, by join name (computed on its first arrival)."""
-    self.terminal_outputs: dict[str, Any] = {}
     self.dynamic_runs: dict[str, int] = {}
-    self.restored = False
     self.inline: deque = deque()
-    self.ready: dict[str, None] = {}
-    """Nodes with queued triggers, in the order their first trigger arrived."""
     self.used_ids: Optional[set[str]] = None
-    self.pending_inline: set[str] = set()
     self.events: Optional[list[Event]] = None
     """This invocation's events (read once, for the checkpoint and the interrupt ids in use)."""
-    self.answers: dict[str, Any] = {}
-    """Answers given since the checkpoint this run resumes from, by interrupt id."""
-    self.dynamic_done: dict[str, Any] = {}
-    """Outputs of completed `ctx.run_node` children whose caller has not completed, by child path."""
-    self.dynamic_waiting: dict[str, dict[str, Any]] = {}
-    """`ctx.run_node` children waiting for answers, by child path: their interrupts and whether they rerun."""
-
-  # ---- setup -----------------------------------------------------------------------------------
-
-  def _seed(self) -> None:
-    starts = self.graph.next_nodes(START.name, None)[0]
-    for name in starts:
-      self._trigger(START.name, name, self.input, self.ic.branch, len(starts) > 1)
-
-  def _restore(self, state: dict[str, Any], answers: dict[str, Any]) -> list[_Run]:
-    """Puts the scheduler back where it paused; returns the runs the answers let continue."""
-    self.restored = True
-    self.runs = dict(state["runs"])
-    self.outputs = _checkpoint.decode(state["outputs"])
-    self.branches = dict(state["branches"])
-    self.arrivals = {k: set(v) for k, v in state["arrivals"].items()}
-    self.terminal_outputs = _checkpoint.decode(state["terminal_outputs"])
-    self.answers = answers
-    self.dynamic_done = _checkpoint.decode(state.get("dynamic", {}))
-    self.dynamic_waiting = dict(state.get("dynamic_waiting", {}))
-    for name, items in state["triggers"].items():
-      self.triggers[name] = deque((_checkpoint.decode(i), b, s) for i, b, s in items)
-      if self.triggers[name]:
-        self.ready[name] = None
-    resumed: list[_Run] = []
-    for name, info in state["waiting"].items():
-      node = self.graph.nodes[name]
-      answered = {i: answers[i] for i in info["interrupts"] if i in answers}
-      if not answered:
-        self.waiting[name] = info
-        continue
-      run = _Run(node, info["run_id"], f"{self.path}/{name}@{info['run_id']}", _checkpoint.decode(info["input"]),
-                 info["branch"])
-      run.terminal = name in self.graph.terminals
-      run.resume_inputs = answered
-      if info.get("rerun") or node.rerun_on_resume or isinstance(node, BaseAgent):
-        # Agents resume through their own machinery (the paused call's answer is in the session);
-        # a node paused by a ctx.run_node child runs again and finds its finished children replayed.
-        resumed.append(run)
-      else:
-        value = next(iter(answered.values())) if len(answered) == 1 else answered
-        run.output, run.has_output = value, True
-        resumed.append(run)
-    return resumed
-
-  def _checkpoint_state(self) -> dict[str, Any]:
-    return {
-        "workflow": self.path,
-        "status": "paused",
-        "runs": self.runs,
-        "outputs": _checkpoint.encode(self.outputs),
-        "branches": self.branches,
-        "arrivals": {k: sorted(v) for k, v in self.arrivals.items()},
-        "terminal_outputs": _checkpoint.encode(self.terminal_outputs),
-        "triggers": {k: [[_checkpoint.encode(i), b, s] for i, b, s in q] for k, q in self.triggers.items() if q},
-        "waiting": {k: {**v, "input": _checkpoint.encode(v["input"])} for k, v in self.waiting.items()},
-        "dynamic": _checkpoint.encode(self.dynamic_done),
-        "dynamic_waiting": self.dynamic_waiting,
-    }
 
   # ---- the loop ----------------------------------------------------------------------------------
 
   async def run(self) -> AsyncGenerator[Event, None]:
-    state = answers = None
+    state = self.state
+    checkpoint = answers = None
     if self.ic.session.events:
       self.events = _checkpoint.invocation_events(self.ic.session.events, self.ic.invocation_id)
-      state, answers = _checkpoint.find_checkpoint(self.events, self.path)
-    if state is not None:
-      for name, info in state["waiting"].items():
-        info.setdefault("interrupts", [])
-      ready = self._restore(state, answers)
-      for run in ready:
-        if run.has_output:  # answered, not rerun: the answer is its output
+      checkpoint, answers = _checkpoint.find_checkpoint(self.events, self.path)
+    if checkpoint is not None:
+      state.restore(checkpoint)
+      for spec in state.answer(answers, _reruns):
+        run = self._run_of(spec)
+        if spec.answered:  # answered, not rerun: the answer is its output
+          run.output, run.has_output = spec.output, True
           event = self._new_event(run, output=run.output)
           event.node_info.output_for = self._output_for(run)
           run.output_emitted = True
@@ -210,7 +143,7 @@ class Scheduler:
         else:
           self._start(run)
     else:
-      self._seed()
+      state.seed(self.input, self.ic.branch)
     try:
       while True:
         self._schedule()
@@ -228,7 +161,6 @@ class Scheduler:
             raise
           for event in run.buffer:
             yield event
-          self.pending_inline.discard(run.name)
           self._complete(run)
           continue
         if not self.running:
@@ -264,125 +196,56 @@ class Scheduler:
     self.running.clear()
 
   async def _finish(self) -> AsyncGenerator[Event, None]:
-    if self.waiting:
-      interrupts = [i for info in self.waiting.values() for i in info["interrupts"]]
+    state = self.state
+    interrupts = state.interrupts()
+    if interrupts:
       self.result.interrupts = interrupts
       yield Event(invocation_id=self.ic.invocation_id, author=self.wf.name, branch=self.ic.branch,
-                  node_info=NodeInfo(path=self.path), actions=EventActions(agent_state=self._checkpoint_state()))
+                  node_info=NodeInfo(path=self.path), actions=EventActions(agent_state=state.to_checkpoint()))
       return
-    if self.restored:
+    if state.restored:
       yield Event(invocation_id=self.ic.invocation_id, author=self.wf.name, branch=self.ic.branch,
                   node_info=NodeInfo(path=self.path),
                   actions=EventActions(agent_state={"workflow": self.path, "status": "done"}, end_of_agent=True))
-    stalled = {name: sorted(set(self.graph.preds[name]) - got - {START.name})
-               for name, got in self.arrivals.items() if got}
-    if stalled:
-      name, missing = next(iter(stalled.items()))
-      raise WorkflowStalledError(
-          f"Workflow {self.wf.name!r}: JoinNode {name!r} never fired: predecessor(s) {missing} did not "
-          "complete in this run (not routed to, or ended without reaching it). Route every branch into "
-          "the join, or use a plain node instead of a JoinNode."
-      )
-    if len(self.terminal_outputs) > 1:
-      raise WorkflowConfigurationError(
-          f"Workflow {self.wf.name!r}: multiple terminal nodes produced output: "
-          f"{sorted(self.terminal_outputs)}. A workflow has one output; fan them into a JoinNode, or make "
-          "all but one terminal node return None."
-      )
-    if self.terminal_outputs:
-      self.result.output = next(iter(self.terminal_outputs.values()))
-      self.result.has_output = True
+    has_output, output = state.outcome()
+    if has_output:
+      self.result.output, self.result.has_output = output, True
 
   def _schedule(self) -> None:
-    if not self.ready:
+    state = self.state
+    if not state.pending:
       return
     limit = self.wf.max_concurrency
-    for name in list(self.ready):
-      queue = self.triggers[name]
-      if name in self.running or name in self.waiting or name in self.pending_inline:
-        continue
-      if limit and limit > 0 and len(self.running) >= limit:
+    while not (limit and limit > 0 and len(self.running) >= limit):
+      spec = state.pop_ready()
+      if spec is None:
         return
-      node_input, branch, sub = queue.popleft()
-      if not queue:
-        del self.ready[name]
-      node = self.graph.nodes[name]
-      count = self.runs.get(name, 0) + 1
-      cap = self.wf.max_iterations
-      if cap is not None and count > cap:
-        raise WorkflowLoopLimitError(
-            f"Workflow {self.wf.name!r}: node {name!r} would run a {count}th time in one invocation, past "
-            f"max_iterations={cap}. Make the loop's route reach its exit, or raise "
-            f"Workflow(max_iterations=...) (None removes the cap)."
-        )
-      self.runs[name] = count
-      run_id = str(count)
-      if sub:
-        branch = f"{branch}.{name}@{run_id}" if branch else f"{name}@{run_id}"
-      run = _Run(node, run_id, f"{self.path}/{name}@{run_id}", node_input, branch)
-      run.terminal = name in self.graph.terminals
-      self._start(run)
+      self._start(self._run_of(spec))
+
+  def _run_of(self, spec: NodeRun) -> "_Run":
+    run = _Run(self.graph.nodes[spec.name], spec.run_id, spec.path, spec.input, spec.branch)
+    run.terminal = spec.terminal
+    run.spec = spec
+    if spec.resume_inputs:
+      run.resume_inputs = spec.resume_inputs
+    return run
 
   def _start(self, run: _Run, inline: bool = True) -> None:
     node = run.node
     if inline and getattr(node, "_is_plain_sync", False) and node.timeout is None:
       # A plain synchronous function runs right here: no task, no queue hand-over.
       self.inline.append(run)
-      self.pending_inline.add(run.name)
       return
-    self.pending_inline.discard(run.name)
     self.running[run.name] = run
     task = asyncio.ensure_future(self._execute(run))
     self.tasks.add(task)
     task.add_done_callback(self.tasks.discard)
 
-  def _trigger(self, source: str, target: str, value: Any, branch: Optional[str], sub: bool) -> None:
-    node = self.graph.nodes[target]
-    if node._requires_all_predecessors:
-      got = self.arrivals.setdefault(target, set())
-      got.add(source)
-      needed = self.join_inputs.get(target)
-      if needed is None:
-        needed = self.join_inputs[target] = [p for p in self.graph.preds[target] if p != START.name]
-      # Counted first: checking every predecessor on every arrival made a k-way join cost k^2.
-      if len(got) >= len(needed) and all(p in got for p in needed):
-        self.arrivals.pop(target)
-        joined = {p: self.outputs.get(p) for p in needed}
-        branch = _common_branch([self.branches.get(p) for p in needed])
-        self.triggers.setdefault(target, deque()).append((joined, branch, False))
-        self.ready[target] = None
-      return
-    self.triggers.setdefault(target, deque()).append((value, branch, sub))
-    self.ready[target] = None
-
   def _complete(self, run: _Run) -> None:
     if run.interrupts:
-      self.waiting[run.name] = {"run_id": run.run_id, "input": run.input, "branch": run.branch,
-                                "interrupts": list(run.interrupts)}
-      if run.paused_by_child:
-        self.waiting[run.name]["rerun"] = True
+      self.state.pause(run.spec, run.interrupts, rerun=run.paused_by_child)
       return
-    self._forget_children(run.path)
-    if run.node.wait_for_output and not run.has_output and run.route is None:
-      return
-    if run.has_output:
-      self.outputs[run.name] = run.output
-      if run.terminal and run.output is not None:
-        self.terminal_outputs[run.name] = run.output
-    else:
-      self.outputs.pop(run.name, None)
-    self.branches[run.name] = run.branch
-    targets, unmatched = self.graph.next_nodes(run.name, run.route)
-    if unmatched:
-      message = (f"Workflow {self.wf.name!r}: node {run.name!r} took route {run.route!r}, which matches "
-                 f"none of its routed edges; this branch ends here. Add an edge for that route or a "
-                 f"DEFAULT_ROUTE edge.")
-      if self.wf.strict_routes:
-        raise WorkflowDataError(message)
-      logger.warning(message)
-      warnings.warn(message, stacklevel=2)
-    for target in targets:
-      self._trigger(run.name, target, run.output, run.branch, len(targets) > 1)
+    self.state.complete(run.spec, run.output, run.has_output, run.route)
 
   # ---- one node run ------------------------------------------------------------------------------
 
@@ -670,41 +533,24 @@ class Scheduler:
       task = asyncio.current_task()
       if task is not None and task is not caller.task:
         caller.children.add(task)  # started with asyncio.gather / create_task: awaited with the caller
-    if path in self.dynamic_done:
-      return self.dynamic_done[path]  # it finished in an earlier pass: replayed, not run again
+    kind, value = self.state.child_answer(path, _reruns(node))
+    if kind == "done":
+      return value  # it finished in an earlier pass (or its answer completes it): not run again
+    if kind == "waiting":
+      parent.interrupt_ids.extend(value)  # still waiting: its request stands
+      raise NodeInterruptedError()
     run = _Run(node, run_id, path, node_input, parent.branch)
     run.dynamic = True
     run.task = asyncio.current_task()
-    waiting = self.dynamic_waiting.get(path)
-    if waiting is not None:
-      answered = {i: self.answers[i] for i in waiting["interrupts"] if i in self.answers}
-      if not answered:
-        parent.interrupt_ids.extend(waiting["interrupts"])  # still waiting: its request stands
-        raise NodeInterruptedError()
-      del self.dynamic_waiting[path]
-      if not (waiting.get("rerun") or node.rerun_on_resume or isinstance(node, BaseAgent)):
-        # As in a graph: the answer is the output of a node that is not run again.
-        value = next(iter(answered.values())) if len(answered) == 1 else answered
-        self.dynamic_done[path] = value
-        return value
-      run.resume_inputs = answered
+    if kind == "rerun":
+      run.resume_inputs = value
     await self._attempts(run)
     if run.interrupts:
-      self.dynamic_waiting[path] = {"interrupts": list(run.interrupts), "rerun": run.paused_by_child}
+      self.state.child_paused(path, run.interrupts, run.paused_by_child)
       parent.interrupt_ids.extend(run.interrupts)
       raise NodeInterruptedError()
-    self._forget_children(path)
-    self.dynamic_done[path] = run.output
+    self.state.child_done(path, run.output)
     return run.output
-
-  def _forget_children(self, path: str) -> None:
-    """Drops the replay records of `path`'s ctx.run_node children once `path` itself completed."""
-    if not self.dynamic_done and not self.dynamic_waiting:
-      return
-    prefix = path + "/"
-    for records in (self.dynamic_done, self.dynamic_waiting):
-      for key in [k for k in records if k.startswith(prefix)]:
-        del records[key]
 
   async def _settle_children(self, run: _Run, cancel: bool = False) -> None:
     """Waits for (or cancels) the run's ctx.run_node children still running in their own tasks.
@@ -724,6 +570,14 @@ class Scheduler:
       for result in results:
         if isinstance(result, Exception):
           raise result  # a child that failed on its own fails its caller, as an awaited one does
+
+
+def _reruns(node: BaseNode) -> bool:
+  """Whether an answered node runs again (with resume_inputs) instead of taking the answer as output.
+
+  Agents always do: they resume through their own machinery (the paused call's answer is in the session).
+  """
+  return node.rerun_on_resume or isinstance(node, BaseAgent)
 
 
 _WORKFLOW_TYPES: dict[type, bool] = {}
