@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, AsyncGenerator, Optional
+from typing import Any, AsyncGenerator, ClassVar, Optional
 
 from pydantic import Field, model_validator
 
@@ -30,6 +30,8 @@ class Workflow(BaseAgent):
   a synchronous function node runs on a worker thread while other nodes run, so it does not
   stall them; a node stops at its `RequestInput`.
   """
+
+  _is_workflow_node: ClassVar[bool] = True
 
   edges: list[Any] = Field(default_factory=list)
   """Chains of node-likes, fan-out tuples, routing maps {route: node}, or Edge objects."""
