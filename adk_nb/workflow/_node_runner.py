@@ -26,9 +26,11 @@ from ..events.protocol import TRACEBACK_KEY
 from ..events.request_input import RequestInput
 from ._base_node import BaseNode
 from ._errors import NodeInterruptedError, NodeTimeoutError
+from ._node_state import NodeState
 from ._values import request_input_event as _request_input_event
 from ._values import user_content as _user_content
 from ._values import validate as _validate
+from .utils._retry_utils import _get_retry_delay, _should_retry_node
 
 if TYPE_CHECKING:
   from ..agents.invocation_context import InvocationContext
@@ -181,9 +183,9 @@ class NodeRunner:
             await self._emit(Event(error_code=event_error_code(exc), error_message=str(exc),
                                         custom_metadata={TRACEBACK_KEY: traceback_text(exc)}))
             _callbacks.mark_reported(exc, invocation_id)
-          if policy is not None and attempt < policy.attempts() and policy.retries(exc):
+          if policy is not None and _should_retry_node(exc, policy, NodeState(attempt_count=attempt)):
             _callbacks.take_origin(exc)  # swallowed by the retry: a raise of the same object is new
-            await asyncio.sleep(policy.delay(attempt))
+            await asyncio.sleep(_get_retry_delay(policy, NodeState(attempt_count=attempt)))
             attempt += 1
             continue
           raise
