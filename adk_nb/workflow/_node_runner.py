@@ -49,7 +49,7 @@ class _Host(Protocol):
   def output_for(self, runner: "NodeRunner") -> list[str]: ...
   def check_new_interrupt(self, runner: "NodeRunner", interrupt_id: str) -> None: ...
   async def run_dynamic(self, parent: Context, target: Any, node_input: Any, name: Optional[str],
-                        run_id: Optional[str] = None) -> Any: ...
+                        run_id: Optional[str] = None, use_as_output: bool = False) -> Any: ...
   async def deliver(self, event: Event) -> None: ...
 
 
@@ -70,7 +70,8 @@ class NodeRunner:
 
   __slots__ = ("node", "name", "run_id", "path", "input", "branch", "ctx", "output", "has_output",
                "route", "interrupts", "error", "output_emitted", "route_emitted", "buffer", "resume_inputs", "terminal",
-               "dynamic", "task", "children", "child_counts", "paused_by_child", "spec", "host", "kept_ctx")
+               "dynamic", "task", "children", "child_counts", "paused_by_child", "spec", "host", "kept_ctx",
+               "output_of")
 
   def __init__(self, node: BaseNode, parent_ctx: Optional[Context] = None, run_id: Optional[str] = None, *,
                host: Optional["_Host"] = None, path: Optional[str] = None, node_input: Any = None,
@@ -84,6 +85,8 @@ class NodeRunner:
       branch = parent_ctx._invocation_context.branch
     self.host = host
     self.kept_ctx: Optional[Context] = None
+    self.output_of: Optional["NodeRunner"] = None
+    """The caller whose output this run's output is (`ctx.run_node(..., use_as_output=True)`)."""
     self.node = node
     self.name = node.name
     self.run_id = run_id
@@ -312,6 +315,8 @@ class NodeRunner:
       self.output, self.has_output, self.output_emitted = item, True, True
       return Event(content=item, node_info=NodeInfo(path=self.path, output_for=self.host.output_for(self),
                                                     message_as_output=True))
+    if ctx.has_output and getattr(ctx, "_output_delegated", False) and _same(item, ctx.output):
+      return None  # `return await ctx.run_node(b, use_as_output=True)`: b's output event carried it
     value = _validate(self.node.output_schema, item)
     if isinstance(value, BaseModel):
       value = value.model_dump()
@@ -393,7 +398,7 @@ class _Standalone:
     return None
 
   async def run_dynamic(self, parent: Context, target: Any, node_input: Any, name: Optional[str],
-                        run_id: Optional[str] = None) -> Any:
+                        run_id: Optional[str] = None, use_as_output: bool = False) -> Any:
     from ._node import build_node
 
     node = build_node(target, name=name) if name else build_node(target)
@@ -406,6 +411,8 @@ class _Standalone:
     if ctx.interrupt_ids:
       parent.interrupt_ids.extend(sorted(ctx.interrupt_ids))
       raise NodeInterruptedError()
+    if use_as_output:
+      parent.output = ctx.output
     return ctx.output
 
   async def deliver(self, event: Event) -> None:
@@ -414,6 +421,15 @@ class _Standalone:
       await enqueue(event)
     elif not event.partial:
       await self.ic.session_service.append_event(self.ic.session, event)
+
+
+def _same(a: Any, b: Any) -> bool:
+  if a is b:
+    return True
+  try:
+    return bool(a == b)
+  except Exception:  # a value whose == does not give a bool (arrays): not the same
+    return False
 
 
 def _is_workflow(node: Any) -> bool:

@@ -238,6 +238,10 @@ class Scheduler:
     self.used_ids.add(interrupt_id)
 
   def output_for(self, run: NodeRunner) -> list[str]:
+    """The paths whose output `run`'s output is: its own, its workflow's (a terminal node), its
+    caller's (a `ctx.run_node(..., use_as_output=True)` child)."""
+    if run.output_of is not None:
+      return [run.path, *self.output_for(run.output_of)]
     paths = [run.path]
     if run.terminal and not run.dynamic:
       paths.append(self.path)
@@ -255,9 +259,15 @@ class Scheduler:
   # ---- dynamic nodes -------------------------------------------------------------------------------
 
   async def run_dynamic(self, parent: Context, target: Any, node_input: Any, name: Optional[str],
-                         run_id: Optional[str] = None) -> Any:
+                        run_id: Optional[str] = None, use_as_output: bool = False) -> Any:
     from ._node import build_node
 
+    if use_as_output and parent.has_output:
+      raise ValueError(
+          f"Output already set for node {parent.node_path}: ctx.run_node(..., use_as_output=True) makes the "
+          "child's output this node's output, and a node run has one output. Call it once, and do not also "
+          "set ctx.output or yield an output before it."
+      )
     node = build_node(target, name=name) if name else build_node(target)
     caller: Optional[NodeRunner] = getattr(parent, "_wf_run", None)
     if run_id is None:
@@ -279,13 +289,18 @@ class Scheduler:
         caller.children.add(task)  # started with asyncio.gather / create_task: awaited with the caller
     kind, value = self.state.child_answer(path, _reruns(node))
     if kind == "done":
-      return value  # it finished in an earlier pass (or its answer completes it): not run again
+      # It finished in an earlier pass (or its answer completes it): not run again.
+      if use_as_output:
+        _use_as_output(parent, caller, value)
+      return value
     if kind == "waiting":
       parent.interrupt_ids.extend(value)  # still waiting: its request stands
       raise NodeInterruptedError()
     run = NodeRunner(node, None, run_id, host=self, path=path, node_input=node_input, branch=parent.branch)
     run.dynamic = True
     run.task = asyncio.current_task()
+    if use_as_output:
+      run.output_of = caller
     if kind == "rerun":
       run.resume_inputs = value
     await run._attempts()
@@ -294,7 +309,17 @@ class Scheduler:
       parent.interrupt_ids.extend(run.interrupts)
       raise NodeInterruptedError()
     self.state.child_done(path, run.output)
+    if use_as_output:
+      _use_as_output(parent, caller, run.output)
     return run.output
+
+
+def _use_as_output(parent: Context, caller: Optional[NodeRunner], value: Any) -> None:
+  """The child's output is the caller's: set, and already emitted (the child's output event names both)."""
+  parent._output = value
+  parent._output_delegated = True
+  if caller is not None:
+    caller.output, caller.has_output, caller.output_emitted = value, True, True
 
 def _reruns(node: BaseNode) -> bool:
   """Whether an answered node runs again (with resume_inputs) instead of taking the answer as output.

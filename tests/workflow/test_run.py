@@ -579,3 +579,28 @@ async def test_run_node_use_as_output_makes_the_childs_output_the_callers():
 
   events = await run_turn(InMemoryRunner(Workflow(name="w", edges=[("START", delegate, after)]), app_name="app"), "go")
   assert outputs(events)[-1] == ("w@1/after@1", 16)
+
+
+async def test_returning_the_delegated_output_gives_one_output_event_that_stands_for_both():
+  def triple(node_input: int):
+    return node_input * 3
+
+  async def delegate(ctx, node_input):
+    return await ctx.run_node(triple, node_input=5, use_as_output=True)
+
+  events = await run_turn(InMemoryRunner(Workflow(name="w", edges=[("START", delegate)]), app_name="app"), "go")
+  [event] = [e for e in events if e.output is not None]
+  assert (event.node_info.path, event.output) == ("w@1/delegate@1/triple@1", 15)
+  assert event.node_info.output_for == ["w@1/delegate@1/triple@1", "w@1/delegate@1", "w@1"]
+
+
+async def test_use_as_output_twice_in_one_run_is_refused():
+  def one():
+    return 1
+
+  async def delegate(ctx, node_input):
+    await ctx.run_node(one, use_as_output=True)
+    await ctx.run_node(one, use_as_output=True)
+
+  with pytest.raises(ValueError, match="Output already set for node w@1/delegate@1"):
+    await run_turn(InMemoryRunner(Workflow(name="w", edges=[("START", delegate)]), app_name="app"), "go")
