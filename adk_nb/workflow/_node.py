@@ -12,7 +12,7 @@ from ._retry_config import RetryConfig
 
 
 def build_node(node_like: Any, **overrides: Any) -> BaseNode:
-  """The node a node-like stands for: "START", a node or agent (LlmAgents are cloned), a callable."""
+  """The node a node-like stands for: "START", a node or agent (LlmAgents are cloned), a tool, a callable."""
   if isinstance(node_like, str):
     if node_like == "START":
       return START
@@ -37,10 +37,16 @@ def build_node(node_like: Any, **overrides: Any) -> BaseNode:
         update["include_contents"] = "none"  # single_turn: the agent sees only its node input
       return node_like.clone(update=update)
     return node_like.model_copy(update=overrides) if overrides else node_like
+  from ..tools.base_tool import BaseTool
+
+  if isinstance(node_like, BaseTool):
+    from ._tool_node import _ToolNode
+
+    return _ToolNode(tool=node_like, **overrides)
   if callable(node_like):
     return FunctionNode(func=node_like, **overrides)
   raise WorkflowConfigurationError(
-      f"Invalid node type {type(node_like).__name__}: edges take functions, agents, nodes or 'START'."
+      f"Invalid node type {type(node_like).__name__}: edges take functions, agents, tools, nodes or 'START'."
   )
 
 
