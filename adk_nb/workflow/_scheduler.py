@@ -18,7 +18,7 @@ from ..events.event import Event, NodeInfo
 from ..events.event_actions import EventActions
 from . import _checkpoint
 from ._base_node import BaseNode
-from ._errors import NodeInterruptedError, WorkflowDataError
+from ._errors import NodeInterruptedError, NodeMayHaveRunError, WorkflowDataError
 from ._graph_state import GraphState, NodeRun
 from ._node_runner import GraphResult, NodeRunner
 
@@ -81,13 +81,24 @@ class Scheduler:
 
   async def run(self) -> AsyncGenerator[Event, None]:
     state = self.state
-    checkpoint = answers = None
+    checkpoint = answers = progress = None
     if self.ic.session.events:
       self.events = _checkpoint.invocation_events(self.ic.session.events, self.ic.invocation_id)
-      checkpoint, answers = _checkpoint.find_checkpoint(self.events, self.path)
+      checkpoint, answers, progress = _checkpoint.find_checkpoint(self.events, self.path)
     if checkpoint is not None:
       state.restore(checkpoint)
-      for spec in state.answer(answers, _reruns):
+      resumed = state.answer(answers, _reruns)
+      if progress is None and answers:
+        # Answers that came before this run's own message were taken by an earlier pass, which
+        # ended without pausing again or finishing: it was interrupted before it committed anything.
+        current = self.ic.user_content
+        given_now = {p.function_response.id for p in (current.parts or []) if p.function_response} if current else set()
+        if any(i not in given_now for i in answers):
+          progress = _checkpoint.Progress()
+      if progress is not None:
+        # A pass resumed from this checkpoint was interrupted: its committed outputs are replayed.
+        resumed = self._replay(progress, resumed, answers)
+      for spec in resumed:
         run = self._run_of(spec)
         if spec.answered:  # answered, not rerun: the answer is its output
           run.output, run.has_output = spec.output, True
@@ -166,6 +177,34 @@ class Scheduler:
     has_output, output = state.outcome()
     if has_output:
       self.result.output, self.result.has_output = output, True
+
+  def _replay(self, progress: "_checkpoint.Progress", resumed: list[NodeRun], answers: dict[str, Any]
+              ) -> list[NodeRun]:
+    """Completes, without running them again, the runs an interrupted pass committed outputs for.
+
+    Returns the answered runs whose answer was not committed yet (their output is emitted now).
+    A run that was started (handed out after the checkpoint) and committed no output may have
+    run: NodeMayHaveRunError, and nothing runs. A run that asked for input again waits again.
+    """
+    state = self.state
+    todo = list(resumed)
+    left: list[NodeRun] = []
+    paused: set[str] = set()
+    while True:
+      for spec in todo:
+        path = spec.path
+        if path in progress.outputs or path in progress.routes:
+          state.complete(spec, progress.outputs.get(path), path in progress.outputs, progress.routes.get(path))
+        elif path in progress.interrupts and path not in paused:
+          state.pause(spec, progress.interrupts[path])
+          paused.add(path)
+        elif spec.answered:
+          left.append(spec)  # completed by its answer alone: nothing of it ran
+        else:
+          raise NodeMayHaveRunError(self.wf.name, path)
+      todo = state.ready() or state.answer(answers, _reruns)
+      if not todo:
+        return left
 
   def _schedule(self) -> None:
     state = self.state
