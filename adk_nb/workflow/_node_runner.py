@@ -213,7 +213,9 @@ class NodeRunner:
       if result.interrupts:
         self.interrupts = list(result.interrupts)
       elif result.has_output:
-        self.output, self.has_output, self.output_emitted = result.output, True, True
+        # A workflow's output_schema checks (and coerces) what its terminal node produced.
+        output = _validate(node.output_schema, result.output)
+        self.output, self.has_output, self.output_emitted = output, True, True
       return
     if isinstance(node, BaseAgent):
       await self._drive_agent(ctx, node, node_input)

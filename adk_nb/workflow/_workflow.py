@@ -13,6 +13,7 @@ from ..events.event import Event
 from . import _checkpoint
 from ._graph import Graph, parse
 from ._scheduler import GraphResult, Scheduler
+from ._values import validate as _validate
 
 
 class Workflow(BaseAgent):
@@ -118,6 +119,8 @@ class Workflow(BaseAgent):
       yield event
     if result.interrupts:
       ctx.pause()
+    elif result.has_output and self.output_schema is not None:
+      _validate(self.output_schema, result.output)  # an invalid output fails the run
 
   async def _graph_events(self, ic: InvocationContext, path: str, node_input: Any, result: GraphResult,
                           parent_ctx: Optional[Context], also_output_for: tuple[str, ...] = ()

@@ -604,3 +604,32 @@ async def test_use_as_output_twice_in_one_run_is_refused():
 
   with pytest.raises(ValueError, match="Output already set for node w@1/delegate@1"):
     await run_turn(InMemoryRunner(Workflow(name="w", edges=[("START", delegate)]), app_name="app"), "go")
+
+
+async def test_a_workflows_output_schema_rejects_invalid_output_and_coerces_valid_output():
+  from pydantic import BaseModel
+
+  class Result(BaseModel):
+    name: str
+    extra: str = "default"
+
+  def good(node_input):
+    return {"name": "x"}
+
+  def bad(node_input):
+    return {"wrong": 1}
+
+  def consume(node_input: dict):
+    return node_input
+
+  ok = Workflow(name="outer", edges=[("START", Workflow(name="inner", edges=[("START", good)], output_schema=Result),
+                                      consume)])
+  events = await run_turn(InMemoryRunner(ok, app_name="app"), "go")
+  assert outputs(events)[-1] == ("outer@1/consume@1", {"name": "x", "extra": "default"})
+  failing = Workflow(name="outer", edges=[("START", Workflow(name="inner", edges=[("START", bad)], output_schema=Result),
+                                           consume)])
+  with pytest.raises(ValueError, match="name"):
+    await run_turn(InMemoryRunner(failing, app_name="app"), "go")
+  with pytest.raises(ValueError, match="name"):
+    await run_turn(InMemoryRunner(Workflow(name="root", edges=[("START", bad)], output_schema=Result), app_name="app"),
+                   "go")
