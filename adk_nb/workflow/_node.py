@@ -97,6 +97,8 @@ def node(
     else:
       built = build_node(target, **options)
     if parallel_worker:
+      from ._parallel_worker import _ParallelWorker
+
       return _ParallelWorker(name=built.name, description=built.description, worker=built,
                              max_parallel_workers=max_parallel_workers)
     return built
@@ -122,22 +124,3 @@ class Node(BaseNode):
         yield item
     else:
       yield await result if hasattr(result, "__await__") else result
-
-
-class _ParallelWorker(BaseNode):
-  """Runs `worker` once per item of a list input, concurrently; outputs the results in order."""
-
-  worker: BaseNode
-  max_parallel_workers: Optional[int] = None
-
-  async def _run_impl(self, *, ctx: Context, node_input: Any) -> AsyncGenerator[Any, None]:
-    import asyncio
-
-    items = node_input if isinstance(node_input, list) else [node_input]
-    limit = asyncio.Semaphore(self.max_parallel_workers or len(items) or 1)
-
-    async def one(item: Any) -> Any:
-      async with limit:
-        return await ctx.run_node(self.worker, node_input=item)
-
-    yield list(await asyncio.gather(*(one(item) for item in items)))
