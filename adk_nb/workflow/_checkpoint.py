@@ -13,7 +13,7 @@ from typing import Any, Optional
 from google.genai import types
 from pydantic import BaseModel
 
-from ..events.event import Event
+from ..events.event import Event, NodeInfo
 
 _CONTENT = "__adk_nb_content__"
 
@@ -92,6 +92,10 @@ def find_checkpoint(events: list[Event], path: str
           if response.id:
             answers[response.id] = response.response
         info = later.node_info
+        if info is not None and info.path == path and later.custom_metadata and RESUMED_KEY in later.custom_metadata:
+          progress = progress or Progress()
+          progress.started.update(later.custom_metadata[RESUMED_KEY])
+          continue
         if info is None or not info.path or not info.path.startswith(prefix):
           continue
         if progress is None:
@@ -106,6 +110,16 @@ def find_checkpoint(events: list[Event], path: str
           progress.interrupts.setdefault(child, []).extend(sorted(later.long_running_tool_ids))
       return state, answers, progress
   return None, {}, None
+
+
+RESUMED_KEY = "adk_nb_resumed_nodes"
+"""custom_metadata key of the marker a resumed workflow commits before nodes run again."""
+
+
+def resumed_marker(invocation_id: str, author: str, branch: Optional[str], path: str, paths: list[str]) -> Event:
+  """The event a workflow commits (without yielding it) before runs at `paths` run again on resume."""
+  return Event(invocation_id=invocation_id, author=author, branch=branch, node_info=NodeInfo(path=path),
+               custom_metadata={RESUMED_KEY: list(paths)})
 
 
 def original_user_content(events: list[Event]) -> Optional[types.Content]:

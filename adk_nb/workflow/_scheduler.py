@@ -88,16 +88,17 @@ class Scheduler:
     if checkpoint is not None:
       state.restore(checkpoint)
       resumed = state.answer(answers, _reruns)
-      if progress is None and answers:
-        # Answers that came before this run's own message were taken by an earlier pass, which
-        # ended without pausing again or finishing: it was interrupted before it committed anything.
-        current = self.ic.user_content
-        given_now = {p.function_response.id for p in (current.parts or []) if p.function_response} if current else set()
-        if any(i not in given_now for i in answers):
-          progress = _checkpoint.Progress()
       if progress is not None:
         # A pass resumed from this checkpoint was interrupted: its committed outputs are replayed.
         resumed = self._replay(progress, resumed, answers)
+      rerun = [spec.path for spec in resumed
+               if not spec.answered and not isinstance(self.graph.nodes[spec.name], BaseAgent)]
+      if rerun:
+        # Committed (not yielded) before they run again: if this pass is cut off, the next one
+        # knows they started and reports them as "may have run" instead of running them twice.
+        # (Agents and nested workflows are left out: they resume through their own records.)
+        await self.ic.session_service.append_event(self.ic.session, _checkpoint.resumed_marker(
+            self.ic.invocation_id, self.wf.name, self.ic.branch, self.path, rerun))
       for spec in resumed:
         run = self._run_of(spec)
         if spec.answered:  # answered, not rerun: the answer is its output

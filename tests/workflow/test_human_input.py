@@ -353,3 +353,41 @@ async def test_continuing_an_invocation_cut_off_before_any_node_ran_runs_the_res
   events = [e async for e in runner.run_async(user_id="user", session_id="session", invocation_id=invocation_id)]
   assert outputs(events) == [("wf@1/ask@1", {"y": 1}), ("wf@1/after@1", "done")]
   assert runs == [{"y": 1}]
+
+
+async def test_an_approved_node_cut_off_mid_run_is_not_run_again_when_the_invocation_continues():
+  import asyncio
+  import contextlib
+
+  from adk_nb.workflow._errors import NodeMayHaveRunError
+
+  charges = []
+  started = asyncio.Event()
+
+  @node(require_confirmation=True)
+  async def charge(node_input):
+    charges.append("charge")
+    if len(charges) == 1:
+      started.set()
+      await asyncio.Event().wait()  # the process stops here (the run is cancelled)
+    return "charged"
+
+  runner = InMemoryRunner(Workflow(name="wf", edges=[("START", charge)]), app_name="app")
+  paused = await run_turn(runner, "go")
+  [item] = await pending(runner)
+
+  async def resume():
+    approval = types.Content(role="user", parts=[types.Part(function_response=types.FunctionResponse(
+        id=item.call_id, name="adk_request_input", response={"confirmed": True}))])
+    async for _ in runner.run_async(user_id="user", session_id="session", new_message=approval):
+      pass
+
+  task = asyncio.ensure_future(resume())
+  await started.wait()
+  task.cancel()
+  with contextlib.suppress(asyncio.CancelledError):
+    await task
+  with pytest.raises(NodeMayHaveRunError, match="'wf@1/charge@1' was started"):
+    async for _ in runner.run_async(user_id="user", session_id="session", invocation_id=paused[-1].invocation_id):
+      pass
+  assert charges == ["charge"]
