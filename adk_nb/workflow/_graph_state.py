@@ -131,7 +131,11 @@ class GraphState:
         joined = {p: self.outputs.get(p) for p in needed}
         self._queue(target, Trigger(joined, False, common_branch([self.branches.get(p) for p in needed])))
       return
-    self._queue(target, Trigger(value, sub, branch))
+    queue = self.triggers.get(target)  # _queue, inlined on the per-node path
+    if queue is None:
+      queue = self.triggers[target] = deque()
+    queue.append(Trigger(value, sub, branch))
+    self.pending[target] = None
 
   def _queue(self, target: str, trigger: Trigger) -> None:
     queue = self.triggers.get(target)

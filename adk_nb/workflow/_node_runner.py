@@ -44,8 +44,9 @@ class _Host(Protocol):
   author: str
   parent_ctx: Optional[Context]
   keeps_ctx: bool
+  running: dict[str, "NodeRunner"]
+  """Runs executing as tasks now (a blocking function runs on a thread when others do)."""
 
-  def offload(self) -> bool: ...
   def output_for(self, runner: "NodeRunner") -> list[str]: ...
   def check_new_interrupt(self, runner: "NodeRunner", interrupt_id: str) -> None: ...
   async def run_dynamic(self, parent: Context, target: Any, node_input: Any, name: Optional[str],
@@ -71,7 +72,7 @@ class NodeRunner:
   __slots__ = ("node", "name", "run_id", "path", "input", "branch", "ctx", "output", "has_output",
                "route", "interrupts", "error", "output_emitted", "route_emitted", "buffer", "resume_inputs", "terminal",
                "dynamic", "task", "children", "child_counts", "paused_by_child", "spec", "host", "kept_ctx",
-               "output_of")
+               "output_of", "delegated")
 
   def __init__(self, node: BaseNode, parent_ctx: Optional[Context] = None, run_id: Optional[str] = None, *,
                host: Optional["_Host"] = None, path: Optional[str] = None, node_input: Any = None,
@@ -87,6 +88,8 @@ class NodeRunner:
     self.kept_ctx: Optional[Context] = None
     self.output_of: Optional["NodeRunner"] = None
     """The caller whose output this run's output is (`ctx.run_node(..., use_as_output=True)`)."""
+    self.delegated = False
+    """True once a `ctx.run_node(..., use_as_output=True)` child gave this run its output."""
     self.node = node
     self.name = node.name
     self.run_id = run_id
@@ -150,16 +153,18 @@ class NodeRunner:
     attempt = 1
     try:
       while True:
-        ic = self.host.ic if self.branch == self.host.ic.branch else self.host.ic.model_copy(update={"branch": self.branch})
+        ic = self.host.ic
+        if self.branch != ic.branch:
+          ic = ic.model_copy(update={"branch": self.branch})
         author = None if isinstance(node, BaseAgent) and not _is_workflow(node) else self.host.author
         ctx = Context(ic, node=node, node_path=self.path, run_id=self.run_id, attempt_count=attempt,
                       resume_inputs=self.resume_inputs, event_author=author or self.host.author,
                       parent_ctx=self.host.parent_ctx, run_node=self.host.run_dynamic)
-        ctx._offload = self.host.offload()
+        ctx._offload = len(self.host.running) > 1  # others are running: a blocking function goes to a thread
         ctx._wf_run = self
         self.ctx = ctx
         self.output, self.has_output, self.route, self.interrupts = None, False, None, []
-        self.output_emitted = False
+        self.output_emitted = self.delegated = False
         self.route_emitted = None
         self.child_counts = None
         self.paused_by_child = False
@@ -279,7 +284,8 @@ class NodeRunner:
         ctx.event_author = event.author  # as google-adk: the agent's error event has its last author
       if event.long_running_tool_ids:
         ctx.interrupt_ids.extend(sorted(event.long_running_tool_ids))
-      if ((event.author == agent.name if llm else event.author != "user") and not event.partial and event.content is not None
+      if ((event.author == agent.name if llm else event.author != "user") and not event.partial
+          and event.content is not None
           and event.is_final_response() and not event.get_function_responses()
           and not event.long_running_tool_ids and not event.error_code):
         text = event.text
@@ -317,7 +323,7 @@ class NodeRunner:
       self.output, self.has_output, self.output_emitted = item, True, True
       return Event(content=item, node_info=NodeInfo(path=self.path, output_for=self.host.output_for(self),
                                                     message_as_output=True))
-    if ctx.has_output and getattr(ctx, "_output_delegated", False) and _same(item, ctx.output):
+    if self.delegated and _same(item, ctx.output):
       return None  # `return await ctx.run_node(b, use_as_output=True)`: b's output event carried it
     value = _validate(self.node.output_schema, item)
     if isinstance(value, BaseModel):
@@ -389,9 +395,7 @@ class _Standalone:
     self.author = node.name
     self.parent_ctx = parent_ctx
     self.counts: dict[str, int] = {}
-
-  def offload(self) -> bool:
-    return False
+    self.running: dict[str, NodeRunner] = {}
 
   def output_for(self, runner: NodeRunner) -> list[str]:
     return [runner.path]

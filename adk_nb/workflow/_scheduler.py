@@ -67,9 +67,6 @@ class Scheduler:
 
   # ---- the NodeRunner host ---------------------------------------------------------------------
 
-  def offload(self) -> bool:
-    """True when other runs are going on: a blocking function must then run on a thread."""
-    return len(self.running) > 1
 
   async def deliver(self, event: Event) -> None:
     """Hands the event to the workflow's generator and waits until it was committed."""
@@ -212,7 +209,7 @@ class Scheduler:
     if not state.pending:
       return
     limit = self.wf.max_concurrency
-    while not (limit and limit > 0 and len(self.running) >= limit):
+    while state.pending and not (limit and limit > 0 and len(self.running) >= limit):
       spec = state.pop_ready()
       if spec is None:
         return
@@ -357,9 +354,9 @@ class Scheduler:
 def _use_as_output(parent: Context, caller: Optional[NodeRunner], value: Any) -> None:
   """The child's output is the caller's: set, and already emitted (the child's output event names both)."""
   parent._output = value
-  parent._output_delegated = True
   if caller is not None:
     caller.output, caller.has_output, caller.output_emitted = value, True, True
+    caller.delegated = True
 
 def _reruns(node: BaseNode) -> bool:
   """Whether an answered node runs again (with resume_inputs) instead of taking the answer as output.
