@@ -76,14 +76,20 @@ class NodeRunner:
 
   def __init__(self, node: BaseNode, parent_ctx: Optional[Context] = None, run_id: Optional[str] = None, *,
                host: Optional["_Host"] = None, path: Optional[str] = None, node_input: Any = None,
-               branch: Optional[str] = None):
+               branch: Optional[str] = None, override_branch: Optional[str] = None, use_sub_branch: bool = False):
+    """`NodeRunner(node=..., parent_ctx=ctx, run_id=None, override_branch=None, use_sub_branch=False)` runs
+    `node` on its own under `ctx` (the other arguments are the workflow scheduler's): its events are
+    authored by `ctx.event_author` (else the node's name), on `override_branch` (else the parent's
+    branch), in a lane of their own `'{branch}.{name}@{run_id}'` with `use_sub_branch`."""
     if host is None:
       if parent_ctx is None:
         raise ValueError("NodeRunner(node=..., parent_ctx=...) needs the Context of the run it runs under.")
       host = _Standalone(node, parent_ctx)
       run_id = run_id or "1"
       path = f"{parent_ctx.node_path}/{node.name}@{run_id}" if parent_ctx.node_path else f"{node.name}@{run_id}"
-      branch = parent_ctx._invocation_context.branch
+      branch = override_branch if override_branch is not None else parent_ctx._invocation_context.branch
+      if use_sub_branch:
+        branch = f"{branch}.{node.name}@{run_id}" if branch else f"{node.name}@{run_id}"
     self.host = host
     self.kept_ctx: Optional[Context] = None
     self.output_of: Optional["NodeRunner"] = None
@@ -392,7 +398,7 @@ class _Standalone:
 
   def __init__(self, node: BaseNode, parent_ctx: Context) -> None:
     self.ic = parent_ctx._invocation_context
-    self.author = node.name
+    self.author = parent_ctx.event_author or node.name
     self.parent_ctx = parent_ctx
     self.counts: dict[str, int] = {}
     self.running: dict[str, NodeRunner] = {}
