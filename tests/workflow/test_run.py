@@ -622,14 +622,14 @@ async def test_a_workflows_output_schema_rejects_invalid_output_and_coerces_vali
   def consume(node_input: dict):
     return node_input
 
-  ok = Workflow(name="outer", edges=[("START", Workflow(name="inner", edges=[("START", good)], output_schema=Result),
-                                      consume)])
-  events = await run_turn(InMemoryRunner(ok, app_name="app"), "go")
+  def outer(terminal):
+    inner = Workflow(name="inner", edges=[("START", terminal)], output_schema=Result)
+    return InMemoryRunner(Workflow(name="outer", edges=[("START", inner, consume)]), app_name="app")
+
+  events = await run_turn(outer(good), "go")
   assert outputs(events)[-1] == ("outer@1/consume@1", {"name": "x", "extra": "default"})
-  failing = Workflow(name="outer", edges=[("START", Workflow(name="inner", edges=[("START", bad)], output_schema=Result),
-                                           consume)])
   with pytest.raises(ValueError, match="name"):
-    await run_turn(InMemoryRunner(failing, app_name="app"), "go")
+    await run_turn(outer(bad), "go")
+  root = Workflow(name="root", edges=[("START", bad)], output_schema=Result)
   with pytest.raises(ValueError, match="name"):
-    await run_turn(InMemoryRunner(Workflow(name="root", edges=[("START", bad)], output_schema=Result), app_name="app"),
-                   "go")
+    await run_turn(InMemoryRunner(root, app_name="app"), "go")
