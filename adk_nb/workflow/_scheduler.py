@@ -180,7 +180,8 @@ class Scheduler:
               ) -> list[NodeRun]:
     """Completes, without running them again, the runs an interrupted pass committed outputs for.
 
-    Returns the answered runs whose answer was not committed yet (their output is emitted now).
+    Returns the answered runs whose answer was not committed yet (their output is emitted now), and
+    the agents and nested workflows resumed by an answer (they run again and replay their own parts).
     A run that was started (handed out after the checkpoint) and committed no output may have
     run: NodeMayHaveRunError, and nothing runs. A run that asked for input again waits again.
     """
@@ -198,6 +199,8 @@ class Scheduler:
           paused.add(path)
         elif spec.answered:
           left.append(spec)  # completed by its answer alone: nothing of it ran
+        elif spec.resume_inputs and isinstance(self.graph.nodes[spec.name], BaseAgent):
+          left.append(spec)  # an agent or nested workflow resumes through its own records (and replays)
         else:
           raise NodeMayHaveRunError(self.wf.name, path)
       todo = state.ready() or state.answer(answers, _reruns)

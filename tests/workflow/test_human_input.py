@@ -392,3 +392,43 @@ async def test_an_approved_node_cut_off_mid_run_is_not_run_again_when_the_invoca
     async for _ in runner.run_async(user_id="user", session_id="session", invocation_id=paused[-1].invocation_id):
       pass
   assert charges == ["charge"]
+
+
+async def test_a_nested_workflow_cut_off_mid_run_replays_its_own_finished_nodes_and_reports_the_cut_one():
+  import asyncio
+  import contextlib
+
+  from adk_nb.workflow._errors import NodeMayHaveRunError
+
+  runs = []
+  started = asyncio.Event()
+
+  async def ask(node_input):
+    yield RequestInput(interrupt_id="inner-ok", message="Go?")
+
+  async def after(node_input):
+    runs.append("after")
+    if len(runs) == 1:
+      started.set()
+      await asyncio.Event().wait()  # the process stops here (the run is cancelled)
+    return "after done"
+
+  inner = Workflow(name="inner", edges=[("START", ask, after)])
+  runner = InMemoryRunner(Workflow(name="outer", edges=[("START", inner)]), app_name="app")
+  paused = await run_turn(runner, "go")
+
+  async def resume():
+    async for _ in runner.run_async(user_id="user", session_id="session", new_message=answer("inner-ok", {"y": 1})):
+      pass
+
+  task = asyncio.ensure_future(resume())
+  await started.wait()
+  task.cancel()
+  with contextlib.suppress(asyncio.CancelledError):
+    await task
+  with pytest.raises(NodeMayHaveRunError, match="'outer@1/inner@1/after@1' was started"):
+    async for _ in runner.run_async(user_id="user", session_id="session", invocation_id=paused[-1].invocation_id):
+      pass
+  assert runs == ["after"]
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  assert [p for p, _ in outputs(session.events)] == ["outer@1/inner@1/ask@1"]
