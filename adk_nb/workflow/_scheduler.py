@@ -1,6 +1,9 @@
-"""The scheduler of one Workflow run: triggers, concurrent node tasks, routes, joins, pauses.
+"""The asyncio driver of one Workflow run: node tasks, the commit hand-off, resume and replay.
 
-Node runs are asyncio tasks. Each event a node produces goes through one queue to the
+The graph's rules (triggers, routes, joins, loop caps, waiting nodes, the checkpoint) live in
+the pure `GraphState` (`_graph_state.py`); this driver starts the runs it hands out, one
+`NodeRunner` each (`_node_runner.py`: attempts, retries, timeout, stamping), as asyncio tasks
+or inline for plain sync functions. Each event a node produces goes through one queue to the
 workflow's generator, which yields it (the Runner commits it) and only then lets the node
 continue, so every node sees the state its earlier events wrote.
 """
