@@ -15,8 +15,9 @@ from typing import Any, Iterable, Optional, Sequence
 from google.genai import types
 
 from .events.event import Event
-from .events.protocol import (INTERRUPTED_KEY, PROTOCOL_CALLS, REQUEST_CONFIRMATION, confirmation_request,
-                              interrupted_ids, long_running_calls, nested_pause, started_call_id)
+from .events.protocol import (INTERRUPTED_KEY, PROTOCOL_CALLS, REQUEST_CONFIRMATION, REQUEST_INPUT,
+                              confirmation_request, interrupted_ids, long_running_calls, nested_pause,
+                              started_call_id)
 from .sessions.session_index import fold_events, read_events
 
 
@@ -49,6 +50,11 @@ class PendingItem:
   """True when this call, or an earlier call of the same tool with the same arguments, started and was
   interrupted (killed or cancelled while it ran): its effect may already exist. Check before approving;
   answering an interrupted call again tells the model it may have run, and never runs it a second time."""
+
+
+_ANSWERED_ONCE = frozenset({REQUEST_CONFIRMATION, REQUEST_INPUT})
+"""Protocol calls whose first answer is final: a second one is refused (CallAlreadyAnsweredError),
+unlike a long-running tool's call, which a later answer may update."""
 
 
 def _item_for(event: Event, call: types.FunctionCall, nested: bool) -> PendingItem:
@@ -179,7 +185,7 @@ class _Ledger:
       self.calls[call.id] = item
       if is_nested:
         self.raised[call.id] = (tool_call_id, event.id)
-      elif call.name != REQUEST_CONFIRMATION:
+      elif call.name not in _ANSWERED_ONCE:
         self.late[call.id] = item
     return self
 

@@ -21,7 +21,7 @@ from google.genai import types
 
 from .errors import (AnswersSpanInvocationsError, AnswerWithoutIdError, CallAlreadyAnsweredError,
                      PausingAgentNotInTreeError, UnknownCallError, WrongAnswerKindError)
-from .events.protocol import REQUEST_CONFIRMATION
+from .events.protocol import REQUEST_CONFIRMATION, REQUEST_INPUT
 from .pending import PendingItem, pending_of, pending_since_calls
 
 if TYPE_CHECKING:
@@ -128,7 +128,11 @@ def _item_answered(session: "Session", fr: types.FunctionResponse, pending: dict
   item = pending.get(fr.id) or late.get(fr.id)
   if item is None:
     if any(r.id == fr.id for e in session.events for r in e.get_function_responses()):
-      raise CallAlreadyAnsweredError(f"Call {fr.id!r} was already answered; nothing was changed.")
+      hint = ""
+      if fr.name == REQUEST_INPUT:
+        hint = (" If the run that took the answer stopped before it finished, continue it with "
+                "run_async(invocation_id=...) and no message.")
+      raise CallAlreadyAnsweredError(f"Call {fr.id!r} was already answered; nothing was changed.{hint}")
     raise UnknownCallError(
         f"No pending call has id {fr.id!r} in session {session.id!r}; nothing was changed. "
         f"Pending ids: {sorted(pending) or 'none'}."

@@ -155,7 +155,9 @@ class Context(CallbackContext):
     The child's events stream like any node's, under this node's path ('parent@1/child@1',
     'child@2', ... or 'child@{run_id}' with an explicit, non-numeric `run_id`). Runs started
     together with asyncio.gather overlap. With `use_as_output` the child's output is also this
-    node's output.
+    node's output: the child's output event stands for both, and the node may also return
+    that same value (`return await ctx.run_node(b, use_as_output=True)`) without a second
+    output event.
 
     A child that asks for input (a RequestInput, a tool confirmation inside an agent) pauses
     the workflow: the calling node stops there, and when the answer comes it runs again from
@@ -166,7 +168,4 @@ class Context(CallbackContext):
     """
     if self._run_node is None:
       raise ValueError("ctx.run_node is only available to nodes running inside a Workflow.")
-    result = await self._run_node(self, node, node_input, name, run_id)
-    if use_as_output:
-      self.output = result
-    return result
+    return await self._run_node(self, node, node_input, name, run_id, use_as_output)

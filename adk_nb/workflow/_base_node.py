@@ -6,7 +6,7 @@ or from the scheduler.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, AsyncGenerator, Optional
+from typing import TYPE_CHECKING, Any, AsyncGenerator, ClassVar, Optional
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
@@ -25,6 +25,9 @@ class BaseNode(BaseModel):
   """
 
   model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
+
+  _is_workflow_node: ClassVar[bool] = False
+  """True for Workflow: the scheduler runs its graph in place instead of calling `_run_impl`."""
 
   name: str
   """A Python identifier, unique within the workflow."""

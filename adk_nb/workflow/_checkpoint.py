@@ -13,7 +13,7 @@ from typing import Any, Optional
 from google.genai import types
 from pydantic import BaseModel
 
-from ..events.event import Event
+from ..events.event import Event, NodeInfo
 
 _CONTENT = "__adk_nb_content__"
 
@@ -58,20 +58,68 @@ def invocation_events(events: list[Event], invocation_id: str) -> list[Event]:
   return found
 
 
-def find_checkpoint(events: list[Event], path: str) -> tuple[Optional[dict[str, Any]], dict[str, Any]]:
-  """(the latest paused-state checkpoint of the workflow at `path`, answers given after it by call id)."""
+class Progress:
+  """What the nodes of a workflow committed after its checkpoint, in a pass that was interrupted
+  (the process stopped or the run was cancelled before the workflow paused again or finished)."""
+
+  __slots__ = ("outputs", "routes", "started", "interrupts")
+
+  def __init__(self) -> None:
+    self.outputs: dict[str, Any] = {}
+    """Node run path -> the output it committed (the run completed)."""
+    self.routes: dict[str, Any] = {}
+    """Node run path -> the route it committed."""
+    self.started: set[str] = set()
+    """Node run paths with any event committed."""
+    self.interrupts: dict[str, list[str]] = {}
+    """Node run path -> the requests (long-running call ids) it made itself."""
+
+
+def find_checkpoint(events: list[Event], path: str
+                    ) -> tuple[Optional[dict[str, Any]], dict[str, Any], Optional[Progress]]:
+  """(the latest paused-state checkpoint of the workflow at `path`, answers given after it by call id,
+  what its direct nodes committed after it, or None when they committed nothing)."""
   for index in range(len(events) - 1, -1, -1):
     state = events[index].actions.agent_state
     if state is not None and state.get("workflow") == path:
       if state.get("status") != "paused":
-        return None, {}
+        return None, {}, None
       answers: dict[str, Any] = {}
+      progress: Optional[Progress] = None
+      prefix = path + "/"
       for later in events[index + 1:]:
         for response in later.get_function_responses():
           if response.id:
             answers[response.id] = response.response
-      return state, answers
-  return None, {}
+        info = later.node_info
+        if info is not None and info.path == path and later.custom_metadata and RESUMED_KEY in later.custom_metadata:
+          progress = progress or Progress()
+          progress.started.update(later.custom_metadata[RESUMED_KEY])
+          continue
+        if info is None or not info.path or not info.path.startswith(prefix):
+          continue
+        if progress is None:
+          progress = Progress()
+        child = prefix + info.path[len(prefix):].split("/", 1)[0]
+        progress.started.add(child)
+        if child in (info.output_for or ()):
+          progress.outputs[child] = later.content if info.message_as_output and later.output is None else later.output
+        if info.path == child and later.actions.route is not None:
+          progress.routes[child] = later.actions.route
+        if info.path == child and later.long_running_tool_ids:
+          progress.interrupts.setdefault(child, []).extend(sorted(later.long_running_tool_ids))
+      return state, answers, progress
+  return None, {}, None
+
+
+RESUMED_KEY = "adk_nb_resumed_nodes"
+"""custom_metadata key of the marker a resumed workflow commits before nodes run again."""
+
+
+def resumed_marker(invocation_id: str, author: str, branch: Optional[str], path: str, paths: list[str]) -> Event:
+  """The event a workflow commits (without yielding it) before runs at `paths` run again on resume."""
+  return Event(invocation_id=invocation_id, author=author, branch=branch, node_info=NodeInfo(path=path),
+               custom_metadata={RESUMED_KEY: list(paths)})
 
 
 def original_user_content(events: list[Event]) -> Optional[types.Content]:

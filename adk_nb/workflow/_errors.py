@@ -45,3 +45,21 @@ class NodeTimeoutError(AdkNbError):
 
   def __reduce__(self):
     return (type(self), (self.node_name, self.timeout))
+
+
+class NodeMayHaveRunError(AdkNbError, RuntimeError):
+  """A node was started before its workflow's run was interrupted (the process stopped, the run was
+  cancelled) and never finished: it may have run, so it is not run again."""
+
+  def __init__(self, workflow: str, path: str):
+    self.workflow = workflow
+    self.path = path
+    super().__init__(
+        f"Workflow {workflow!r}: node {path!r} was started before this invocation was interrupted (the process "
+        "stopped or the run was cancelled) and did not finish. It may have run, so it is not run again: check "
+        "its effect, then send a new message to go on. Nodes that completed before the interruption kept "
+        "their outputs; nothing else was run."
+    )
+
+  def __reduce__(self):
+    return (type(self), (self.workflow, self.path))

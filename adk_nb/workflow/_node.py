@@ -12,7 +12,7 @@ from ._retry_config import RetryConfig
 
 
 def build_node(node_like: Any, **overrides: Any) -> BaseNode:
-  """The node a node-like stands for: "START", a node or agent (LlmAgents are cloned), a callable."""
+  """The node a node-like stands for: "START", a node or agent (LlmAgents are cloned), a tool, a callable."""
   if isinstance(node_like, str):
     if node_like == "START":
       return START
@@ -37,10 +37,16 @@ def build_node(node_like: Any, **overrides: Any) -> BaseNode:
         update["include_contents"] = "none"  # single_turn: the agent sees only its node input
       return node_like.clone(update=update)
     return node_like.model_copy(update=overrides) if overrides else node_like
+  from ..tools.base_tool import BaseTool
+
+  if isinstance(node_like, BaseTool):
+    from ._tool_node import _ToolNode
+
+    return _ToolNode(tool=node_like, **overrides)
   if callable(node_like):
     return FunctionNode(func=node_like, **overrides)
   raise WorkflowConfigurationError(
-      f"Invalid node type {type(node_like).__name__}: edges take functions, agents, nodes or 'START'."
+      f"Invalid node type {type(node_like).__name__}: edges take functions, agents, tools, nodes or 'START'."
   )
 
 
@@ -91,6 +97,8 @@ def node(
     else:
       built = build_node(target, **options)
     if parallel_worker:
+      from ._parallel_worker import _ParallelWorker
+
       return _ParallelWorker(name=built.name, description=built.description, worker=built,
                              max_parallel_workers=max_parallel_workers)
     return built
@@ -116,22 +124,3 @@ class Node(BaseNode):
         yield item
     else:
       yield await result if hasattr(result, "__await__") else result
-
-
-class _ParallelWorker(BaseNode):
-  """Runs `worker` once per item of a list input, concurrently; outputs the results in order."""
-
-  worker: BaseNode
-  max_parallel_workers: Optional[int] = None
-
-  async def _run_impl(self, *, ctx: Context, node_input: Any) -> AsyncGenerator[Any, None]:
-    import asyncio
-
-    items = node_input if isinstance(node_input, list) else [node_input]
-    limit = asyncio.Semaphore(self.max_parallel_workers or len(items) or 1)
-
-    async def one(item: Any) -> Any:
-      async with limit:
-        return await ctx.run_node(self.worker, node_input=item)
-
-    yield list(await asyncio.gather(*(one(item) for item in items)))

@@ -1,6 +1,9 @@
-"""The scheduler of one Workflow run: triggers, concurrent node tasks, routes, joins, pauses.
+"""The asyncio driver of one Workflow run: node tasks, the commit hand-off, resume and replay.
 
-Node runs are asyncio tasks. Each event a node produces goes through one queue to the
+The graph's rules (triggers, routes, joins, loop caps, waiting nodes, the checkpoint) live in
+the pure `GraphState` (`_graph_state.py`); this driver starts the runs it hands out, one
+`NodeRunner` each (`_node_runner.py`: attempts, retries, timeout, stamping), as asyncio tasks
+or inline for plain sync functions. Each event a node produces goes through one queue to the
 workflow's generator, which yields it (the Runner commits it) and only then lets the node
 continue, so every node sees the state its earlier events wrote.
 """
@@ -9,29 +12,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import warnings
 from collections import deque
 from typing import TYPE_CHECKING, Any, AsyncGenerator, Optional
 
-from google.genai import types
-from pydantic import BaseModel
-
-from ..agents import _callbacks
 from ..agents.base_agent import BaseAgent
 from ..agents.context import Context
-from ..errors import event_error_code, traceback_text
 from ..events.event import Event, NodeInfo
 from ..events.event_actions import EventActions
-from ..events.protocol import TRACEBACK_KEY
-from ..events.request_input import RequestInput
-from . import _checkpoint, _replay
-from ._values import common_branch as _common_branch
-from ._values import request_input_event as _request_input_event
-from ._values import user_content as _user_content
-from ._values import validate as _validate
-from ._base_node import START, BaseNode
-from ._errors import (NodeInterruptedError, NodeTimeoutError, WorkflowConfigurationError, WorkflowDataError,
-                      WorkflowLoopLimitError, WorkflowStalledError)
+from . import _checkpoint
+from . import _replay as _edit_replay
+from ._base_node import BaseNode
+from ._errors import NodeInterruptedError, NodeMayHaveRunError, WorkflowDataError
+from ._graph_state import GraphState, NodeRun
+from ._node_runner import GraphResult, NodeRunner
 
 if TYPE_CHECKING:
   from ..agents.invocation_context import InvocationContext
@@ -40,57 +33,14 @@ if TYPE_CHECKING:
 logger = logging.getLogger("adk_nb.workflow")
 
 
-class GraphResult:
-  """What a workflow run produced: its output, or the interrupts it is waiting on."""
-
-  __slots__ = ("output", "has_output", "interrupts")
-
-  def __init__(self) -> None:
-    self.output: Any = None
-    self.has_output = False
-    self.interrupts: list[str] = []
-
-
-class _Run:
-  """One run of one node."""
-
-  __slots__ = ("node", "name", "run_id", "path", "input", "branch", "ctx", "output", "has_output",
-               "route", "interrupts", "error", "output_emitted", "route_emitted", "buffer", "resume_inputs", "terminal",
-               "dynamic", "task", "children", "child_counts", "paused_by_child")
-
-  def __init__(self, node: BaseNode, run_id: str, path: str, node_input: Any, branch: Optional[str]):
-    self.node = node
-    self.name = node.name
-    self.run_id = run_id
-    self.path = path
-    self.input = node_input
-    self.branch = branch
-    self.ctx: Optional[Context] = None
-    self.output: Any = None
-    self.has_output = False
-    self.route: Any = None
-    self.interrupts: list[str] = []
-    self.error: Optional[BaseException] = None
-    self.output_emitted = False
-    self.route_emitted: Any = None
-    self.buffer: Optional[list[Event]] = None
-    """Events of a run executed inline (not as a task), yielded once it returns."""
-    self.resume_inputs: dict[str, Any] = {}
-    self.terminal = False
-    self.dynamic = False
-    self.task: Optional[asyncio.Task] = None
-    """The task the run executes in (its `ctx.run_node` children started elsewhere are awaited)."""
-    self.children: set[asyncio.Task] = set()
-    """Tasks running `ctx.run_node` children concurrently (asyncio.gather, create_task)."""
-    self.child_counts: Optional[dict[str, int]] = None
-    """Run ids handed to `ctx.run_node` children, per child name (reset on each attempt, so a retry
-    or a rerun after a pause finds the children of the earlier pass under the same paths)."""
-    self.paused_by_child = False
-    """True when the run's interrupts came from a `ctx.run_node` child: it runs again on resume."""
-
-
 class Scheduler:
-  """Runs the graph of `workflow` once (or resumes it), yielding every event of its nodes."""
+  """Runs the graph of `workflow` once (or resumes it), yielding every event of its nodes.
+
+  The asyncio driver around a `GraphState`: it starts the runs the state hands out (as tasks, or
+  inline for plain sync functions), funnels their events through one queue so each is committed
+  before its node continues, applies retries and timeouts, and reports each finished run back
+  to the state.
+  """
 
   def __init__(self, workflow: "Workflow", ic: "InvocationContext", path: str, node_input: Any,
                result: GraphResult, parent_ctx: Optional[Context] = None, also_output_for: tuple[str, ...] = ()):
@@ -98,122 +48,74 @@ class Scheduler:
     self.also_output_for = also_output_for
     """Paths of the enclosing workflows whose output this workflow's output also is (it ends them)."""
     self.graph = workflow._graph
+    self.state = GraphState(self.graph, path, name=workflow.name, max_iterations=workflow.max_iterations,
+                            strict_routes=workflow.strict_routes)
     self.ic = ic
     self.path = path
     self.input = node_input
     self.result = result
     self.parent_ctx = parent_ctx
     self.queue: asyncio.Queue = asyncio.Queue()
-    self.triggers: dict[str, deque] = {}
-    self.running: dict[str, _Run] = {}
+    self.running: dict[str, NodeRunner] = {}
+    """Runs executing as tasks, by node name."""
     self.tasks: set[asyncio.Task] = set()
-    self.waiting: dict[str, dict[str, Any]] = {}
-    self.outputs: dict[str, Any] = {}
-    self.branches: dict[str, Optional[str]] = {}
-    self.runs: dict[str, int] = {}
-    self.arrivals: dict[str, set[str]] = {}
-    self.join_inputs: dict[str, list[str]] = {}
-    """The predecessors each JoinNode waits for, by join name (computed on its first arrival)."""
-    self.terminal_outputs: dict[str, Any] = {}
     self.dynamic_runs: dict[str, int] = {}
-    self.restored = False
     self.inline: deque = deque()
-    self.ready: dict[str, None] = {}
-    """Nodes with queued triggers, in the order their first trigger arrived."""
     self.used_ids: Optional[set[str]] = None
-    self.pending_inline: set[str] = set()
     self.events: Optional[list[Event]] = None
     """This invocation's events (read once, for the checkpoint and the interrupt ids in use)."""
-    self.answers: dict[str, Any] = {}
-    """Answers given since the checkpoint this run resumes from, by interrupt id."""
-    self.dynamic_done: dict[str, Any] = {}
-    """Outputs of completed `ctx.run_node` children whose caller has not completed, by child path."""
-    self.dynamic_waiting: dict[str, dict[str, Any]] = {}
-    """`ctx.run_node` children waiting for answers, by child path: their interrupts and whether they rerun."""
-    self.replay: dict[str, _replay.Recorded] = {}
+    self.author = workflow.name
+    """The author of the events of its non-agent nodes."""
+    self.recorded: dict[str, _edit_replay.Recorded] = {}
     """Node runs recorded before an edited step this run continues from, by path (workflow/_replay.py)."""
 
-  # ---- setup -----------------------------------------------------------------------------------
+  keeps_ctx = False
 
-  def _seed(self) -> None:
-    starts = self.graph.next_nodes(START.name, None)[0]
-    for name in starts:
-      self._trigger(START.name, name, self.input, self.ic.branch, len(starts) > 1)
+  # ---- the NodeRunner host ---------------------------------------------------------------------
 
-  def _restore(self, state: dict[str, Any], answers: dict[str, Any]) -> list[_Run]:
-    """Puts the scheduler back where it paused; returns the runs the answers let continue."""
-    self.restored = True
-    self.runs = dict(state["runs"])
-    self.outputs = _checkpoint.decode(state["outputs"])
-    self.branches = dict(state["branches"])
-    self.arrivals = {k: set(v) for k, v in state["arrivals"].items()}
-    self.terminal_outputs = _checkpoint.decode(state["terminal_outputs"])
-    self.answers = answers
-    self.dynamic_done = _checkpoint.decode(state.get("dynamic", {}))
-    self.dynamic_waiting = dict(state.get("dynamic_waiting", {}))
-    for name, items in state["triggers"].items():
-      self.triggers[name] = deque((_checkpoint.decode(i), b, s) for i, b, s in items)
-      if self.triggers[name]:
-        self.ready[name] = None
-    resumed: list[_Run] = []
-    for name, info in state["waiting"].items():
-      node = self.graph.nodes[name]
-      answered = {i: answers[i] for i in info["interrupts"] if i in answers}
-      if not answered:
-        self.waiting[name] = info
-        continue
-      run = _Run(node, info["run_id"], f"{self.path}/{name}@{info['run_id']}", _checkpoint.decode(info["input"]),
-                 info["branch"])
-      run.terminal = name in self.graph.terminals
-      run.resume_inputs = answered
-      if info.get("rerun") or node.rerun_on_resume or isinstance(node, BaseAgent):
-        # Agents resume through their own machinery (the paused call's answer is in the session);
-        # a node paused by a ctx.run_node child runs again and finds its finished children replayed.
-        resumed.append(run)
-      else:
-        value = next(iter(answered.values())) if len(answered) == 1 else answered
-        run.output, run.has_output = value, True
-        resumed.append(run)
-    return resumed
 
-  def _checkpoint_state(self) -> dict[str, Any]:
-    return {
-        "workflow": self.path,
-        "status": "paused",
-        "runs": self.runs,
-        "outputs": _checkpoint.encode(self.outputs),
-        "branches": self.branches,
-        "arrivals": {k: sorted(v) for k, v in self.arrivals.items()},
-        "terminal_outputs": _checkpoint.encode(self.terminal_outputs),
-        "triggers": {k: [[_checkpoint.encode(i), b, s] for i, b, s in q] for k, q in self.triggers.items() if q},
-        "waiting": {k: {**v, "input": _checkpoint.encode(v["input"])} for k, v in self.waiting.items()},
-        "dynamic": _checkpoint.encode(self.dynamic_done),
-        "dynamic_waiting": self.dynamic_waiting,
-    }
+  async def deliver(self, event: Event) -> None:
+    """Hands the event to the workflow's generator and waits until it was committed."""
+    future = asyncio.get_running_loop().create_future()
+    self.queue.put_nowait(("event", (event, future)))
+    await future
 
   # ---- the loop ----------------------------------------------------------------------------------
 
   async def run(self) -> AsyncGenerator[Event, None]:
-    state = answers = None
+    state = self.state
+    checkpoint = answers = progress = None
     if self.ic.session.events:
       self.events = _checkpoint.invocation_events(self.ic.session.events, self.ic.invocation_id)
-      state, answers = _checkpoint.find_checkpoint(self.events, self.path)
-    if state is not None:
-      for name, info in state["waiting"].items():
-        info.setdefault("interrupts", [])
-      ready = self._restore(state, answers)
-      for run in ready:
-        if run.has_output:  # answered, not rerun: the answer is its output
+      checkpoint, answers, progress = _checkpoint.find_checkpoint(self.events, self.path)
+    if checkpoint is not None:
+      state.restore(checkpoint)
+      resumed = state.answer(answers, _reruns)
+      if progress is not None:
+        # A pass resumed from this checkpoint was interrupted: its committed outputs are replayed.
+        resumed = self._replay(progress, resumed, answers)
+      rerun = [spec.path for spec in resumed
+               if not spec.answered and not isinstance(self.graph.nodes[spec.name], BaseAgent)]
+      if rerun:
+        # Committed (not yielded) before they run again: if this pass is cut off, the next one
+        # knows they started and reports them as "may have run" instead of running them twice.
+        # (Agents and nested workflows are left out: they resume through their own records.)
+        await self.ic.session_service.append_event(self.ic.session, _checkpoint.resumed_marker(
+            self.ic.invocation_id, self.wf.name, self.ic.branch, self.path, rerun))
+      for spec in resumed:
+        run = self._run_of(spec)
+        if spec.answered:  # answered, not rerun: the answer is its output
+          run.output, run.has_output = spec.output, True
           event = self._new_event(run, output=run.output)
-          event.node_info.output_for = self._output_for(run)
+          event.node_info.output_for = self.output_for(run)
           run.output_emitted = True
           yield event
           self._complete(run)
         else:
           self._start(run)
     else:
-      self.replay = _replay.recorded_runs(self.ic, self.events, self.path)
-      self._seed()
+      self.recorded = _edit_replay.recorded_runs(self.ic, self.events, self.path)
+      state.seed(self.input, self.ic.branch)
     try:
       while True:
         self._schedule()
@@ -224,14 +126,13 @@ class Scheduler:
             continue
           run.buffer = []
           try:
-            await self._attempts(run)
+            await run._attempts()
           except BaseException:
             for event in run.buffer:
               yield event
             raise
           for event in run.buffer:
             yield event
-          self.pending_inline.discard(run.name)
           self._complete(run)
           continue
         if not self.running:
@@ -267,68 +168,75 @@ class Scheduler:
     self.running.clear()
 
   async def _finish(self) -> AsyncGenerator[Event, None]:
-    if self.waiting:
-      interrupts = [i for info in self.waiting.values() for i in info["interrupts"]]
+    state = self.state
+    interrupts = state.interrupts()
+    if interrupts:
       self.result.interrupts = interrupts
       yield Event(invocation_id=self.ic.invocation_id, author=self.wf.name, branch=self.ic.branch,
-                  node_info=NodeInfo(path=self.path), actions=EventActions(agent_state=self._checkpoint_state()))
+                  node_info=NodeInfo(path=self.path), actions=EventActions(agent_state=state.to_checkpoint()))
       return
-    if self.restored:
+    if state.restored:
       yield Event(invocation_id=self.ic.invocation_id, author=self.wf.name, branch=self.ic.branch,
                   node_info=NodeInfo(path=self.path),
                   actions=EventActions(agent_state={"workflow": self.path, "status": "done"}, end_of_agent=True))
-    stalled = {name: sorted(set(self.graph.preds[name]) - got - {START.name})
-               for name, got in self.arrivals.items() if got}
-    if stalled:
-      name, missing = next(iter(stalled.items()))
-      raise WorkflowStalledError(
-          f"Workflow {self.wf.name!r}: JoinNode {name!r} never fired: predecessor(s) {missing} did not "
-          "complete in this run (not routed to, or ended without reaching it). Route every branch into "
-          "the join, or use a plain node instead of a JoinNode."
-      )
-    if len(self.terminal_outputs) > 1:
-      raise WorkflowConfigurationError(
-          f"Workflow {self.wf.name!r}: multiple terminal nodes produced output: "
-          f"{sorted(self.terminal_outputs)}. A workflow has one output; fan them into a JoinNode, or make "
-          "all but one terminal node return None."
-      )
-    if self.terminal_outputs:
-      self.result.output = next(iter(self.terminal_outputs.values()))
-      self.result.has_output = True
+    has_output, output = state.outcome()
+    if has_output:
+      self.result.output, self.result.has_output = output, True
+
+  def _replay(self, progress: "_checkpoint.Progress", resumed: list[NodeRun], answers: dict[str, Any]
+              ) -> list[NodeRun]:
+    """Completes, without running them again, the runs an interrupted pass committed outputs for.
+
+    Returns the answered runs whose answer was not committed yet (their output is emitted now), and
+    the agents and nested workflows resumed by an answer (they run again and replay their own parts).
+    A run that was started (handed out after the checkpoint) and committed no output may have
+    run: NodeMayHaveRunError, and nothing runs. A run that asked for input again waits again.
+    """
+    state = self.state
+    todo = list(resumed)
+    left: list[NodeRun] = []
+    paused: set[str] = set()
+    while True:
+      for spec in todo:
+        path = spec.path
+        if path in progress.outputs or path in progress.routes:
+          state.complete(spec, progress.outputs.get(path), path in progress.outputs, progress.routes.get(path))
+        elif path in progress.interrupts and path not in paused:
+          state.pause(spec, progress.interrupts[path])
+          paused.add(path)
+        elif spec.answered:
+          left.append(spec)  # completed by its answer alone: nothing of it ran
+        elif spec.resume_inputs and isinstance(self.graph.nodes[spec.name], BaseAgent):
+          left.append(spec)  # an agent or nested workflow resumes through its own records (and replays)
+        else:
+          raise NodeMayHaveRunError(self.wf.name, path)
+      todo = state.ready() or state.answer(answers, _reruns)
+      if not todo:
+        return left
 
   def _schedule(self) -> None:
-    if not self.ready:
+    state = self.state
+    if not state.pending:
       return
     limit = self.wf.max_concurrency
-    for name in list(self.ready):
-      queue = self.triggers[name]
-      if name in self.running or name in self.waiting or name in self.pending_inline:
-        continue
-      if limit and limit > 0 and len(self.running) >= limit:
+    while state.pending and not (limit and limit > 0 and len(self.running) >= limit):
+      spec = state.pop_ready()
+      if spec is None:
         return
-      node_input, branch, sub = queue.popleft()
-      if not queue:
-        del self.ready[name]
-      node = self.graph.nodes[name]
-      count = self.runs.get(name, 0) + 1
-      cap = self.wf.max_iterations
-      if cap is not None and count > cap:
-        raise WorkflowLoopLimitError(
-            f"Workflow {self.wf.name!r}: node {name!r} would run a {count}th time in one invocation, past "
-            f"max_iterations={cap}. Make the loop's route reach its exit, or raise "
-            f"Workflow(max_iterations=...) (None removes the cap)."
-        )
-      self.runs[name] = count
-      run_id = str(count)
-      if sub:
-        branch = f"{branch}.{name}@{run_id}" if branch else f"{name}@{run_id}"
-      run = _Run(node, run_id, f"{self.path}/{name}@{run_id}", node_input, branch)
-      run.terminal = name in self.graph.terminals
-      self._start(run)
+      self._start(self._run_of(spec))
 
-  def _start(self, run: _Run, inline: bool = True) -> None:
+  def _run_of(self, spec: NodeRun) -> NodeRunner:
+    run = NodeRunner(self.graph.nodes[spec.name], None, spec.run_id, host=self, path=spec.path,
+                     node_input=spec.input, branch=spec.branch)
+    run.terminal = spec.terminal
+    run.spec = spec
+    if spec.resume_inputs:
+      run.resume_inputs = spec.resume_inputs
+    return run
+
+  def _start(self, run: NodeRunner, inline: bool = True) -> None:
     node = run.node
-    recorded = self.replay.pop(run.path, None) if self.replay else None
+    recorded = self.recorded.pop(run.path, None) if self.recorded else None
     if recorded is not None:
       # Recorded before the edit this run continues from: its result is the recording; it does not run.
       (run.output, run.has_output), run.route = recorded.result_for(node), recorded.route
@@ -339,68 +247,24 @@ class Scheduler:
     if inline and getattr(node, "_is_plain_sync", False) and node.timeout is None:
       # A plain synchronous function runs right here: no task, no queue hand-over.
       self.inline.append(run)
-      self.pending_inline.add(run.name)
       return
-    self.pending_inline.discard(run.name)
     self.running[run.name] = run
     task = asyncio.ensure_future(self._execute(run))
     self.tasks.add(task)
     task.add_done_callback(self.tasks.discard)
 
-  def _trigger(self, source: str, target: str, value: Any, branch: Optional[str], sub: bool) -> None:
-    node = self.graph.nodes[target]
-    if node._requires_all_predecessors:
-      got = self.arrivals.setdefault(target, set())
-      got.add(source)
-      needed = self.join_inputs.get(target)
-      if needed is None:
-        needed = self.join_inputs[target] = [p for p in self.graph.preds[target] if p != START.name]
-      # Counted first: checking every predecessor on every arrival made a k-way join cost k^2.
-      if len(got) >= len(needed) and all(p in got for p in needed):
-        self.arrivals.pop(target)
-        joined = {p: self.outputs.get(p) for p in needed}
-        branch = _common_branch([self.branches.get(p) for p in needed])
-        self.triggers.setdefault(target, deque()).append((joined, branch, False))
-        self.ready[target] = None
-      return
-    self.triggers.setdefault(target, deque()).append((value, branch, sub))
-    self.ready[target] = None
-
-  def _complete(self, run: _Run) -> None:
+  def _complete(self, run: NodeRunner) -> None:
     if run.interrupts:
-      self.waiting[run.name] = {"run_id": run.run_id, "input": run.input, "branch": run.branch,
-                                "interrupts": list(run.interrupts)}
-      if run.paused_by_child:
-        self.waiting[run.name]["rerun"] = True
+      self.state.pause(run.spec, run.interrupts, rerun=run.paused_by_child)
       return
-    self._forget_children(run.path)
-    if run.node.wait_for_output and not run.has_output and run.route is None:
-      return
-    if run.has_output:
-      self.outputs[run.name] = run.output
-      if run.terminal and run.output is not None:
-        self.terminal_outputs[run.name] = run.output
-    else:
-      self.outputs.pop(run.name, None)
-    self.branches[run.name] = run.branch
-    targets, unmatched = self.graph.next_nodes(run.name, run.route)
-    if unmatched:
-      message = (f"Workflow {self.wf.name!r}: node {run.name!r} took route {run.route!r}, which matches "
-                 f"none of its routed edges; this branch ends here. Add an edge for that route or a "
-                 f"DEFAULT_ROUTE edge.")
-      if self.wf.strict_routes:
-        raise WorkflowDataError(message)
-      logger.warning(message)
-      warnings.warn(message, stacklevel=2)
-    for target in targets:
-      self._trigger(run.name, target, run.output, run.branch, len(targets) > 1)
+    self.state.complete(run.spec, run.output, run.has_output, run.route)
 
   # ---- one node run ------------------------------------------------------------------------------
 
-  async def _execute(self, run: _Run) -> None:
+  async def _execute(self, run: NodeRunner) -> None:
     run.task = asyncio.current_task()
     try:
-      await self._attempts(run)
+      await run._attempts()
     except asyncio.CancelledError:
       raise
     except BaseException as exc:  # reported to the loop, which stops the workflow and re-raises it
@@ -408,186 +272,7 @@ class Scheduler:
     finally:
       self.queue.put_nowait(("done", run))
 
-  async def _attempts(self, run: _Run) -> None:
-    node = run.node
-    policy = node.retry_config
-    attempt = 1
-    try:
-      while True:
-        ic = self.ic if run.branch == self.ic.branch else self.ic.model_copy(update={"branch": run.branch})
-        author = None if isinstance(node, BaseAgent) and not _is_workflow(node) else self.wf.name
-        ctx = Context(ic, node=node, node_path=run.path, run_id=run.run_id, attempt_count=attempt,
-                      resume_inputs=run.resume_inputs, event_author=author or self.wf.name,
-                      parent_ctx=self.parent_ctx, run_node=self._run_dynamic)
-        ctx._offload = len(self.running) > 1
-        ctx._wf_run = run
-        run.ctx = ctx
-        run.output, run.has_output, run.route, run.interrupts = None, False, None, []
-        run.output_emitted = False
-        run.route_emitted = None
-        run.child_counts = None
-        run.paused_by_child = False
-        try:
-          if node.timeout:
-            try:
-              async with asyncio.timeout(node.timeout) as scope:
-                await self._drive(run, ctx)
-            except TimeoutError as exc:
-              if scope.expired():
-                raise NodeTimeoutError(node.name, node.timeout) from exc
-              raise
-          else:
-            await self._drive(run, ctx)
-          return
-        except asyncio.CancelledError:
-          raise
-        except Exception as exc:
-          # One error event per failure, as in google-adk: from the node that raised, not again
-          # from an enclosing workflow node, a parent of a dynamic node or the Runner.
-          invocation_id = self.ic.invocation_id
-          if _callbacks.reported_in(exc) != invocation_id:
-            # google-adk's code, and the traceback the inspector folds.
-            await self._emit(run, Event(error_code=event_error_code(exc), error_message=str(exc),
-                                        custom_metadata={TRACEBACK_KEY: traceback_text(exc)}))
-            _callbacks.mark_reported(exc, invocation_id)
-          if policy is not None and attempt < policy.attempts() and policy.retries(exc):
-            _callbacks.take_origin(exc)  # swallowed by the retry: a raise of the same object is new
-            await asyncio.sleep(policy.delay(attempt))
-            attempt += 1
-            continue
-          raise
-    finally:
-      # The run and its Context point at each other; unlinked here, a finished run (and the
-      # session copy its invocation holds) is freed at once instead of waiting for the cycle
-      # collector, whose passes would otherwise walk that copy of the whole history.
-      run.ctx = None
-
-  async def _drive(self, run: _Run, ctx: Context) -> None:
-    node = run.node
-    node_input = run.input
-    if node.input_schema is not None:
-      node_input = _validate(node.input_schema, node_input)
-    if _is_workflow(node):
-      result = GraphResult()
-      async for event in node._graph_events(ctx._invocation_context, run.path, node_input, result, ctx,
-                                            tuple(self._output_for(run)[1:])):
-        await self._emit(run, event)
-      if result.interrupts:
-        run.interrupts = list(result.interrupts)
-      elif result.has_output:
-        run.output, run.has_output, run.output_emitted = result.output, True, True
-      return
-    if isinstance(node, BaseAgent):
-      await self._drive_agent(run, ctx, node, node_input)
-      return
-    if run.buffer is not None and getattr(node, "_is_plain_sync", False):
-      # A plain function run inline: call it directly, no generator to drive.
-      event = self._to_event(run, ctx, node.func(**node._bind(ctx, node_input)))
-      if event is not None:
-        await self._emit(run, event)
-    else:
-      stream = node._run_impl(ctx=ctx, node_input=node_input)
-      try:
-        async for item in stream:
-          event = self._to_event(run, ctx, item)
-          if event is None:
-            continue
-          await self._emit(run, event)
-          if ctx.interrupt_ids:
-            break  # the node stops at its interrupt: code after the yield does not run
-      except NodeInterruptedError:
-        run.paused_by_child = True  # a ctx.run_node child asked for input; its ids are in ctx
-      except BaseException:
-        await self._settle_children(run, cancel=True)
-        raise
-      finally:
-        await stream.aclose()
-      await self._settle_children(run)
-    run.interrupts = list(ctx.interrupt_ids)
-    if ctx.has_output and not run.has_output:
-      run.output, run.has_output = _validate(node.output_schema, ctx.output), True
-    if ctx.route is not None:
-      run.route = ctx.route
-    if run.interrupts:
-      return
-    pending_route = ctx.route is not None and run.route_emitted != ctx.route
-    pending = ctx.pending_actions
-    if (run.has_output and not run.output_emitted) or pending_route or (pending is not None and (
-        pending.state_delta or pending.artifact_delta)):
-      event = Event(output=run.output if run.has_output and not run.output_emitted else None)
-      if ctx.route is not None:
-        event.actions.route = ctx.route
-      if run.has_output and not run.output_emitted:
-        event.node_info = NodeInfo(path=run.path, output_for=self._output_for(run))
-        run.output_emitted = True
-      await self._emit(run, event)
-
-  async def _drive_agent(self, run: _Run, ctx: Context, agent: BaseAgent, node_input: Any) -> None:
-    from ..agents.llm_agent import LlmAgent
-
-    ic = ctx._invocation_context
-    llm = isinstance(agent, LlmAgent)
-    if llm and node_input is not None and node_input is not ic.user_content and not run.resume_inputs:
-      # The node input becomes the agent's user turn: committed to the session, not yielded
-      # (as google-adk does, and as the Runner does with the user's own message).
-      turn = Event(invocation_id=ic.invocation_id, author="user", branch=run.branch,
-                   content=_user_content(node_input), node_info=NodeInfo(path=run.path))
-      await ic.session_service.append_event(ic.session, turn)
-    text: Optional[str] = None
-    async for event in agent.run_async(ic):
-      if event.author:
-        ctx.event_author = event.author  # as google-adk: the agent's error event has its last author
-      if event.long_running_tool_ids:
-        ctx.interrupt_ids.extend(sorted(event.long_running_tool_ids))
-      if ((event.author == agent.name if llm else event.author != "user") and not event.partial and event.content is not None
-          and event.is_final_response() and not event.get_function_responses()
-          and not event.long_running_tool_ids and not event.error_code):
-        text = event.text
-        event.node_info = NodeInfo(path=run.path, message_as_output=True)
-      await self._emit(run, event)
-    run.interrupts = list(ctx.interrupt_ids)
-    if run.interrupts or text is None:
-      return
-    value: Any = text
-    if llm and agent.output_schema is not None:
-      value = agent.output_schema.model_validate_json(text).model_dump()
-    run.output, run.has_output, run.output_emitted = value, True, True
-
-  def _to_event(self, run: _Run, ctx: Context, item: Any) -> Optional[Event]:
-    if item is None:
-      return None
-    if isinstance(item, Event):
-      if item.output is not None:
-        ctx.output = _validate(run.node.output_schema, item.output)
-        item.output = ctx.output
-        run.output, run.has_output, run.output_emitted = ctx.output, True, True
-        item.node_info = item.node_info or NodeInfo(path=run.path)
-        item.node_info.output_for = self._output_for(run)
-      if item.actions.route is not None and (not item.author or item.author == ctx.event_author):
-        ctx.route = item.actions.route
-      if item.long_running_tool_ids:
-        ctx.interrupt_ids.extend(sorted(item.long_running_tool_ids))
-      return item
-    if isinstance(item, RequestInput):
-      self._check_new_interrupt(run, item.interrupt_id)
-      ctx.interrupt_ids.append(item.interrupt_id)
-      return _request_input_event(item)
-    if isinstance(item, types.Content):
-      ctx.output = item
-      run.output, run.has_output, run.output_emitted = item, True, True
-      return Event(content=item, node_info=NodeInfo(path=run.path, output_for=self._output_for(run),
-                                                    message_as_output=True))
-    value = _validate(run.node.output_schema, item)
-    if isinstance(value, BaseModel):
-      value = value.model_dump()
-    ctx.output = value
-    run.output, run.has_output, run.output_emitted = value, True, True
-    event = Event(output=value, node_info=NodeInfo(path=run.path, output_for=self._output_for(run)))
-    if ctx.route is not None:
-      event.actions.route = ctx.route
-    return event
-
-  def _check_new_interrupt(self, run: _Run, interrupt_id: str) -> None:
+  def check_new_interrupt(self, run: NodeRunner, interrupt_id: str) -> None:
     """A reused interrupt id could not be told apart from its earlier, answered request.
 
     Only this invocation counts (its events are read once): ids may repeat across invocations,
@@ -607,14 +292,18 @@ class Scheduler:
       )
     self.used_ids.add(interrupt_id)
 
-  def _output_for(self, run: _Run) -> list[str]:
+  def output_for(self, run: NodeRunner) -> list[str]:
+    """The paths whose output `run`'s output is: its own, its workflow's (a terminal node), its
+    caller's (a `ctx.run_node(..., use_as_output=True)` child)."""
+    if run.output_of is not None:
+      return [run.path, *self.output_for(run.output_of)]
     paths = [run.path]
     if run.terminal and not run.dynamic:
       paths.append(self.path)
       paths.extend(self.also_output_for)
     return paths
 
-  def _new_event(self, run: _Run, **kwargs: Any) -> Event:
+  def _new_event(self, run: NodeRunner, **kwargs: Any) -> Event:
     event = Event(**kwargs)
     event.invocation_id = self.ic.invocation_id
     event.author = self.wf.name
@@ -622,48 +311,20 @@ class Scheduler:
     event.node_info = NodeInfo(path=run.path)
     return event
 
-  async def _emit(self, run: _Run, event: Event) -> None:
-    """Hands the event to the workflow's generator and waits until it was committed."""
-    ctx = run.ctx
-    if run.buffer is not None:
-      self._stamp(run, ctx, event)
-      run.buffer.append(event)
-      return
-    self._stamp(run, ctx, event)
-    future = asyncio.get_running_loop().create_future()
-    self.queue.put_nowait(("event", (event, future)))
-    await future
-
-  def _stamp(self, run: _Run, ctx: Optional[Context], event: Event) -> None:
-    if not event.invocation_id:
-      event.invocation_id = self.ic.invocation_id
-    if not event.author:
-      event.author = ctx.event_author if ctx is not None and ctx.event_author else self.wf.name
-    if event.node_info is None:
-      event.node_info = NodeInfo(path=run.path)
-    if event.branch is None:
-      event.branch = run.branch
-    if event.actions.route is not None:
-      run.route_emitted = event.actions.route
-    actions = ctx.pending_actions if ctx is not None else None
-    if actions is not None and actions is not event.actions:
-      if actions.state_delta:
-        for key, value in actions.state_delta.items():
-          event.actions.state_delta.setdefault(key, value)
-        actions.state_delta.clear()
-      if actions.artifact_delta:
-        for key, value in actions.artifact_delta.items():
-          event.actions.artifact_delta.setdefault(key, value)
-        actions.artifact_delta.clear()
-
   # ---- dynamic nodes -------------------------------------------------------------------------------
 
-  async def _run_dynamic(self, parent: Context, target: Any, node_input: Any, name: Optional[str],
-                         run_id: Optional[str] = None) -> Any:
+  async def run_dynamic(self, parent: Context, target: Any, node_input: Any, name: Optional[str],
+                        run_id: Optional[str] = None, use_as_output: bool = False) -> Any:
     from ._node import build_node
 
+    if use_as_output and parent.has_output:
+      raise ValueError(
+          f"Output already set for node {parent.node_path}: ctx.run_node(..., use_as_output=True) makes the "
+          "child's output this node's output, and a node run has one output. Call it once, and do not also "
+          "set ctx.output or yield an output before it."
+      )
     node = build_node(target, name=name) if name else build_node(target)
-    caller: Optional[_Run] = getattr(parent, "_wf_run", None)
+    caller: Optional[NodeRunner] = getattr(parent, "_wf_run", None)
     if run_id is None:
       if caller is not None and caller.child_counts is None:
         caller.child_counts = {}
@@ -681,70 +342,43 @@ class Scheduler:
       task = asyncio.current_task()
       if task is not None and task is not caller.task:
         caller.children.add(task)  # started with asyncio.gather / create_task: awaited with the caller
-    if path in self.dynamic_done:
-      return self.dynamic_done[path]  # it finished in an earlier pass: replayed, not run again
-    run = _Run(node, run_id, path, node_input, parent.branch)
+    kind, value = self.state.child_answer(path, _reruns(node))
+    if kind == "done":
+      # It finished in an earlier pass (or its answer completes it): not run again.
+      if use_as_output:
+        _use_as_output(parent, caller, value)
+      return value
+    if kind == "waiting":
+      parent.interrupt_ids.extend(value)  # still waiting: its request stands
+      raise NodeInterruptedError()
+    run = NodeRunner(node, None, run_id, host=self, path=path, node_input=node_input, branch=parent.branch)
     run.dynamic = True
     run.task = asyncio.current_task()
-    waiting = self.dynamic_waiting.get(path)
-    if waiting is not None:
-      answered = {i: self.answers[i] for i in waiting["interrupts"] if i in self.answers}
-      if not answered:
-        parent.interrupt_ids.extend(waiting["interrupts"])  # still waiting: its request stands
-        raise NodeInterruptedError()
-      del self.dynamic_waiting[path]
-      if not (waiting.get("rerun") or node.rerun_on_resume or isinstance(node, BaseAgent)):
-        # As in a graph: the answer is the output of a node that is not run again.
-        value = next(iter(answered.values())) if len(answered) == 1 else answered
-        self.dynamic_done[path] = value
-        return value
-      run.resume_inputs = answered
-    await self._attempts(run)
+    if use_as_output:
+      run.output_of = caller
+    if kind == "rerun":
+      run.resume_inputs = value
+    await run._attempts()
     if run.interrupts:
-      self.dynamic_waiting[path] = {"interrupts": list(run.interrupts), "rerun": run.paused_by_child}
+      self.state.child_paused(path, run.interrupts, run.paused_by_child)
       parent.interrupt_ids.extend(run.interrupts)
       raise NodeInterruptedError()
-    self._forget_children(path)
-    self.dynamic_done[path] = run.output
+    self.state.child_done(path, run.output)
+    if use_as_output:
+      _use_as_output(parent, caller, run.output)
     return run.output
 
-  def _forget_children(self, path: str) -> None:
-    """Drops the replay records of `path`'s ctx.run_node children once `path` itself completed."""
-    if not self.dynamic_done and not self.dynamic_waiting:
-      return
-    prefix = path + "/"
-    for records in (self.dynamic_done, self.dynamic_waiting):
-      for key in [k for k in records if k.startswith(prefix)]:
-        del records[key]
 
-  async def _settle_children(self, run: _Run, cancel: bool = False) -> None:
-    """Waits for (or cancels) the run's ctx.run_node children still running in their own tasks.
+def _use_as_output(parent: Context, caller: Optional[NodeRunner], value: Any) -> None:
+  """The child's output is the caller's: set, and already emitted (the child's output event names both)."""
+  parent._output = value
+  if caller is not None:
+    caller.output, caller.has_output, caller.output_emitted = value, True, True
+    caller.delegated = True
 
-    When one child of an asyncio.gather pauses, its siblings keep running: they finish (or
-    pause too) before the caller's run ends, so every request of the pass is recorded.
-    """
-    pending = [t for t in run.children if not t.done()]
-    run.children.clear()
-    if not pending:
-      return
-    if cancel:
-      for task in pending:
-        task.cancel()
-    results = await asyncio.gather(*pending, return_exceptions=True)
-    if not cancel:
-      for result in results:
-        if isinstance(result, Exception):
-          raise result  # a child that failed on its own fails its caller, as an awaited one does
+def _reruns(node: BaseNode) -> bool:
+  """Whether an answered node runs again (with resume_inputs) instead of taking the answer as output.
 
-
-_WORKFLOW_TYPES: dict[type, bool] = {}
-
-
-def _is_workflow(node: Any) -> bool:
-  # Per class, once: a missed attribute on a pydantic class goes through its metaclass (slow).
-  cls = type(node)
-  found = _WORKFLOW_TYPES.get(cls)
-  if found is None:
-    found = _WORKFLOW_TYPES[cls] = getattr(cls, "_graph_events", None) is not None
-  return found
-
+  Agents always do: they resume through their own machinery (the paused call's answer is in the session).
+  """
+  return node.rerun_on_resume or isinstance(node, BaseAgent)

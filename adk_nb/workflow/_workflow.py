@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, AsyncGenerator, Optional
+from typing import Any, AsyncGenerator, ClassVar, Optional
 
 from pydantic import Field, model_validator
 
@@ -13,6 +13,7 @@ from ..events.event import Event
 from . import _checkpoint
 from ._graph import Graph, parse
 from ._scheduler import GraphResult, Scheduler
+from ._values import validate as _validate
 
 
 class Workflow(BaseAgent):
@@ -30,6 +31,8 @@ class Workflow(BaseAgent):
   a synchronous function node runs on a worker thread while other nodes run, so it does not
   stall them; a node stops at its `RequestInput`.
   """
+
+  _is_workflow_node: ClassVar[bool] = True
 
   edges: list[Any] = Field(default_factory=list)
   """Chains of node-likes, fan-out tuples, routing maps {route: node}, or Edge objects."""
@@ -116,6 +119,8 @@ class Workflow(BaseAgent):
       yield event
     if result.interrupts:
       ctx.pause()
+    elif result.has_output and self.output_schema is not None:
+      _validate(self.output_schema, result.output)  # an invalid output fails the run
 
   async def _graph_events(self, ic: InvocationContext, path: str, node_input: Any, result: GraphResult,
                           parent_ctx: Optional[Context], also_output_for: tuple[str, ...] = ()

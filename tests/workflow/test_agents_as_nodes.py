@@ -1,5 +1,6 @@
 """LlmAgent, the workflow agents and Workflows as nodes of a graph."""
 
+import pytest
 from google.genai import types
 from pydantic import BaseModel
 
@@ -135,3 +136,35 @@ async def test_a_confirmation_inside_a_sequential_agent_node_resumes_inside_it()
   events = await run_turn(runner, message)
   assert deleted == ["a.txt"]
   assert outputs(events)[-1] == ("wf@1/report@1", "report: Deleted a.txt.")
+
+
+async def test_a_function_tool_is_a_node_its_input_the_arguments_and_its_response_the_output():
+  from adk_nb.tools import FunctionTool, ToolContext
+
+  def pick(node_input):
+    return {"city": "Oslo"}
+
+  def weather(city: str, tool_context: ToolContext) -> dict:
+    tool_context.state["asked"] = city
+    return {"city": city, "sky": "clear"}
+
+  def report(node_input: dict):
+    return f"{node_input['city']}: {node_input['sky']}"
+
+  runner = InMemoryRunner(Workflow(name="wf", edges=[("START", pick, FunctionTool(weather), report)]), app_name="app")
+  events = await run_turn(runner, "go")
+  assert outputs(events) == [("wf@1/pick@1", {"city": "Oslo"}), ("wf@1/weather@1", {"city": "Oslo", "sky": "clear"}),
+                             ("wf@1/report@1", "Oslo: clear")]
+  tool_event = next(e for e in events if e.node_info and e.node_info.path == "wf@1/weather@1")
+  assert tool_event.actions.state_delta == {"asked": "Oslo"}
+
+
+async def test_a_tool_node_given_something_other_than_arguments_names_the_fix():
+  from adk_nb.tools import FunctionTool
+
+  def weather(city: str) -> str:
+    return city
+
+  runner = InMemoryRunner(Workflow(name="wf", edges=[("START", FunctionTool(weather))]), app_name="app")
+  with pytest.raises(ValueError, match="Tool node 'weather' takes its arguments as a dict"):
+    await run_turn(runner, "just words")

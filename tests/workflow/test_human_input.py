@@ -261,3 +261,174 @@ async def test_a_pause_after_an_agent_node_resumes_without_calling_the_model_aga
   assert outputs(events)[-1] == ("wf@1/publish@1", "True {'go': True}")
   assert len(model.requests) == 1
   model.assert_complete()
+
+
+async def test_an_answer_is_accepted_once_and_a_node_cut_off_mid_run_is_reported_as_may_have_run():
+  import asyncio
+  import contextlib
+
+  from adk_nb.workflow._errors import NodeMayHaveRunError
+
+  charges = []
+  started = asyncio.Event()
+
+  async def ask(node_input):
+    yield RequestInput(interrupt_id="charge-ok", message="Charge the card?")
+
+  async def charge(node_input):
+    charges.append(node_input)
+    if len(charges) == 1:
+      started.set()
+      await asyncio.Event().wait()  # the process stops here (the run is cancelled)
+    return "charged"
+
+  runner = InMemoryRunner(Workflow(name="wf", edges=[("START", ask, charge)]), app_name="app")
+  paused = await run_turn(runner, "go")
+  invocation_id = paused[-1].invocation_id
+
+  async def resume():
+    async for _ in runner.run_async(user_id="user", session_id="session", new_message=answer("charge-ok", {"ok": 1})):
+      pass
+
+  task = asyncio.ensure_future(resume())
+  await started.wait()
+  task.cancel()
+  with contextlib.suppress(asyncio.CancelledError):
+    await task
+
+  # The same answer again is refused, and changes nothing.
+  refused = r"'charge-ok' was already answered; nothing was changed\. .*run_async\(invocation_id=\.\.\.\)"
+  with pytest.raises(ValueError, match=refused):
+    await run_turn(runner, answer("charge-ok", {"ok": 1}))
+  # Continuing the invocation does not run charge again: it may have run, and the run says so.
+  with pytest.raises(NodeMayHaveRunError, match=r"node 'wf@1/charge@1' was started .* It may have run"):
+    async for _ in runner.run_async(user_id="user", session_id="session", invocation_id=invocation_id):
+      pass
+  assert charges == [{"ok": 1}]
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  answers = [r for e in session.events for r in e.get_function_responses() if r.id == "charge-ok"]
+  assert len(answers) == 1
+  assert [p for p, _ in outputs(session.events)] == ["wf@1/ask@1"]  # ask's output was not emitted twice
+  assert session.events[-1].error_code == "NodeMayHaveRunError"
+
+
+async def test_continuing_an_invocation_cut_off_before_any_node_ran_runs_the_rest_once():
+  import asyncio
+  import contextlib
+
+  runs = []
+  stop = asyncio.Event()
+
+  async def ask(node_input):
+    yield RequestInput(interrupt_id="go-on", message="Go on?")
+
+  def after(node_input):
+    runs.append(node_input)
+    return "done"
+
+  runner = InMemoryRunner(Workflow(name="wf", edges=[("START", ask, after)]), app_name="app")
+  paused = await run_turn(runner, "go")
+  invocation_id = paused[-1].invocation_id
+
+  async def resume():  # cut off as soon as the answer is committed, before the workflow runs
+    async for _ in runner.run_async(user_id="user", session_id="session", new_message=answer("go-on", {"y": 1})):
+      pass
+
+  original = runner.session_service.append_event
+
+  async def append_then_stop(session, event):
+    result = await original(session, event)
+    if event.get_function_responses():
+      stop.set()
+      await asyncio.Event().wait()
+    return result
+
+  runner.session_service.append_event = append_then_stop
+  task = asyncio.ensure_future(resume())
+  await stop.wait()
+  task.cancel()
+  with contextlib.suppress(asyncio.CancelledError):
+    await task
+  runner.session_service.append_event = original
+
+  events = [e async for e in runner.run_async(user_id="user", session_id="session", invocation_id=invocation_id)]
+  assert outputs(events) == [("wf@1/ask@1", {"y": 1}), ("wf@1/after@1", "done")]
+  assert runs == [{"y": 1}]
+
+
+async def test_an_approved_node_cut_off_mid_run_is_not_run_again_when_the_invocation_continues():
+  import asyncio
+  import contextlib
+
+  from adk_nb.workflow._errors import NodeMayHaveRunError
+
+  charges = []
+  started = asyncio.Event()
+
+  @node(require_confirmation=True)
+  async def charge(node_input):
+    charges.append("charge")
+    if len(charges) == 1:
+      started.set()
+      await asyncio.Event().wait()  # the process stops here (the run is cancelled)
+    return "charged"
+
+  runner = InMemoryRunner(Workflow(name="wf", edges=[("START", charge)]), app_name="app")
+  paused = await run_turn(runner, "go")
+  [item] = await pending(runner)
+
+  async def resume():
+    approval = types.Content(role="user", parts=[types.Part(function_response=types.FunctionResponse(
+        id=item.call_id, name="adk_request_input", response={"confirmed": True}))])
+    async for _ in runner.run_async(user_id="user", session_id="session", new_message=approval):
+      pass
+
+  task = asyncio.ensure_future(resume())
+  await started.wait()
+  task.cancel()
+  with contextlib.suppress(asyncio.CancelledError):
+    await task
+  with pytest.raises(NodeMayHaveRunError, match="'wf@1/charge@1' was started"):
+    async for _ in runner.run_async(user_id="user", session_id="session", invocation_id=paused[-1].invocation_id):
+      pass
+  assert charges == ["charge"]
+
+
+async def test_a_nested_workflow_cut_off_mid_run_replays_its_own_finished_nodes_and_reports_the_cut_one():
+  import asyncio
+  import contextlib
+
+  from adk_nb.workflow._errors import NodeMayHaveRunError
+
+  runs = []
+  started = asyncio.Event()
+
+  async def ask(node_input):
+    yield RequestInput(interrupt_id="inner-ok", message="Go?")
+
+  async def after(node_input):
+    runs.append("after")
+    if len(runs) == 1:
+      started.set()
+      await asyncio.Event().wait()  # the process stops here (the run is cancelled)
+    return "after done"
+
+  inner = Workflow(name="inner", edges=[("START", ask, after)])
+  runner = InMemoryRunner(Workflow(name="outer", edges=[("START", inner)]), app_name="app")
+  paused = await run_turn(runner, "go")
+
+  async def resume():
+    async for _ in runner.run_async(user_id="user", session_id="session", new_message=answer("inner-ok", {"y": 1})):
+      pass
+
+  task = asyncio.ensure_future(resume())
+  await started.wait()
+  task.cancel()
+  with contextlib.suppress(asyncio.CancelledError):
+    await task
+  with pytest.raises(NodeMayHaveRunError, match="'outer@1/inner@1/after@1' was started"):
+    async for _ in runner.run_async(user_id="user", session_id="session", invocation_id=paused[-1].invocation_id):
+      pass
+  assert runs == ["after"]
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  assert [p for p, _ in outputs(session.events)] == ["outer@1/inner@1/ask@1"]

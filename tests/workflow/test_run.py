@@ -579,3 +579,57 @@ async def test_run_node_use_as_output_makes_the_childs_output_the_callers():
 
   events = await run_turn(InMemoryRunner(Workflow(name="w", edges=[("START", delegate, after)]), app_name="app"), "go")
   assert outputs(events)[-1] == ("w@1/after@1", 16)
+
+
+async def test_returning_the_delegated_output_gives_one_output_event_that_stands_for_both():
+  def triple(node_input: int):
+    return node_input * 3
+
+  async def delegate(ctx, node_input):
+    return await ctx.run_node(triple, node_input=5, use_as_output=True)
+
+  events = await run_turn(InMemoryRunner(Workflow(name="w", edges=[("START", delegate)]), app_name="app"), "go")
+  [event] = [e for e in events if e.output is not None]
+  assert (event.node_info.path, event.output) == ("w@1/delegate@1/triple@1", 15)
+  assert event.node_info.output_for == ["w@1/delegate@1/triple@1", "w@1/delegate@1", "w@1"]
+
+
+async def test_use_as_output_twice_in_one_run_is_refused():
+  def one():
+    return 1
+
+  async def delegate(ctx, node_input):
+    await ctx.run_node(one, use_as_output=True)
+    await ctx.run_node(one, use_as_output=True)
+
+  with pytest.raises(ValueError, match="Output already set for node w@1/delegate@1"):
+    await run_turn(InMemoryRunner(Workflow(name="w", edges=[("START", delegate)]), app_name="app"), "go")
+
+
+async def test_a_workflows_output_schema_rejects_invalid_output_and_coerces_valid_output():
+  from pydantic import BaseModel
+
+  class Result(BaseModel):
+    name: str
+    extra: str = "default"
+
+  def good(node_input):
+    return {"name": "x"}
+
+  def bad(node_input):
+    return {"wrong": 1}
+
+  def consume(node_input: dict):
+    return node_input
+
+  def outer(terminal):
+    inner = Workflow(name="inner", edges=[("START", terminal)], output_schema=Result)
+    return InMemoryRunner(Workflow(name="outer", edges=[("START", inner, consume)]), app_name="app")
+
+  events = await run_turn(outer(good), "go")
+  assert outputs(events)[-1] == ("outer@1/consume@1", {"name": "x", "extra": "default"})
+  with pytest.raises(ValueError, match="name"):
+    await run_turn(outer(bad), "go")
+  root = Workflow(name="root", edges=[("START", bad)], output_schema=Result)
+  with pytest.raises(ValueError, match="name"):
+    await run_turn(InMemoryRunner(root, app_name="app"), "go")

@@ -1,0 +1,69 @@
+"""_ToolNode: an ADK tool (a FunctionTool, an AgentTool, ...) as a workflow graph node.
+
+`edges=[("START", prepare, FunctionTool(lookup))]` runs the tool once per trigger: the node
+input is the tool's arguments (a dict; a JSON object string; None for no arguments) and the
+tool's response is the node's output. State the tool writes through its `tool_context` is
+committed with that output.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any, AsyncGenerator, Optional
+
+from google.genai import types
+from pydantic import ConfigDict
+
+from ..agents.context import Context
+from ..tools.base_tool import BaseTool
+from ..tools.tool_context import ToolContext
+from ._base_node import BaseNode
+from ._errors import WorkflowDataError
+from ._retry_config import RetryConfig
+
+
+class _ToolNode(BaseNode):
+  """Runs `tool` with the node input as its arguments; its response is the output."""
+
+  model_config = ConfigDict(arbitrary_types_allowed=True)
+
+  tool: BaseTool
+  """The wrapped tool."""
+
+  def __init__(self, *, tool: BaseTool, name: Optional[str] = None, retry_config: Optional[RetryConfig] = None,
+               timeout: Optional[float] = None, **fields: Any) -> None:
+    super().__init__(tool=tool, name=name or tool.name, description=fields.pop("description", tool.description or ""),
+                     retry_config=retry_config, timeout=timeout, **fields)
+
+  async def _run_impl(self, *, ctx: Context, node_input: Any) -> AsyncGenerator[Any, None]:
+    args = _arguments(self.name, node_input)
+    # The tool's state writes go into the node's pending actions: committed with its output.
+    tool_context = ToolContext(ctx._invocation_context, function_call_id=f"node-{uuid.uuid4().hex}",
+                               event_actions=ctx._event_actions)
+    response = await self.tool.run_async(args=args, tool_context=tool_context)
+    if response is not None:
+      yield response
+
+
+def _arguments(name: str, node_input: Any) -> dict[str, Any]:
+  """The tool's arguments from the node input: a dict, a JSON object (string or message text), or none."""
+  args = node_input
+  if isinstance(args, types.Content):
+    args = "".join(p.text for p in args.parts or [] if p.text and not p.thought)
+  if isinstance(args, str):
+    text = args.strip()
+    args = None
+    if text:
+      try:
+        args = json.loads(text)
+      except json.JSONDecodeError:
+        args = text
+  if args is None:
+    return {}
+  if isinstance(args, dict):
+    return args
+  raise WorkflowDataError(
+      f"Tool node {name!r} takes its arguments as a dict (or a JSON object, or None for no arguments), got "
+      f"{type(args).__name__}: {args!r:.80}. Put a function node before it that returns the arguments dict."
+  )
