@@ -179,7 +179,10 @@ def run_tests(python: str, root: Path, files: list[str], env: dict, timeout: int
   xml = root / 'junit.xml'
   if xml.exists():
     xml.unlink()
-  cmd = [python, '-m', 'pytest', '-p', 'no:cacheprovider', '-q', '--continue-on-collection-errors',
+  # --tb=native: pytest's own traceback rendering parses the test's source, and on one deep failure it
+  # stopped the whole session (INTERNALERROR, 'AST constructor recursion depth mismatch'), dropping the
+  # files after it from the count.
+  cmd = [python, '-m', 'pytest', '-p', 'no:cacheprovider', '-q', '--tb=native', '--continue-on-collection-errors',
          '--timeout', str(timeout), f'--junitxml={xml}', *[f'tests/unittests/{rel}' for rel in files]]
   proc = subprocess.run(cmd, cwd=root, env=env, capture_output=True, text=True)
   (root / 'pytest.log').write_text(proc.stdout + proc.stderr)
