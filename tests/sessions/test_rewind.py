@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from google.genai import types
 
 from adk_nb import Agent
 from adk_nb.artifacts import InMemoryArtifactService
@@ -11,24 +10,9 @@ from adk_nb.errors._invocation_not_found_error import InvocationNotFoundError
 from adk_nb.models import ScriptedModel, call
 from adk_nb.runners import Runner
 from adk_nb.testing import run_turn, session_of
-from adk_nb.tools.tool_context import ToolContext
+from tests.sessions.notes_tool import note, texts
 
 APP = "notes"
-
-
-async def note(text: str, tool_context: ToolContext) -> dict:
-  """Keeps a note."""
-  tool_context.state["note"] = text
-  tool_context.state[f"seen_{text}"] = True
-  tool_context.state["user:last_note"] = text
-  await tool_context.save_artifact("report.txt", types.Part(text=f"report {text}"))
-  await tool_context.save_artifact(f"only_{text}.txt", types.Part(text=text))
-  await tool_context.save_artifact("user:profile.txt", types.Part(text=f"profile {text}"))
-  return {"kept": text}
-
-
-def texts(request) -> list[str]:
-  return [p.text for c in request.contents for p in c.parts or [] if p.text]
 
 
 @pytest.fixture
