@@ -187,6 +187,8 @@ _ALLOWED = {
     ("tools/_threads.py", "_pools_lock"): "guards the pool registry",
     ("notebook/_loop.py", "_private_lock"): "the notebook's own loop",
     ("gc_policy.py", "_lock"): "the GC policy",
+    ("events/event.py", "_FIELD_NAMES"): "the Event model's field names (constructor shorthands)",
+    ("sessions/state.py", "_ADAPTERS"): "one pydantic adapter per state schema",
     ("gc_policy.py", "_warned"): "a warning given once per process",
     ("sessions/_turns.py", "_held"): "tokens of the turn claims this process holds (a claim is alive while held)",
     ("utils/trusted.py", "_PLANS"): "one construction plan per model class",
