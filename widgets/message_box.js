@@ -25,8 +25,17 @@ function render({ model, el }) {
       keep();
       return;
     }
+    const text = box.value;
+    // Emptied here, at once: the kernel answers a refused message (a turn still running) with "restore".
+    box.value = "";
     keep();
-    model.send({ type: "send", text: box.value });
+    model.send({ type: "send", text });
+  });
+  // Messages from the kernel, not trait updates (those can be dropped while a keystroke's echo is pending):
+  // "sent" empties the box (the Send button's path), "restore" puts back text the kernel refused.
+  model.on("msg:custom", (/** @type {any} */ msg) => {
+    if (msg && msg.type === "sent") { box.value = ""; keep(); }
+    if (msg && msg.type === "restore" && !box.value) { box.value = msg.text || ""; keep(); }
   });
   show();
   for (const name of ["value", "placeholder", "disabled"]) model.on(`change:${name}`, show);

@@ -175,14 +175,17 @@ class ChatView(widgets.VBox):
       action()
 
   def _send_typed(self, text: str) -> None:
-    # Enter in the box: the text as the browser had it when Enter was pressed, then as the Send button.
-    self.input.value = text
-    self._send_from_box()
+    # Enter in the box: the text as the browser had it when Enter was pressed (the browser emptied the
+    # box then); a refused message goes back into the box.
+    if self.send(text) is None:
+      self.input.restore(text)
+    else:
+      self.input.value = ""
 
   def _send_from_box(self) -> None:
     text = self.input.value
     if self.send(text) is not None:
-      self.input.value = ""
+      self.input.clear()
 
   def _busy(self) -> bool:
     if self.turn is not None and self.turn.status == "running":

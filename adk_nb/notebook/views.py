@@ -219,6 +219,20 @@ class MessageBox(anywidget.AnyWidget):
     self._on_send = on_send
     self.on_msg(self._on_browser_msg)
 
+  def clear(self) -> None:
+    """Empties the box after its text was sent.
+
+    Also told to the browser as a message of its own: a trait update alone can be dropped there while
+    the box's own last keystroke is still waiting for its echo (ipywidgets keeps the local value then).
+    """
+    self.value = ""
+    self.send({"type": "sent"})
+
+  def restore(self, text: str) -> None:
+    """Puts back text that was sent from the box but refused (the browser empties the box on Enter)."""
+    self.value = text
+    self.send({"type": "restore", "text": text})
+
   def _on_browser_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
     # The handler may run on another thread (ipykernel subshells): `on_send` hands over to the loop.
     if isinstance(content, dict) and content.get("type") == "send" and self._on_send is not None:

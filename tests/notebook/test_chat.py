@@ -65,6 +65,22 @@ async def test_send_starts_the_turn_as_a_task_and_returns_at_once():
   assert model.calls == 1
 
 
+async def test_enter_with_a_turn_running_puts_the_refused_text_back_in_the_box():
+  model = GatedModel()
+  view = chat(Agent(name="helper", model=model), store="memory://")
+  await view.idle(timeout=10)
+  sent_to_browser = []
+  view.input.send = lambda content, buffers=None: sent_to_browser.append(content)
+  view._send_typed("hello")  # Enter: the browser has already emptied its box
+  assert view.input.value == ""
+  view._send_typed("too soon")
+  assert view.input.value == "too soon" and "still answering" in view.status.value
+  assert sent_to_browser == [{"type": "restore", "text": "too soon"}]
+  model.gate.set()
+  await view.idle(timeout=10)
+  assert view.messages == [("user", "hello"), ("helper", "reply 1")]
+
+
 async def test_idle_with_a_timeout_leaves_the_turn_running():
   model = GatedModel()
   view = chat(Agent(name="helper", model=model), store="memory://")
