@@ -11,7 +11,7 @@ from ..agents.base_agent import BaseAgent
 from ..apps.app import App
 from ..runners import Runner
 from ._loop import logger
-from ..errors.adk_nb_error import AdkNbError
+from ..errors import SessionBusyError  # one class for "another run holds this session", as the store raises it
 
 DEFAULT_STORE_DIR = ".adk_nb"
 """Folder (in the working folder) that holds the default SQLite store."""
@@ -55,8 +55,6 @@ def artifact_service_for(uri: str) -> Any:
   return FileArtifactService(os.path.join(folder, "artifacts"))
 
 
-class SessionBusyError(AdkNbError, RuntimeError):
-  """A run was started on a session whose previous run is still running."""
 
 
 @dataclass
