@@ -16,6 +16,7 @@ class StaleSessionError(AdkNbError, RuntimeError):
 class SessionBusyError(StaleSessionError):
   """Another turn (`Runner.run_async`) is running on the session: this turn was refused before it
   ran anything, and nothing was written. Send the message again once that turn has ended or paused.
+  The notebook raises it too, before it starts a run on a session one of its runs still holds.
 
   A StaleSessionError (same code, 409 on the api_server), so code that retries on a stale
   session retries on this too.
