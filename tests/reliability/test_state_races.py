@@ -12,10 +12,8 @@ the number of visits that were committed. Seeded and bounded: a few seconds per 
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import os
-import pathlib
 import random
 import subprocess
 import sys
@@ -32,21 +30,6 @@ from adk_nb.tools.tool_context import ToolContext
 
 SEED = 15
 APP, USER = "shop", "ada"
-
-# The throwaway PostgreSQL server of the session tests (a second instance for this module).
-_spec = importlib.util.spec_from_file_location(
-    "_session_stores", pathlib.Path(__file__).parents[1] / "sessions" / "conftest.py")
-_stores = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_stores)
-postgres_url, pg_database, pg_url = _stores.postgres_url, _stores.pg_database, _stores.pg_url
-
-
-@pytest.fixture(params=["memory", "sqlite", "postgresql"])
-async def service(request, tmp_path):
-  pg = request.getfixturevalue("pg_url") if request.param == "postgresql" else None
-  service = _stores.make_service(request.param, tmp_path, pg)
-  yield service
-  await service.close()
 
 
 def visit_model() -> ScriptedModel:

@@ -10,8 +10,6 @@ refusal that says "nothing was written" is checked against the store.
 from __future__ import annotations
 
 import asyncio
-import importlib.util
-import pathlib
 
 import pytest
 
@@ -22,20 +20,6 @@ from adk_nb.events.protocol import interrupted_ids
 from adk_nb.testing import ScriptedModel, call, run_turn
 
 APP, USER, SID = "shop", "ada", "s1"
-
-_spec = importlib.util.spec_from_file_location(
-    "_session_stores", pathlib.Path(__file__).parents[1] / "sessions" / "conftest.py")
-_stores = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_stores)
-postgres_url, pg_database, pg_url = _stores.postgres_url, _stores.pg_database, _stores.pg_url
-
-
-@pytest.fixture(params=["memory", "sqlite", "postgresql"])
-async def service(request, tmp_path):
-  pg = request.getfixturevalue("pg_url") if request.param == "postgresql" else None
-  service = _stores.make_service(request.param, tmp_path, pg)
-  yield service
-  await service.close()
 
 
 class Charges:
