@@ -58,6 +58,20 @@ def transform_agent_cells(lines: list[str]) -> list[str]:
   return out
 
 
+def expand(line: str) -> str:
+  """`$name` and `{expr}` in a `%%agent` / `%agent` line, as IPython expands any magic's line (`$$` for a `$`).
+
+  IPython does this itself before it calls a magic; the transformer turns these lines into plain calls,
+  so `agent_cell` and `agent_line` do it here, with the notebook's variables.
+  """
+  from IPython.utils.text import DollarFormatter
+
+  try:
+    return DollarFormatter().vformat(line, args=[], kwargs=_shell().user_ns)
+  except Exception:  # as IPython: a line that does not expand is used as written
+    return line
+
+
 def _statement_rows(lines: list[str]) -> set[int]:
   """The 1-based rows where a statement starts (not inside a string literal, brackets or a continuation)."""
   from tokenize import DEDENT, INDENT
@@ -169,8 +183,8 @@ class AgentMagics(Magics):
     Line: `%agent sessions|state|pending|resume|reset [AGENT] [--session NAME]`, `%agent tools AGENT`,
     `%agent export|import|delete AGENT ...` (see `adk_nb.notebook._session_admin`).
     """
-    if cell is None:
-      return _sync(agent_line(line))
+    if cell is None:  # IPython has expanded `$name` already
+      return _sync(_agent_line(line))
     live, _args = _start_cell(line, cell)
     return live
 
@@ -235,7 +249,7 @@ async def agent_cell(line: str, cell: str) -> LiveRun:
   Run All stops at the question and goes on after the click. Where no widget front end can answer
   (nbclient, nbmake, `--quiet`, plain IPython), the cell fails with NoAnswer saying how to answer.
   """
-  live, args = _start_cell(line, cell)
+  live, args = _start_cell(expand(line), cell)
   if args.background:
     return live
   patience = 0.0 if args.no_wait else (waiting.ANSWER_TIMEOUT if args.wait is None else max(0.0, args.wait))
@@ -297,6 +311,10 @@ def _print_quiet(live: LiveRun) -> None:
 async def agent_line(line: str) -> Any:
   """`%agent sessions|state|pending|resume|reset [AGENT]` (pending and resume take `--session NAME`);
   `%agent tools AGENT`."""
+  return await _agent_line(expand(line))
+
+
+async def _agent_line(line: str) -> Any:
   words = shlex.split(line)
   if not words or words[0] not in _SUBCOMMANDS:
     raise UsageError("usage: %agent sessions|state|pending|resume|reset|tools [AGENT] [--session NAME]; "

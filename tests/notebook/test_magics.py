@@ -305,3 +305,12 @@ def test_sessions_list_status_export_import_and_delete(shell, make_refund_agent,
   missing = _run(shell, "%agent delete agent --session d1").error_in_exec
   assert "No session 'd1'" in str(missing) and "%agent sessions agent" in str(missing)
   assert "Deleted session d1" in capsys.readouterr().out and refunds == []
+
+
+def test_dollar_names_on_the_agent_line_are_expanded_as_in_any_magic(shell, make_refund_agent):
+  agent, _ = make_refund_agent(["one", "two"])
+  shell.user_ns.update(helper=agent, which="helper", session="s-$", tier="gold")
+  run = _run(shell, "%%agent $which --store memory:// --session $session --state user:tier=$tier note=$$5\nhi").result
+  assert run is not None and run.session_id == "s-$"
+  assert run.state["user:tier"] == "gold" and run.state["note"] == "$5"
+  assert _run(shell, "%agent state $which").result["note"] == "$5"
