@@ -13,10 +13,11 @@ import glob
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 from typing import Iterator
+
+from tests.support import free_port
 
 
 async def admin_sql(dsn: str, sql: str) -> None:
@@ -32,12 +33,6 @@ async def admin_sql(dsn: str, sql: str) -> None:
 
 class PostgresUnavailable(RuntimeError):
   """No PostgreSQL server could be found or started; the message says why and what to install."""
-
-
-def _free_port() -> int:
-  with socket.socket() as s:
-    s.bind(("127.0.0.1", 0))
-    return s.getsockname()[1]
 
 
 def _as_server_user(cmd: list[str]) -> list[str]:
@@ -75,7 +70,7 @@ def throwaway_postgres(max_connections: int = 100) -> Iterator[str]:
   datadir = os.path.join(workdir, "data")
   if os.geteuid() == 0:
     shutil.chown(workdir, "postgres", "postgres")
-  port = _free_port()
+  port = free_port()
   try:
     subprocess.run(
         _as_server_user([os.path.join(bindir, "initdb"), "-D", datadir, "-U", "postgres",

@@ -1,7 +1,7 @@
 """adk_nb behaves like google-adk on the same scripted scenarios (differential test).
 
 tests/differential/scenarios.py runs every scenario once on google-adk (its own interpreter:
-$ADK_NB_DIFF_ADK_PYTHON, else bench/.venv-adk, else /work/scratch/adk-venv) and once on adk_nb,
+$ADK_NB_DIFF_ADK_PYTHON, else bench/.venv-adk) and once on adk_nb,
 each in a subprocess, and prints a normalised trace: the events each turn yielded, what every
 model call was sent, the stored events and the final state. This file compares the two traces.
 
@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from adk_nb.tools.tool_confirmation import NEEDS_CONFIRMATION_RESPONSE, REJECTED_RESPONSE
+from tests.support import adk_python as control_python
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS_PY = REPO_ROOT / "tests" / "differential" / "scenarios.py"
@@ -32,25 +33,13 @@ SCENARIOS = ["single_text", "tool_round_trip", "parallel_calls", "sequential_out
              "ready_made_tools", "task_delegation", "root_task"]
 
 
-def _adk_python() -> str | None:
-  candidates = [os.environ.get("ADK_NB_DIFF_ADK_PYTHON"), str(REPO_ROOT / "bench" / ".venv-adk" / "bin" / "python"),
-                "/work/scratch/adk-venv/bin/python"]
-  for python in candidates:
-    if not python or not os.path.exists(python):
-      continue
-    done = subprocess.run([python, "-c", "import google.adk"], capture_output=True, timeout=120)
-    if done.returncode == 0:
-      return python
-  return None
-
-
 @pytest.fixture(scope="module")
 def traces() -> dict[str, dict]:
   """Both frameworks' traces, {'google-adk': {...}, 'adk_nb': {...}}, run side by side."""
-  adk_python = _adk_python()
+  adk_python = control_python()
   if adk_python is None:
-    pytest.skip("google-adk is not importable from $ADK_NB_DIFF_ADK_PYTHON, bench/.venv-adk or "
-                "/work/scratch/adk-venv; run `python bench/run.py` once to create bench/.venv-adk")
+    pytest.skip("google-adk is not importable from $ADK_NB_DIFF_ADK_PYTHON or bench/.venv-adk; "
+                "run `python bench/run.py` once to create bench/.venv-adk")
   env = {**os.environ, "PYTHONWARNINGS": "ignore"}
   procs = {
       name: subprocess.Popen([python, str(SCENARIOS_PY), "--framework", name], stdout=subprocess.PIPE,

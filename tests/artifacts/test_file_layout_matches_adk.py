@@ -13,6 +13,7 @@ import pytest
 from google.genai import types
 
 from adk_nb.artifacts import FileArtifactService
+from tests.support import adk_python as control_python
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SCOPE = dict(app_name="shop", user_id="ada", session_id="s1")
@@ -36,15 +37,8 @@ asyncio.run(main(sys.argv[1]))
 """
 
 
-def _adk_python():
-  for python in (os.environ.get("ADK_NB_DIFF_ADK_PYTHON"), str(REPO_ROOT / "bench" / ".venv-adk" / "bin" / "python")):
-    if python and os.path.exists(python):
-      return python
-  return None
-
-
 async def test_a_folder_is_shared_with_google_adk_both_ways(tmp_path):
-  python = _adk_python()
+  python = control_python()
   if python is None:
     pytest.skip("google-adk is not available ($ADK_NB_DIFF_ADK_PYTHON or bench/.venv-adk)")
   service = FileArtifactService(tmp_path)

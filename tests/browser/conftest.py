@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import socket
 import subprocess
 import sys
 import time
@@ -16,15 +15,11 @@ import urllib.request
 
 import pytest
 
+from tests.support import free_port
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run"]
-
-
-def _free_port() -> int:
-  with socket.socket() as s:
-    s.bind(("127.0.0.1", 0))
-    return s.getsockname()[1]
 
 
 @pytest.fixture(scope="session")
@@ -35,7 +30,7 @@ def lab(tmp_path_factory):
   pytest.importorskip("playwright.sync_api", reason="playwright-python is not installed (pip install playwright)")
   root = tmp_path_factory.mktemp("lab")
   home = tmp_path_factory.mktemp("home")
-  port, token = _free_port(), secrets.token_hex(16)
+  port, token = free_port(), secrets.token_hex(16)
   env = {k: v for k, v in os.environ.items() if k != "ADK_NB_APPROVE"}
   env.update(JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_RUNTIME_DIR=str(home / "runtime"),
              JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"), PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD="1")

@@ -4,7 +4,6 @@ worker's case runs are retried once and reported, results stream into the run's 
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -18,6 +17,7 @@ from adk_nb import Agent
 from adk_nb.evaluation import EvalResults, RayExecutor, evaluate
 from adk_nb.evaluation.formats import eval_set_from_dict
 from adk_nb.models import ScriptedModel
+from tests.support import free_port
 
 ray = pytest.importorskip("ray", reason="Ray is not installed: pip install 'adk_nb[ray]' (the dev extra has it)")
 
@@ -48,12 +48,6 @@ AGENT = textwrap.dedent('''
 ''')
 
 
-def _free_port() -> int:
-  with socket.socket() as s:
-    s.bind(("127.0.0.1", 0))
-    return s.getsockname()[1]
-
-
 @pytest.fixture(scope="session")
 def ray_cluster():
   """A Ray head on 127.0.0.1 with 2 worker CPUs, started once for the session and stopped after it."""
@@ -69,7 +63,7 @@ def ray_cluster():
   os.environ["RAY_AUTH_MODE"] = "disabled"
   env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(folder / "stubs"),
                                                                    os.environ.get("PYTHONPATH")]))}
-  port = _free_port()
+  port = free_port()
   log = open(folder / "head.log", "w+")
   ray_bin = Path(sys.executable).with_name("ray")
   head = subprocess.Popen([str(ray_bin), "start", "--head", "--block", "--node-ip-address=127.0.0.1", f"--port={port}",

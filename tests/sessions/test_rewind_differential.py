@@ -9,17 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.support import adk_python as control_python
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = REPO_ROOT / "tests" / "differential" / "rewind_scenario.py"
-
-
-def _adk_python():
-  for python in (os.environ.get("ADK_NB_DIFF_ADK_PYTHON"), str(REPO_ROOT / "bench" / ".venv-adk" / "bin" / "python")):
-    if python and os.path.exists(python) and subprocess.run(
-        [python, "-c", "import google.adk.sessions._rewind_utils"], capture_output=True, timeout=120).returncode == 0:
-      return python
-  return None
 
 
 def _trace(python: str, framework: str) -> dict:
@@ -31,7 +24,7 @@ def _trace(python: str, framework: str) -> dict:
 
 
 def test_rewind_writes_what_google_adk_writes():
-  adk_python = _adk_python()
+  adk_python = control_python("google.adk.sessions._rewind_utils")
   if adk_python is None:
     pytest.skip("google-adk 2.13 is not importable from $ADK_NB_DIFF_ADK_PYTHON or bench/.venv-adk")
   theirs, ours = _trace(adk_python, "google-adk"), _trace(sys.executable, "adk_nb")

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from tests.support import free_port  # noqa: F401  (the tool tests import it from here)
 
 SERVER = Path(__file__).with_name("mcp_server.py")
 
@@ -45,12 +46,6 @@ def wait_until(predicate, timeout: float = 30.0, what: str = "condition") -> Non
     if time.monotonic() > deadline:
       pytest.fail(f"timed out after {timeout:g} s waiting for {what}")
     time.sleep(0.05)
-
-
-def free_port() -> int:
-  with socket.socket() as s:
-    s.bind(("127.0.0.1", 0))
-    return s.getsockname()[1]
 
 
 def _start_http(mode: str, path: str, log):

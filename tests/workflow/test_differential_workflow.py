@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.support import adk_python as control_python
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS_PY = REPO_ROOT / "tests" / "differential" / "workflow_scenarios.py"
@@ -26,18 +27,9 @@ AGENT_ROOTS = {"single_turn_agent", "task_agent"}
 path ('coord@1', 'coord@1/helper@1'); adk_nb gives node paths to workflow events only."""
 
 
-def _adk_python():
-  for python in (os.environ.get("ADK_NB_DIFF_ADK_PYTHON"), str(REPO_ROOT / "bench" / ".venv-adk" / "bin" / "python")):
-    if python and os.path.exists(python):
-      done = subprocess.run([python, "-c", "import google.adk.workflow"], capture_output=True, timeout=120)
-      if done.returncode == 0:
-        return python
-  return None
-
-
 @pytest.fixture(scope="module")
 def traces():
-  adk_python = _adk_python()
+  adk_python = control_python("google.adk.workflow")
   if adk_python is None:
     pytest.skip("google-adk 2.x is not importable from $ADK_NB_DIFF_ADK_PYTHON or bench/.venv-adk")
   out = {}
