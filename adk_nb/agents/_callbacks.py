@@ -63,7 +63,7 @@ async def run_chain(callbacks: tuple[Callable[..., Any], ...], **kwargs: Any) ->
   return None
 
 
-async def run_hooks(plugin_manager: Any, plugin_hook: str, callbacks: tuple, kind: str,
+async def run_hooks(plugin_manager: Any, hook: str, callbacks: tuple,
                     plugin_kwargs: Optional[dict[str, Any]] = None, **kwargs: Any) -> Optional[Any]:
   """Plugins' hook first, then the agent's callbacks; the first non-None result wins.
 
@@ -71,9 +71,9 @@ async def run_hooks(plugin_manager: Any, plugin_hook: str, callbacks: tuple, kin
   error codes see the original class), with a note naming the callback. `plugin_kwargs` lets
   a plugin hook take differently named arguments (ADK's plugins say `tool_args`, callbacks `args`).
   """
-  if plugin_manager is not None and plugin_manager.has(plugin_hook):
+  if plugin_manager is not None and plugin_manager.has(hook):
     try:
-      out = await plugin_manager.run(plugin_hook, **(plugin_kwargs if plugin_kwargs is not None else kwargs))
+      out = await plugin_manager.run(hook, **(plugin_kwargs if plugin_kwargs is not None else kwargs))
     except Exception as exc:
       mark_raised_by_hook(exc)
       raise
@@ -84,7 +84,7 @@ async def run_hooks(plugin_manager: Any, plugin_hook: str, callbacks: tuple, kin
       out = await call(cb, **kwargs)
     except Exception as exc:
       name = getattr(cb, "__qualname__", None) or getattr(cb, "__name__", repr(cb))
-      exc.add_note(f"(raised by {kind} `{name}`)")
+      exc.add_note(f"(raised by {hook} `{name}`)")
       mark_raised_by_hook(exc)
       raise
     if out is not None:

@@ -230,7 +230,7 @@ class BaseAgent(BaseNode):
     if not callbacks and not (pm is not None and pm.has(kind)):
       return None
     cc = CallbackContext(ctx)
-    content = await _callbacks.run_hooks(pm, kind, callbacks, kind,
+    content = await _callbacks.run_hooks(pm, kind, callbacks,
                                          plugin_kwargs={"agent": self, "callback_context": cc},
                                          callback_context=cc)
     if content is not None:

@@ -46,6 +46,9 @@ the tool's `require_confirmation` asked for (not the tool itself). A rejection o
 answered without running the tool, whatever the tool's code says when the answer arrives."""
 EDITED_FROM_KEY = "adk_nb_edited_from"
 """custom_metadata key of the event an edited fork put in another's place (value: the replaced event's id)."""
+MALFORMED_ARGUMENTS = "__adk_nb_malformed_arguments__"
+"""Key a model adapter puts in a function call's args when the model's arguments were not a JSON object
+(value: {"raw": text, "error": why}); the call is then answered with that error instead of running the tool."""
 
 
 @dataclass(frozen=True)

@@ -78,12 +78,12 @@ def active_task(events: list[Event]) -> Optional[ActiveTask]:
   return None
 
 
-class _Outcome:
-  __slots__ = ("finished", "response")
+@dataclass
+class TaskOutcome:
+  """Whether a delegated task finished, and its response when it did."""
 
-  def __init__(self) -> None:
-    self.finished = False
-    self.response: Any = None
+  finished: bool = False
+  response: Any = None
 
 
 async def run_calls(agent: "LlmAgent", ctx: "InvocationContext", calls: list[types.FunctionCall],
@@ -107,7 +107,7 @@ async def run_calls(agent: "LlmAgent", ctx: "InvocationContext", calls: list[typ
     tool = tools.get(call.name)
     if not isinstance(tool, DelegationTool):
       continue
-    outcome = _Outcome()
+    outcome = TaskOutcome()
     if tool.mode == "single_turn":
       async for event in _run_sub_agent(ctx, tool, call, outcome, first=True):
         yield event
@@ -138,7 +138,7 @@ async def continue_task(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGen
   if not isinstance(tool, DelegationTool):
     raise ValueError(f"Agent {agent.name!r} has no task sub-agent for the waiting call {scope!r}; was the "
                      "sub-agent removed or its mode changed since the task started?")
-  outcome = _Outcome()
+  outcome = TaskOutcome()
   async for event in _run_sub_agent(ctx, tool, call, outcome, first=False):
     yield event
   if outcome.finished:
@@ -147,7 +147,7 @@ async def continue_task(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGen
 
 
 async def _run_sub_agent(ctx: "InvocationContext", tool: DelegationTool, call: types.FunctionCall,
-                         outcome: _Outcome, first: bool) -> AsyncGenerator[Event, None]:
+                         outcome: TaskOutcome, first: bool) -> AsyncGenerator[Event, None]:
   sub = tool.agent
   scope = call.id
   branch = f"{ctx.branch}.{sub.name}@{call.id}" if ctx.branch else f"{sub.name}@{call.id}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, AsyncGenerator, NamedTuple, Optional
 
 from google.genai import types
@@ -13,7 +14,7 @@ from pydantic import BaseModel
 from ..agents import _callbacks
 from ..events.event import Event, new_uuid4
 from ..events.event_actions import EventActions
-from ..events.protocol import GATED_KEY, NESTED_KEY, confirmation_request_call
+from ..events.protocol import GATED_KEY, MALFORMED_ARGUMENTS, NESTED_KEY, confirmation_request_call
 from ..sessions import json_form
 from ..tools.agent_tool import NestedPause
 from ..tools._function_schema import ToolArgumentsError
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
 tool_logger = logging.getLogger("adk_nb.tools")
 """Where tool exceptions are logged, with their traceback."""
 
-MALFORMED_ARGUMENTS = "__adk_nb_malformed_arguments__"
 NEEDS_CONFIRMATION = NEEDS_CONFIRMATION_RESPONSE
 REJECTED = REJECTED_RESPONSE
 
@@ -56,16 +56,15 @@ def populate_call_ids(event: Event) -> None:
       call.id = new_function_call_id()
 
 
-class _Outcome:
-  __slots__ = ("part", "actions", "paused", "nested", "gated")
+@dataclass(slots=True)
+class CallOutcome:
+  """What one function call came to: its response part (None while it waits) and its actions."""
 
-  def __init__(self, part: Optional[types.Part], actions: EventActions, paused: bool = False,
-               nested: Optional[NestedPause] = None, gated: bool = False):
-    self.part = part
-    self.actions = actions
-    self.paused = paused
-    self.nested = nested
-    self.gated = gated  # paused because require_confirmation asked (not the tool itself)
+  part: Optional[types.Part]
+  actions: EventActions
+  paused: bool = False
+  nested: Optional[NestedPause] = None
+  gated: bool = False  # paused because require_confirmation asked (not the tool itself)
 
 
 class CallResults(NamedTuple):
@@ -113,7 +112,7 @@ async def _run_tool(agent: "LlmAgent", ctx: "InvocationContext", tool: "BaseTool
   pm = ctx.plugin_manager
   run_hooks = _callbacks.run_hooks
   common = {"tool": tool, "tool_context": tc}
-  result = await run_hooks(pm, "before_tool_callback", agent._before_tool_cbs, "before_tool_callback",
+  result = await run_hooks(pm, "before_tool_callback", agent._before_tool_cbs,
                            plugin_kwargs={**common, "tool_args": args}, args=args, **common)
   if result is None:
     try:
@@ -122,7 +121,7 @@ async def _run_tool(agent: "LlmAgent", ctx: "InvocationContext", tool: "BaseTool
         tracing.record_tool_result(span, result)
     except Exception as exc:
       # An error callback (or plugin) may answer for the failed tool; else the run fails (ADK).
-      handled = await run_hooks(pm, "on_tool_error_callback", agent._on_tool_error_cbs, "on_tool_error_callback",
+      handled = await run_hooks(pm, "on_tool_error_callback", agent._on_tool_error_cbs,
                                 plugin_kwargs={**common, "tool_args": args, "error": exc},
                                 args=args, error=exc, **common)
       # The traceback is for people: logged here, kept on the error event when the run fails.
@@ -140,14 +139,14 @@ async def _run_tool(agent: "LlmAgent", ctx: "InvocationContext", tool: "BaseTool
     return result
   if result is None and tool.is_long_running:
     return None
-  altered = await run_hooks(pm, "after_tool_callback", agent._after_tool_cbs, "after_tool_callback",
+  altered = await run_hooks(pm, "after_tool_callback", agent._after_tool_cbs,
                             plugin_kwargs={**common, "tool_args": args, "result": result},
                             args=args, tool_response=result, **common)
   return altered if altered is not None else result
 
 
 async def _unknown_tool(agent: "LlmAgent", ctx: "InvocationContext", call: types.FunctionCall,
-                        tools: dict[str, "BaseTool"], actions: EventActions) -> _Outcome:
+                        tools: dict[str, "BaseTool"], actions: EventActions) -> CallOutcome:
   """A call of a tool the agent does not have, answered as in ADK.
 
   Before-tool callbacks may answer it, then error callbacks (given a ValueError naming the
@@ -161,7 +160,7 @@ async def _unknown_tool(agent: "LlmAgent", ctx: "InvocationContext", call: types
   pm = ctx.plugin_manager
   common = {"tool": tool, "tool_context": tc}
   names = ", ".join(tools) or "none"
-  result = await _callbacks.run_hooks(pm, "before_tool_callback", agent._before_tool_cbs, "before_tool_callback",
+  result = await _callbacks.run_hooks(pm, "before_tool_callback", agent._before_tool_cbs,
                                       plugin_kwargs={**common, "tool_args": args}, args=args, **common)
   if result is None:
     error = ValueError(
@@ -169,18 +168,17 @@ async def _unknown_tool(agent: "LlmAgent", ctx: "InvocationContext", call: types
         "agent does not have: check the agent's tools and its instruction."
     )
     result = await _callbacks.run_hooks(pm, "on_tool_error_callback", agent._on_tool_error_cbs,
-                                        "on_tool_error_callback",
                                         plugin_kwargs={**common, "tool_args": args, "error": error},
                                         args=args, error=error, **common)
   if result is None:
     result = {"error": f"There is no tool `{call.name}()`. The tools you can call are: {names}. "
                        "Call one of those, with its exact name."}
-  return _Outcome(_response_part(call, result), actions)
+  return CallOutcome(_response_part(call, result), actions)
 
 
 async def _call_one(agent: "LlmAgent", ctx: "InvocationContext", call: types.FunctionCall,
                     tools: dict[str, "BaseTool"], confirmation: Optional[ToolConfirmation],
-                    gated: bool = False) -> _Outcome:
+                    gated: bool = False) -> CallOutcome:
   """One call's answer. `gated`: its approval was asked by require_confirmation when it paused."""
   actions = trusted(EventActions)
   tool = tools.get(call.name)
@@ -189,7 +187,7 @@ async def _call_one(agent: "LlmAgent", ctx: "InvocationContext", call: types.Fun
   args = call.args or {}
   if MALFORMED_ARGUMENTS in args:
     bad = args[MALFORMED_ARGUMENTS]
-    return _Outcome(_response_part(call, {
+    return CallOutcome(_response_part(call, {
         "error": f"The arguments for `{call.name}` were not valid JSON ({bad}). Call it again with a JSON object."
     }), actions)
   tc = ToolContext(ctx, function_call_id=call.id, event_actions=actions, tool_confirmation=confirmation)
@@ -200,28 +198,28 @@ async def _call_one(agent: "LlmAgent", ctx: "InvocationContext", call: types.Fun
     except ToolArgumentsError:
       required = False  # bad arguments: the tool's own validation answers them
     except Exception as exc:  # a failing predicate fails closed, as an answer the model can read
-      return _Outcome(_response_part(call, {
+      return CallOutcome(_response_part(call, {
           "error": f"Could not decide whether `{call.name}` needs approval: {type(exc).__name__}: {exc}. "
                    "The call did not run."}), actions)
     if required:
       tc.request_confirmation(hint=approval_hint(tool.name))
       # As in google-adk: the placeholder answer ends the turn (it is a final response).
       actions.skip_summarization = True
-      return _Outcome(_response_part(call, NEEDS_CONFIRMATION), actions, paused=True, gated=True)
+      return CallOutcome(_response_part(call, NEEDS_CONFIRMATION), actions, paused=True, gated=True)
   if confirmation is not None and not confirmation.confirmed and (gated or await _gated(tool, args, tc)):
     # require_confirmation asked (when the call paused, or by the code now): the rejection is
     # answered for the tool, which never runs. Fail closed: a redeployed tool that no longer
     # asks does not turn a person's "no" into a run.
-    return _Outcome(_response_part(call, rejection(confirmation)), actions)
+    return CallOutcome(_response_part(call, rejection(confirmation)), actions)
   # Otherwise the tool asked itself (tool_context.request_confirmation): as in ADK it runs again
   # and reads tool_context.tool_confirmation (confirmed or not) to decide what to answer.
   result = await _run_tool(agent, ctx, tool, call, tc)
   if isinstance(result, NestedPause):
-    return _Outcome(None, actions, paused=True, nested=result)
+    return CallOutcome(None, actions, paused=True, nested=result)
   if result is None and tool.is_long_running:
     # A long-running tool left the call pending: the answer arrives in a later message.
-    return _Outcome(None, actions, paused=True)
-  return _Outcome(_response_part(call, result, actions), actions,
+    return CallOutcome(None, actions, paused=True)
+  return CallOutcome(_response_part(call, result, actions), actions,
                   paused=bool(actions.requested_tool_confirmations))
 
 

@@ -145,7 +145,7 @@ async def resume_nested_calls(agent: "LlmAgent", ctx: "InvocationContext") -> As
       raise ValueError(f"Agent {agent.name!r} no longer has the agent tool {tool_call.name!r} that paused.")
     calls.append(tool_call)
     if any(answer.id in started for answer in mine):
-      outcomes.append(_functions._Outcome(_may_have_run(tool_call), EventActions()))
+      outcomes.append(_functions.CallOutcome(_may_have_run(tool_call), EventActions()))
       interrupted.append(tool_call.id)
       continue
     for answer in mine:  # committed by the Runner before the nested agent continues
@@ -155,9 +155,9 @@ async def resume_nested_calls(agent: "LlmAgent", ctx: "InvocationContext") -> As
     tc = ToolContext(ctx, function_call_id=tool_call.id, event_actions=actions)
     result = await tool.resume(nested, mine, tc)
     if isinstance(result, NestedPause):
-      outcomes.append(_functions._Outcome(None, actions, paused=True, nested=result))
+      outcomes.append(_functions.CallOutcome(None, actions, paused=True, nested=result))
     else:
-      outcomes.append(_functions._Outcome(_functions._response_part(tool_call, result), actions))
+      outcomes.append(_functions.CallOutcome(_functions._response_part(tool_call, result), actions))
   if not outcomes:
     return
   results = await _functions.handle_function_calls(agent, ctx, calls, tools, outcomes=outcomes)

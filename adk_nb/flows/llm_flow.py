@@ -228,19 +228,19 @@ async def _before_model(agent, ctx, cc, request) -> Optional[LlmResponse]:
   pm = ctx.plugin_manager
   if agent._before_model_cbs or (pm is not None and pm.has("before_model_callback")):
     _isolate(request)
-  return await _callbacks.run_hooks(ctx.plugin_manager, "before_model_callback", agent._before_model_cbs, "before_model_callback",
+  return await _callbacks.run_hooks(ctx.plugin_manager, "before_model_callback", agent._before_model_cbs,
                                     callback_context=cc, llm_request=request)
 
 
 async def _after_model(agent, ctx, cc, response) -> LlmResponse:
   out = await _callbacks.run_hooks(ctx.plugin_manager, "after_model_callback", agent._after_model_cbs,
-                                   "after_model_callback", callback_context=cc, llm_response=response)
+                                   callback_context=cc, llm_response=response)
   return response if out is None else out
 
 
 async def _on_model_error(agent, ctx, cc, request, error) -> Optional[LlmResponse]:
   return await _callbacks.run_hooks(ctx.plugin_manager, "on_model_error_callback", agent._on_model_error_cbs,
-                                    "on_model_error_callback", callback_context=cc, llm_request=request,
+                                    callback_context=cc, llm_request=request,
                                     error=error)
 
 

@@ -18,6 +18,7 @@ import pydantic
 from pydantic import PrivateAttr
 
 from ..errors import codes
+from ..events import protocol
 from . import _retry
 from .base_llm import BaseLlm
 from .google_llm import with_user_turn
@@ -27,7 +28,7 @@ from .llm_response import LlmResponse
 
 logger = logging.getLogger(__name__)
 
-MALFORMED_ARGUMENTS_KEY = "__adk_nb_malformed_arguments__"
+MALFORMED_ARGUMENTS_KEY = protocol.MALFORMED_ARGUMENTS  # the name this module has always exported
 """Key of FunctionCall.args when a model sent tool arguments that are not a JSON object.
 
 Its value is `{"raw": <the text the model sent>, "error": <why it does not parse>}`; the flow

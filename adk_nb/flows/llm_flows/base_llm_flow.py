@@ -63,5 +63,5 @@ class BaseLlmFlow:
     agent = invocation_context.agent
     cc = CallbackContext(invocation_context, event_actions=model_response_event.actions)
     return await _callbacks.run_hooks(invocation_context.plugin_manager, "after_model_callback",
-                                      getattr(agent, "_after_model_cbs", []), "after_model_callback",
+                                      getattr(agent, "_after_model_cbs", []),
                                       callback_context=cc, llm_response=llm_response)
