@@ -42,8 +42,8 @@ _WORKFLOW_KINDS = {"SequentialAgent": "sequential", "ParallelAgent": "parallel",
 class StepBuilder(StepLog):
   """Folds a run's events and progress points into Steps, and logs each change for live views (see StepLog)."""
 
-  def __init__(self, keep_ops: bool = True) -> None:
-    super().__init__(keep_ops)
+  def __init__(self) -> None:
+    super().__init__()
     self._invocations: dict[str, str] = {}     # invocation id -> step id
     self._unbound: Optional[str] = None        # an invocation step shown before its id was known
     self._active: dict[tuple[str, str], str] = {}   # (invocation, agent name) -> its current step
@@ -54,7 +54,6 @@ class StepBuilder(StepLog):
     self._original_of: dict[str, str] = {}      # approval step -> the tool call id it is about
     self._live_models: set[str] = set()         # event ids of model calls announced by progress
     self._with_request: deque[Step] = deque()
-    self._keys: dict[str, str] = {}             # 'model:<event id>', 'call:<call id>', ... -> step id
     self._event_times: list[float] = []        # timestamps of the events seen (sorted: sessions append)
     self._open_code: dict[tuple[str, str], str] = {}  # (invocation, author) -> code step awaiting its output
     self._streaming: tuple[str, Optional[Step]] = ("", None)  # the event id chunks are streaming for, its step
@@ -540,7 +539,7 @@ def _cache_line(cache: Any) -> str:
 
 def steps_of(events: list[Event]) -> StepBuilder:
   """The steps of stored events (no progress points: latencies are measured between events)."""
-  builder = StepBuilder(keep_ops=False)
+  builder = StepBuilder()
   for event in events:
     builder.add_event(event)
   return builder

@@ -103,7 +103,7 @@ class LiveRun:
     """The run's title in views: the agent's name."""
     self.events: list[Event] = []
     """The committed events of this run (partial streaming chunks are not kept)."""
-    self.steps = StepBuilder(keep_ops=False)
+    self.steps = StepBuilder()
     """The run as typed steps (see `adk_nb.inspect`): what every view draws."""
     self.final_text: str = ""
     """The text of the agents' last final answer, or of a graph Workflow's output (see `reply_text`)."""
