@@ -13,6 +13,7 @@ import anywidget
 import ipywidgets as widgets
 import traitlets
 
+from ..errors import SessionBusyError
 from ..events.protocol import REQUEST_INPUT, node_confirmation
 from ..inspect.details import DETAIL_LIMIT, step_details
 from ..inspect import LABELS, STATUS_TEXT
@@ -196,7 +197,7 @@ class StateView(anywidget.AnyWidget):
     if self._on_edit is not None:
       try:
         self._on_edit(key, value)
-      except ValueError as exc:
+      except (ValueError, SessionBusyError) as exc:  # a temp: key; the run is running
         self.error = str(exc)
 
   def _repr_mimebundle_(self, **kwargs: Any):
