@@ -86,6 +86,26 @@ async def _segment(run: "LiveRun", message: Optional[types.Content], state_delta
   await settle(run, failed)
 
 
+async def load(run: "LiveRun", session: Any) -> None:
+  """A run re-opened from a stored session (`LiveRun.attach`): its paused invocation (or the latest one)."""
+  run.state = dict(session.state)
+  run.pending = pending_of(session)[0]
+  wanted = {p.invocation_id for p in run.pending}
+  if not wanted and session.events:
+    wanted = {session.events[-1].invocation_id}
+  run.events = [e for e in session.events if e.invocation_id in wanted]
+  for event in run.events:
+    if event.invocation_id and event.invocation_id not in run.invocation_ids:
+      run.invocation_ids.append(event.invocation_id)
+    run.steps.add_event(event)
+    run.final_text = reply_text(event) or run.final_text
+  run.status = "paused" if run.pending else "done"
+  mark_read(run, session.events)
+  run.artifacts = await list_artifacts(run) or []
+  run.steps.finish(time.time(), run.status)
+  await run._resolve_tools()
+
+
 def on_progress(run: "LiveRun", kind: str, info: dict[str, Any]) -> None:
   """A progress point (an agent or a model call began or ended): the steps get their containers and times."""
   steps = run.steps

@@ -1,4 +1,5 @@
-"""What a LiveRun reads and writes in its runner's stores outside a turn: artifact listings and state edits."""
+"""What a LiveRun reads and writes in its runner's stores outside a turn: artifact listings, state edits, and
+the event an edit-and-continue replaces."""
 
 from __future__ import annotations
 
@@ -49,3 +50,27 @@ async def record_state(run: "LiveRun", delta: dict[str, Any]) -> Event:
   event = Event(invocation_id=run.invocation_id or "", author="user", actions=EventActions(state_delta=delta))
   await service.append_event(session, event)
   return event
+
+
+def event_of(events: Any, step: Any) -> Event:
+  """The event of `events` (a run's) that `step` (a Step, an Event or an event id) stands for; a tool call's
+  is its result's (what `LiveRun.edit` replaces). Raises ValueError naming what to pass."""
+  if isinstance(step, Event):
+    step = step.id
+  if isinstance(step, str):
+    for event in events:
+      if event.id == step:
+        return event
+    raise ValueError(f"Event {step!r} is not one of this run's events (`run.events`).")
+  kind, event_id, tool = getattr(step, "kind", None), getattr(step, "event_id", ""), getattr(step, "tool", "")
+  index = next((i for i, e in enumerate(events) if e.id == event_id), None)
+  if index is None:
+    raise ValueError(f"Step {getattr(step, 'title', step)!r} has no event of this run; pass a step of "
+                     "`run.steps.steps.values()`, an event of `run.events`, or an event id.")
+  if kind == "tool_call":
+    calls = {c.id for c in events[index].get_function_calls() if c.name == tool}
+    for event in events[index + 1:]:
+      if any(r.id in calls for r in event.get_function_responses()):
+        return event
+    raise ValueError(f"The call of {tool!r} has no result yet to edit; edit the model's call instead (its model_call step).")
+  return events[index]

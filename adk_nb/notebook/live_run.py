@@ -18,10 +18,9 @@ from ..agents.run_config import RunConfig
 from ..errors import SessionBusyError
 from ..errors.adk_nb_error import AdkNbError
 from ..events.event import Event
-from ..events.protocol import reply_text
 from ..inspect import StepBuilder
 from ..inspect.text import short_args, to_json_text
-from ..pending import PendingItem, answer_message, pending_of
+from ..pending import PendingItem, answer_message
 from ..runners import Runner
 from ..tools.base_tool import BaseTool
 from . import _answers as answers
@@ -30,6 +29,7 @@ from . import _run_store as stores
 from ._answers import Action, Decision, Which
 from ._loop import logger, run_sync, running_loop, spawn
 from ._run_driver import CANCELLED
+from ._run_store import event_of
 
 Status = Literal["running", "paused", "done", "error"]
 STATUSES = ("running", "paused", "done", "error")
@@ -154,23 +154,8 @@ class LiveRun:
                        "`%agent sessions AGENT` lists its sessions.")
     run = cls(runner, user_id=user_id, session_id=session_id, approve=approve, run_config=run_config,
               view=view, label=label)
-    run.state = dict(session.state)
-    run.pending = pending_of(session)[0]
-    wanted = {p.invocation_id for p in run.pending}
-    if not wanted and session.events:
-      wanted = {session.events[-1].invocation_id}
-    run.events = [e for e in session.events if e.invocation_id in wanted]
-    for event in run.events:
-      if event.invocation_id and event.invocation_id not in run.invocation_ids:
-        run.invocation_ids.append(event.invocation_id)
-      run.steps.add_event(event)
-      run.final_text = reply_text(event) or run.final_text
-    run.status = "paused" if run.pending else "done"
-    driver.mark_read(run, session.events)
-    run.artifacts = await stores.list_artifacts(run) or []
-    run.steps.finish(time.time(), run.status)
     run._loop = running_loop()
-    await run._resolve_tools()
+    await driver.load(run, session)
     return run
 
   # ---- what users read -----------------------------------------------------------------------
@@ -524,7 +509,7 @@ class LiveRun:
     or a Content with the edited parts), continued live from the edit in a new LiveRun (shown below
     when it is a cell's value). `step` is a step of `run.steps` (for a tool call: its result is
     replaced), an Event of `run.events`, or an event id. Nothing before the edit runs again."""
-    event = self._event_of(step)
+    event = event_of(self.events, step)
     fork_id = new_session_id or f"{self.session_id}-edit-{event.id[:8]}-{int(time.time() * 1000) % 100000}"
     run = LiveRun(self.runner, user_id=self.user_id, session_id=fork_id, approve=self.policy,
                   run_config=self.run_config, view=self._want_view, label=f"{self.label} (edited)")
@@ -535,28 +520,6 @@ class LiveRun:
 
     run._continuing = event.invocation_id
     return run._start(None, None, make_fork, invocation_id=event.invocation_id)
-
-  def _event_of(self, step: Any) -> Event:
-    """The event `step` (a Step, an Event or an event id) stands for; a tool call's is its result's."""
-    if isinstance(step, Event):
-      step = step.id
-    if isinstance(step, str):
-      for event in self.events:
-        if event.id == step:
-          return event
-      raise ValueError(f"Event {step!r} is not one of this run's events (`run.events`).")
-    kind, event_id, tool = getattr(step, "kind", None), getattr(step, "event_id", ""), getattr(step, "tool", "")
-    index = next((i for i, e in enumerate(self.events) if e.id == event_id), None)
-    if index is None:
-      raise ValueError(f"Step {getattr(step, 'title', step)!r} has no event of this run; pass a step of "
-                       "`run.steps.steps.values()`, an event of `run.events`, or an event id.")
-    if kind == "tool_call":
-      calls = {c.id for c in self.events[index].get_function_calls() if c.name == tool}
-      for event in self.events[index + 1:]:
-        if any(r.id in calls for r in event.get_function_responses()):
-          return event
-      raise ValueError(f"The call of {tool!r} has no result yet to edit; edit the model's call instead (its model_call step).")
-    return self.events[index]
 
 
 def _shell():
