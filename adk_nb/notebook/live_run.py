@@ -1,8 +1,15 @@
 """LiveRun: a handle on one agent run in a notebook, live while it runs, answerable when it pauses.
 
 A LiveRun is an observable model: views (the RunView, the chat, the inspector)
-`subscribe` to it and read its public fields; it never knows which views exist. Every
-answer to a paused call, from code or from a button, goes through `decide`.
+`subscribe` to it and read its public fields, and each reads the step log from its own
+cursor (`run.steps.follow()`); it never knows which views exist. Every answer to a paused
+call, from code, a button or the approval policy, goes through one path (`decide`).
+
+This module is the handle: status, subscription, await, the public answer methods and how
+a run shows. Its jobs live beside it:
+- `_answers.py`: the pure part of answering (`select`, `check`, `answer` -> parts and `Decision`s);
+- `_run_driver.py`: driving a step through the Runner and settling it from the store;
+- `_run_store.py`: artifact listings, state edits, the event an edit replaces.
 """
 
 from __future__ import annotations
