@@ -112,6 +112,17 @@ def test_a_policy_answers_through_the_same_path_as_code_and_each_decision_is_a_f
     assert step.status == "approved" and tool.decided == f"approved by {one.decisions[0].by}"
 
 
+def test_recorded_decisions_join_a_stored_sessions_trajectory(make_refund_agent):
+  agent, _ = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Not refunded."])
+  run = nb.run(agent, "Refund A1", store="memory://")
+  run.reject("too large")
+  frame = nb.trajectory_frame(run.events, run.decisions)  # Decisions, or dicts saved from them
+  again = nb.trajectory_frame(run.events, [d.as_dict() for d in run.decisions])
+  rows = frame[frame["kind"] == "decision"]
+  assert list(rows["result"]) == ["rejected"] and list(rows["text"]) == ["too large"]
+  assert rows["text"].tolist() == again[again["kind"] == "decision"]["text"].tolist()
+
+
 def test_deny_policy_records_its_reason_and_sends_it(make_refund_agent):
   agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Not refunded."])
   run = nb.run(agent, "Refund A1", store="memory://", approve="deny")
