@@ -288,7 +288,7 @@ class LiveRun:
     return self
 
   def _task_done(self, task: "asyncio.Task[Any]") -> None:
-    # A task cancelled before it ever ran never enters _drive: give the run its final status here.
+    # A task cancelled before it ever ran never enters driver.drive: give the run its final status here.
     if task is self._task and self.status == "running":
       self.status, self.error = "error", CANCELLED
       self._step_over()
@@ -371,6 +371,8 @@ class LiveRun:
     """Called on the loop once a step (the run, or a resume) has its final status."""
     self.steps.finish(time.time(), self.status)
     self._publish("ended")
+
+  # ---- artifacts (listed into `artifacts` when a step ends) ------------------------------------
 
   async def load_artifact(self, name: str, version: Optional[int] = None) -> Optional[types.Part]:
     """One version of an artifact of this run's session (the newest when `version` is None)."""
