@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Literal, Optional, Union
+from typing import Any, Awaitable, Callable, Literal, Optional, Union, get_args
 
 from google.genai import types
 
@@ -39,7 +39,8 @@ from ._run_driver import CANCELLED
 from ._run_store import event_of
 
 Status = Literal["running", "paused", "done", "error"]
-STATUSES = ("running", "paused", "done", "error")
+STATUSES: tuple[str, ...] = get_args(Status)
+"""A run's statuses, in the order a run can reach them."""
 
 
 class RunError(AdkNbError, RuntimeError):
