@@ -22,6 +22,7 @@ from google.genai import types
 from adk_nb import Agent
 from adk_nb.events import Event
 from adk_nb.models import ScriptedModel
+from adk_nb.notebook import _run_driver
 from adk_nb.notebook.live_run import LiveRun
 from adk_nb.runners import Runner
 from adk_nb.sessions import InMemorySessionService
@@ -60,14 +61,14 @@ async def measure(n: int, store: str, turns: int) -> dict:
   for event in _history(n):
     await service.append_event(session, event)
   settle_cpu: list[float] = []
-  original = LiveRun._settle
+  original = _run_driver.settle
 
-  async def timed(self, failed):
+  async def timed(run, failed):
     start = time.process_time()
-    await original(self, failed)
+    await original(run, failed)
     settle_cpu.append(time.process_time() - start)
 
-  LiveRun._settle = timed
+  _run_driver.settle = timed
   try:
     start = time.process_time()
     attached = await LiveRun.attach(runner, session_id="s", user_id="u", view=False)
@@ -85,7 +86,7 @@ async def measure(n: int, store: str, turns: int) -> dict:
       turn_cpu.append(time.process_time() - start)
       assert run.status == "done", (run.status, run.error)
   finally:
-    LiveRun._settle = original
+    _run_driver.settle = original
     await service.close()
   warm = settle_cpu[2:] or settle_cpu  # the first turns fill the stores' caches
   return {"events": n, "store": store, "attach_ms": attach_cpu * 1000, "resume_ms": resume_cpu * 1000,

@@ -2,7 +2,7 @@
 
 - `step`: a Step and the labels and status words every view shows.
 - `builder`: `StepBuilder` folds events and progress points into steps (`steps_of(events)`).
-- `changelog`: the step log a live view replays in batches.
+- `changelog`: the step log live views replay in batches, each reader from its own cursor.
 - `text`: how values read (JSON, one-line arguments, long texts cut).
 - `details`, `timeline`: detail panels and timeline bars built from the steps.
 - `diff`: `diff_runs(a, b)`, two runs aligned step by step in a pandas DataFrame (pandas imported on call).

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections import deque
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 from google.genai import types
 
@@ -42,8 +42,8 @@ _WORKFLOW_KINDS = {"SequentialAgent": "sequential", "ParallelAgent": "parallel",
 class StepBuilder(StepLog):
   """Folds a run's events and progress points into Steps, and logs each change for live views (see StepLog)."""
 
-  def __init__(self, keep_ops: bool = True) -> None:
-    super().__init__(keep_ops)
+  def __init__(self) -> None:
+    super().__init__()
     self._invocations: dict[str, str] = {}     # invocation id -> step id
     self._unbound: Optional[str] = None        # an invocation step shown before its id was known
     self._active: dict[tuple[str, str], str] = {}   # (invocation, agent name) -> its current step
@@ -54,8 +54,7 @@ class StepBuilder(StepLog):
     self._original_of: dict[str, str] = {}      # approval step -> the tool call id it is about
     self._live_models: set[str] = set()         # event ids of model calls announced by progress
     self._with_request: deque[Step] = deque()
-    self._keys: dict[str, str] = {}             # 'model:<event id>', 'call:<call id>', ... -> step id
-    self._event_times: list[float] = []        # timestamps of the events seen (sorted: sessions append)
+    self._seen: list[Event] = []               # the events seen, but compaction markers (in time order)
     self._open_code: dict[tuple[str, str], str] = {}  # (invocation, author) -> code step awaiting its output
     self._streaming: tuple[str, Optional[Step]] = ("", None)  # the event id chunks are streaming for, its step
 
@@ -275,7 +274,7 @@ class StepBuilder(StepLog):
       self._compaction(event)
       return
     if not event.partial:
-      self._event_times.append(event.timestamp)
+      self._seen.append(event)
     in_workflow = event.node_info is not None and bool(event.node_info.path)
     if event.author == "user":
       # Inside a workflow a user-authored event is a node's input: shown inside that node.
@@ -399,10 +398,7 @@ class StepBuilder(StepLog):
           self._set(step, status=status, result=outcome.output or "", t1=event.timestamp)
 
   def _compaction(self, event: Event) -> None:
-    compaction = event.actions.compaction
-    replaced = bisect_right(self._event_times, compaction.end_timestamp) - bisect_left(
-        self._event_times, compaction.start_timestamp)
-    self.add_compaction(event, replaced)
+    self.add_compaction(event, replaced_count(self._seen, event.actions.compaction))
 
   def add_compaction(self, event: Event, replaced: int) -> None:
     """A compaction (its own invocation, between turns): a top-level marker saying what its summary replaced.
@@ -478,21 +474,20 @@ class StepBuilder(StepLog):
   # ---- decisions -----------------------------------------------------------------------------
 
   def add_decision(self, call_id: str, invocation_id: str, title: str, text: str, when: float,
-                   decision: str = "", by: str = "") -> None:
+                   status: str = "", decided: str = "") -> None:
     """Marks who answered a paused call (code, a button, an approval policy) under that call.
 
-    The tool call itself also says it (`Step.decided`, in its small print: "approved by button"),
-    so the answer shows on the call's line while the call is folded.
+    `status` is the decision step's ('approved', 'rejected', 'responded'); `decided` is what
+    the tool call itself then says in its small print ("approved by button"), so the answer
+    shows on the call's line while the call is folded.
     """
     approval = self._find(f"approval:{call_id}")
     parent = approval or self._find(f"call:{call_id}")
     if parent is None:
       parent = self._invocation(invocation_id, when)
-    status = {"approved": "approved", "rejected": "rejected", "approved with edits": "approved",
-              "responded": "responded"}.get(decision, "")
     tool = self._find(f"call:{self._original_of.get(approval.id)}") if approval is not None else None
-    if tool is not None and decision:
-      self._set(tool, decided=f"{decision} by {by}" if by else decision)
+    if tool is not None and decided:
+      self._set(tool, decided=decided)
     self._add(Step(id=self._new_id("decision"), kind="decision", parent=parent.id, title=title, text=text,
                    t0=when, status=status, invocation_id=invocation_id))
 
@@ -515,6 +510,20 @@ class StepBuilder(StepLog):
           self._set(step, status=status)
     if self._unbound is not None:  # the run ended before it began (e.g. the store could not open)
       self._set(self.steps[self._unbound], status=status, t1=when)
+
+
+def replaced_count(events: Sequence[Event], compaction: Any) -> int:
+  """How many events (not compaction markers) a compaction's summary replaced: those in its time range.
+
+  `events` in time order, as sessions append them (a session's, or the ones a builder saw).
+  """
+  lo = bisect_left(events, compaction.start_timestamp, key=_timestamp)
+  hi = bisect_right(events, compaction.end_timestamp, key=_timestamp)
+  return sum(1 for i in range(lo, hi) if events[i].actions.compaction is None)
+
+
+def _timestamp(event: Event) -> float:
+  return event.timestamp
 
 
 def _looks_like_model_output(event: Event) -> bool:
@@ -540,7 +549,7 @@ def _cache_line(cache: Any) -> str:
 
 def steps_of(events: list[Event]) -> StepBuilder:
   """The steps of stored events (no progress points: latencies are measured between events)."""
-  builder = StepBuilder(keep_ops=False)
+  builder = StepBuilder()
   for event in events:
     builder.add_event(event)
   return builder

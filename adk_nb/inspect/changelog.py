@@ -1,8 +1,12 @@
-"""The log of a run's steps and their changes: what a live view replays, batch by batch.
+"""The log of a run's steps and their changes: what live views replay, each at its own pace.
 
 `StepLog` owns the steps and ids; `StepBuilder` (builder.py) decides what the steps are.
 Each change is recorded as an operation (['add', id] | ['set', id, fields] |
-['text', id, chunk]) and `take_ops()` turns a batch into messages for the browser.
+['text', id, chunk]) with a sequence number. Any number of readers (the RunView, a second
+display of the same run, the chat) each keep their own cursor: `follow()` gives a new reader
+its starting point (the steps so far are in `nodes()`), `take_ops(since)` the changes after
+its cursor as messages for the browser, and `unfollow(since)` lets it go. Ops every reader
+has taken are dropped; with no reader, nothing is recorded.
 """
 
 from __future__ import annotations
@@ -14,17 +18,76 @@ from .text import NODE_TEXT_LIMIT
 
 
 class StepLog:
-  """Every step of a run by id, and (when a live view reads it) the changes since the last batch."""
+  """Every step of a run by id, and the changes its readers have not all taken yet."""
 
-  def __init__(self, keep_ops: bool = True) -> None:
+  def __init__(self) -> None:
     self.steps: dict[str, Step] = {}
     """Every step by id, in the order they began."""
-    self.keep_ops = keep_ops
-    """False when no live view reads the change log (nothing is kept)."""
-    self.ops: list[list] = []
-    """The changes not yet taken by `take_ops()`."""
+    self._ops: list[list] = []    # the changes after sequence number `_dropped`, oldest first
+    self._dropped = 0             # how many ops every reader has taken (and were dropped)
+    self._open = 0                # ops from this index on were taken by nobody yet: a change may merge into them
+    self._readers: dict[int, int] = {}  # a reader's cursor -> how many readers stand there
     self._keys: dict[str, str] = {}             # 'model:<event id>', 'call:<call id>', ... -> step id
     self._counter = 0
+
+  # ---- readers -----------------------------------------------------------------------------
+
+  @property
+  def seq(self) -> int:
+    """The sequence number of the latest change recorded (0 before any reader followed)."""
+    return self._dropped + len(self._ops)
+
+  @property
+  def readers(self) -> int:
+    """How many readers follow the log (changes are recorded only while one does)."""
+    return sum(self._readers.values())
+
+  def follow(self) -> int:
+    """Starts a reader: its cursor now. The steps so far are in `nodes()`; `take_ops(cursor)` gives what follows."""
+    seq = self.seq
+    self._readers[seq] = self._readers.get(seq, 0) + 1
+    self._open = len(self._ops)  # in the snapshot this reader draws: a later change must not merge into them
+    return seq
+
+  def unfollow(self, since: int) -> None:
+    """The reader at cursor `since` stops reading; ops no other reader needs are dropped."""
+    self._leave(since)
+    self._drop_taken()
+
+  def take_ops(self, since: int) -> tuple[list[list], int]:
+    """The changes after cursor `since` as browser operations, and the reader's new cursor.
+
+    `since` is what `follow()` or this reader's previous `take_ops` returned. A step added
+    in the batch travels whole ('add' with its current node); its later changes in the batch
+    are already in it. Other readers still get these changes from their own cursors.
+    """
+    self._leave(since)
+    seq = self.seq
+    self._readers[seq] = self._readers.get(seq, 0) + 1
+    ops = self._ops[since - self._dropped:]
+    self._open = len(self._ops)  # taken: a later change must not merge into them
+    self._drop_taken()
+    return _as_messages(self.steps, ops), seq
+
+  def _leave(self, since: int) -> None:
+    count = self._readers.get(since)
+    if count is None or since < self._dropped:
+      raise ValueError(f"{since} is not the cursor of a reader of this log (readers at {sorted(self._readers)}); "
+                       "pass what follow() or the reader's last take_ops() returned.")
+    if count == 1:
+      del self._readers[since]
+    else:
+      self._readers[since] = count - 1
+
+  def _drop_taken(self) -> None:
+    low = min(self._readers, default=self.seq)
+    done = low - self._dropped
+    if done > 0:
+      del self._ops[:done]
+      self._dropped = low
+      self._open = max(0, self._open - done)
+
+  # ---- recording (the per-event path: a reader check and at most one append) --------------
 
   def _new_id(self, prefix: str = "s") -> str:
     # Short ids: a 10,000-event run's snapshot repeats each id in its children's `parent`.
@@ -42,18 +105,21 @@ class StepLog:
 
   def _add(self, step: Step) -> Step:
     self.steps[step.id] = step
-    if self.keep_ops:
-      self.ops.append(["add", step.id])
+    if self._readers:
+      self._ops.append(["add", step.id])
     return step
 
   def _set(self, step: Step, **fields: Any) -> None:
     for name, value in fields.items():
       setattr(step, name, value)
-    if self.keep_ops:
-      ops = self.ops
-      if ops and ops[-1][0] == "set" and ops[-1][1] == step.id:
-        ops[-1][2].update(fields)
-      elif not (ops and ops[-1][0] == "add" and ops[-1][1] == step.id):
+    if self._readers:
+      ops = self._ops
+      last = ops[-1] if len(ops) > self._open else None  # an op nobody has taken yet
+      if last is not None and last[1] == step.id and last[0] != "text":
+        if last[0] == "set":
+          last[2].update(fields)
+        # after its 'add' (not taken yet) the step travels whole
+      else:
         ops.append(["set", step.id, dict(fields)])
 
   def _append_text(self, step: Step, chunk: str) -> None:
@@ -65,39 +131,37 @@ class StepLog:
     step.text += chunk
     if before + len(chunk) > NODE_TEXT_LIMIT:
       chunk = chunk[:NODE_TEXT_LIMIT - before] + "…"
-    if self.keep_ops:
-      ops = self.ops
-      if ops and ops[-1][0] == "text" and ops[-1][1] == step.id:
-        ops[-1][2] += chunk
-      elif not (ops and ops[-1][0] == "add" and ops[-1][1] == step.id):
+    if self._readers:
+      ops = self._ops
+      last = ops[-1] if len(ops) > self._open else None  # an op nobody has taken yet
+      if last is not None and last[1] == step.id and last[0] != "set":
+        if last[0] == "text":
+          last[2] += chunk
+      else:
         ops.append(["text", step.id, chunk])
 
-  def take_ops(self) -> list[list]:
-    """The changes since the last call as browser operations (and forgets them).
-
-    A step added in this batch travels whole ('add' with its current node); its later
-    changes in the batch are already in it.
-    """
-    ops, self.ops = self.ops, []
-    out: list[list] = []
-    added: set[str] = set()
-    for op in ops:
-      step = self.steps[op[1]]
-      if op[0] == "add":
-        added.add(step.id)
-        out.append(["add", step.as_node()])
-      elif step.id in added:
-        continue
-      elif op[0] == "set":
-        node = step.as_node()  # derived fields (ms, meta, result text) follow their sources
-        out.append(["set", step.id, {k: node.get(k) for k in _node_fields(op[2])}])
-      else:
-        out.append(op)
-    return out
-
   def nodes(self) -> list[dict[str, Any]]:
-    """Every step as a node dict, in order (the snapshot a reloaded view draws)."""
+    """Every step as a node dict, in order (the snapshot a reloaded view, or a new reader, draws)."""
     return [s.as_node() for s in self.steps.values()]
+
+
+def _as_messages(steps: dict[str, Step], ops: list[list]) -> list[list]:
+  """Ops as browser messages: an 'add' carries the step's current node, a 'set' the node keys that changed."""
+  out: list[list] = []
+  added: set[str] = set()
+  for op in ops:
+    step = steps[op[1]]
+    if op[0] == "add":
+      added.add(step.id)
+      out.append(["add", step.as_node()])
+    elif step.id in added:
+      continue
+    elif op[0] == "set":
+      node = step.as_node()  # derived fields (ms, meta, result text) follow their sources
+      out.append(["set", step.id, {k: node.get(k) for k in _node_fields(op[2])}])
+    else:
+      out.append(list(op))
+  return out
 
 
 _FIELD_SOURCES = {"t0": ("t", "ms"), "t1": ("ms",), "tokens": ("meta",), "finish": ("meta",),

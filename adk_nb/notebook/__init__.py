@@ -4,6 +4,7 @@
 "message")` or `await adk_nb.notebook.arun(agent, "message")`.
 """
 
+from ._answers import Decision
 from ._policy import ENV_VAR as APPROVE_ENV_VAR
 from ._sessions import SessionBusyError
 from .api import arun, run
@@ -22,6 +23,7 @@ __all__ = [
     "AgentMagics",
     "ChatView",
     "ConfirmationPanel",
+    "Decision",
     "DiffView",
     "EventTree",
     "LiveRun",

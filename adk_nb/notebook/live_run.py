@@ -1,44 +1,46 @@
 """LiveRun: a handle on one agent run in a notebook, live while it runs, answerable when it pauses.
 
 A LiveRun is an observable model: views (the RunView, the chat, the inspector)
-`subscribe` to it and read its public fields; it never knows which views exist. Every
-answer to a paused call, from code or from a button, goes through `decide`.
+`subscribe` to it and read its public fields, and each reads the step log from its own
+cursor (`run.steps.follow()`); it never knows which views exist. Every answer to a paused
+call, from code, a button or the approval policy, goes through one path (`decide`).
+
+This module is the handle: status, subscription, await, the public answer methods and how
+a run shows. Its jobs live beside it:
+- `_answers.py`: the pure part of answering (`select`, `check`, `answer` -> parts and `Decision`s);
+- `_run_driver.py`: driving a step through the Runner and settling it from the store;
+- `_run_store.py`: artifact listings, state edits, the event an edit replaces.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Literal, Optional, Union
+from typing import Any, Awaitable, Callable, Literal, Optional, Union, get_args
 
 from google.genai import types
 
 from ..agents.run_config import RunConfig
-from ..events.event import Event
-from ..events.incremental import continues
-from ..events.event_actions import EventActions
-from ..events.protocol import REQUEST_INPUT, node_confirmation, reply_text
-from ..inspect import StepBuilder
-from ..inspect.text import jsonable, short_args, to_json_text
-from ..pending import PendingItem, answer_message, confirmation_response, pending_of, tool_response
-from ..runners import Runner
-from ..telemetry import progress
-from ..tools.base_tool import BaseTool
-from ..tools.catalog import find_tool
-from ..gc_policy import heap_frozen
-from ._loop import logger, run_sync, running_loop, spawn
+from ..errors import SessionBusyError
 from ..errors.adk_nb_error import AdkNbError
+from ..events.event import Event
+from ..inspect import StepBuilder
+from ..inspect.text import short_args, to_json_text
+from ..pending import PendingItem, answer_message
+from ..runners import Runner
+from ..tools.base_tool import BaseTool
+from . import _answers as answers
+from . import _run_driver as driver
+from . import _run_store as stores
+from ._answers import Action, Decision, Which
+from ._loop import logger, run_sync, running_loop, spawn
+from ._run_driver import CANCELLED
+from ._run_store import event_of
 
 Status = Literal["running", "paused", "done", "error"]
-STATUSES = ("running", "paused", "done", "error")
-CANCELLED = "Cancelled (run.cancel() or a kernel interrupt)."
-_MAX_POLICY_ROUNDS = 100
-
-Which = Union[None, str, int, PendingItem]
-Action = Literal["approve", "reject", "edit", "respond"]
-_DECISIONS = {"approve": "approved", "reject": "rejected", "edit": "approved with edits", "respond": "responded"}
+STATUSES: tuple[str, ...] = get_args(Status)
+"""A run's statuses, in the order a run can reach them."""
 
 
 class RunError(AdkNbError, RuntimeError):
@@ -103,7 +105,7 @@ class LiveRun:
     """The run's title in views: the agent's name."""
     self.events: list[Event] = []
     """The committed events of this run (partial streaming chunks are not kept)."""
-    self.steps = StepBuilder(keep_ops=False)
+    self.steps = StepBuilder()
     """The run as typed steps (see `adk_nb.inspect`): what every view draws."""
     self.final_text: str = ""
     """The text of the agents' last final answer, or of a graph Workflow's output (see `reply_text`)."""
@@ -121,8 +123,9 @@ class LiveRun:
     """What went wrong, when status is 'error'."""
     self.exception: Optional[BaseException] = None
     """The exception that ended the latest step, when one did (status 'error')."""
-    self.decisions: list[dict[str, Any]] = []
-    """Every answer given: call, tool, decision, who decided (code, button, policy:auto, policy:deny)."""
+    self.decisions: list[Decision] = []
+    """Every answer given, a frozen `Decision` each: call, tool, decision, who decided (code, button,
+    policy:auto, policy:deny), reason, when (`d["by"]` still reads as it did when these were dicts)."""
     self.invocation_ids: list[str] = []
     self.artifacts: list[dict[str, Any]] = []
     """The session's artifacts when the latest step ended: [{'name', 'versions': [{'version', 'mime_type',
@@ -133,14 +136,14 @@ class LiveRun:
     self._want_view = view
     self._task: Optional[asyncio.Task] = None
     self._loop: Optional[asyncio.AbstractEventLoop] = None
-    self._shown_in = None
+    self._shown_in = None  # the cell (execution count) whose output already shows this run (set by %%agent)
+    # The session's events read so far (their count, the id of the last one): settling a step reads
+    # only the events committed after them, so a turn in a long session does not cost O(history).
     self._read_upto: tuple[int, str] = (0, "")
     self._continuing: Optional[str] = None  # the invocation an edited fork continues (see `edit`)
     self._on_screen = False  # a widget front end drew this run's view: a person can click its buttons
     self._wakeup: Optional[asyncio.Future] = None  # what a wait for an answer awaits (see waiting.py)
-    self._stop_requested = False
-    # The session's events read so far (their count, the id of the last one): settling a step reads
-    # only the events committed after them, so a turn in a long session does not cost O(history).
+    self._stop_requested = False  # `stop_waiting()` was called: a wait for an answer ends (see waiting.py)
 
   @classmethod
   async def attach(cls, runner: Runner, *, session_id: str, user_id: str = "user", approve: str = "ask",
@@ -159,23 +162,8 @@ class LiveRun:
                        "`%agent sessions AGENT` lists its sessions.")
     run = cls(runner, user_id=user_id, session_id=session_id, approve=approve, run_config=run_config,
               view=view, label=label)
-    run.state = dict(session.state)
-    run.pending = pending_of(session)[0]
-    wanted = {p.invocation_id for p in run.pending}
-    if not wanted and session.events:
-      wanted = {session.events[-1].invocation_id}
-    run.events = [e for e in session.events if e.invocation_id in wanted]
-    for event in run.events:
-      if event.invocation_id and event.invocation_id not in run.invocation_ids:
-        run.invocation_ids.append(event.invocation_id)
-      run.steps.add_event(event)
-      run.final_text = reply_text(event) or run.final_text
-    run.status = "paused" if run.pending else "done"
-    run._read(session.events)
-    await run._list_artifacts()
-    run.steps.finish(time.time(), run.status)
     run._loop = running_loop()
-    await run._resolve_tools()
+    await driver.load(run, session)
     return run
 
   # ---- what users read -----------------------------------------------------------------------
@@ -291,17 +279,17 @@ class LiveRun:
     loop = running_loop()
     if loop is not None:
       self._loop = loop
-      self._task = spawn(loop, self._drive(message, state_delta, prelude), f"Run of {self.label}")
+      self._task = spawn(loop, driver.drive(self, message, state_delta, prelude), f"Run of {self.label}")
       self._task.add_done_callback(self._task_done)
     else:
       from ._loop import private_loop
 
       self._loop = private_loop()
-      run_sync(self._drive(message, state_delta, prelude))
+      run_sync(driver.drive(self, message, state_delta, prelude))
     return self
 
   def _task_done(self, task: "asyncio.Task[Any]") -> None:
-    # A task cancelled before it ever ran never enters _drive: give the run its final status here.
+    # A task cancelled before it ever ran never enters driver.drive: give the run its final status here.
     if task is self._task and self.status == "running":
       self.status, self.error = "error", CANCELLED
       self._step_over()
@@ -380,167 +368,16 @@ class LiveRun:
       self._task.cancel()
     return self
 
-  async def _drive(self, message: Optional[types.Content], state_delta: Optional[dict[str, Any]],
-                   prelude: Optional[Callable[[], Awaitable[Any]]] = None) -> None:
-    with heap_frozen():
-      await self._drive_frozen(message, state_delta, prelude)
-
-  async def _drive_frozen(self, message: Optional[types.Content], state_delta: Optional[dict[str, Any]],
-                          prelude: Optional[Callable[[], Awaitable[Any]]]) -> None:
-    try:
-      if prelude is not None:
-        try:
-          await prelude()
-        except Exception as exc:  # e.g. the session store cannot be opened
-          self.status, self.error, self.exception = "error", f"{type(exc).__name__}: {exc}", exc
-          return
-      for _ in range(_MAX_POLICY_ROUNDS):
-        await self._segment(message, state_delta)
-        message, state_delta = self._policy_answers(), None
-        if message is None:
-          break
-    except asyncio.CancelledError:
-      if self.status == "running":  # cancelled while the store opened (the prelude)
-        self.status, self.error = "error", CANCELLED
-      raise
-    finally:
-      self._step_over()
-
   def _step_over(self) -> None:
     """Called on the loop once a step (the run, or a resume) has its final status."""
     self.steps.finish(time.time(), self.status)
     self._publish("ended")
 
-  async def _segment(self, message: Optional[types.Content], state_delta: Optional[dict[str, Any]]) -> None:
-    self.status = "running"
-    self.error = self.exception = None
-    self.temp_state = {}
-    failed = None
-    unwatch = progress.watch(self.session_id, self._on_progress)
-    try:
-      if not self.events:  # note the state and how far the events go before this run (never this run's)
-        before = await self.runner.session_service.get_session(
-            app_name=self.runner.app_name, user_id=self.user_id, session_id=self.session_id)
-        if before is not None:
-          self.state = dict(before.state)
-          self._read(before.events)
-      continuing, self._continuing = self._continuing, None
-      async for event in self.runner.run_async(user_id=self.user_id, session_id=self.session_id,
-                                               new_message=message, state_delta=state_delta,
-                                               run_config=self.run_config, invocation_id=continuing):
-        self._on_event(event)
-    except asyncio.CancelledError:
-      self.status, self.error = "error", CANCELLED
-      raise
-    except Exception as exc:  # shown in the view first; `raise_for_error()` raises it again
-      failed, self.exception = f"{type(exc).__name__}: {exc}", exc
-    finally:
-      unwatch()
-    await self._settle(failed)
-
-  def _on_progress(self, kind: str, info: dict[str, Any]) -> None:
-    steps = self.steps
-    if kind == "agent_started":
-      steps.agent_started(info["invocation_id"], info["agent"], info["branch"], info["time"])
-    elif kind == "agent_ended":
-      steps.agent_ended(info["invocation_id"], info["agent"], info["time"], info["paused"], info["error"])
-    elif kind == "model_started":
-      steps.model_started(info["invocation_id"], info["agent"], info["branch"], info["event_id"], info["model"],
-                          info["request"], info["time"])
-    elif kind == "model_ended":
-      steps.model_ended(info["event_id"], info["time"])
-    self._publish("progress")
-
-  def _on_event(self, event: Event) -> None:
-    self.steps.add_event(event)
-    if not event.partial:
-      self.events.append(event)
-      if event.invocation_id and event.invocation_id not in self.invocation_ids:
-        self.invocation_ids.append(event.invocation_id)
-      delta = event.actions.state_delta
-      if delta:
-        for key, value in delta.items():
-          if key.startswith("temp:"):
-            self.temp_state[key] = value
-          else:
-            self.state[key] = value
-        self.changed_keys = sorted(delta)
-      self.final_text = reply_text(event) or self.final_text
-    self._publish("event", event)
-
-  async def _settle(self, failed: Optional[str]) -> None:
-    session = None
-    if failed is None or self.invocation_ids:  # a run that started and then raised committed events too
-      session = await self.runner.session_service.get_session(
-          app_name=self.runner.app_name, user_id=self.user_id, session_id=self.session_id)
-    if session is not None:
-      self.state = dict(session.state)
-      mine = set(self.invocation_ids)
-      known = {e.id for e in self.events}
-      events = session.events
-      start = self._unread(events)
-      tail = events[start:]
-      stored_only = [e for e in tail if e.author == "user" and e.invocation_id in mine and e.id not in known]
-      if stored_only:  # user messages and answers, committed but not yielded
-        self.events = sorted(self.events + stored_only, key=lambda e: e.timestamp)
-      # A compaction the Runner appended after this run's invocation (stored, never yielded): its marker.
-      last_mine = max((i for i, e in enumerate(tail) if e.invocation_id in mine), default=None)
-      if last_mine is not None:
-        for event in tail[last_mine + 1:]:
-          compaction = event.actions.compaction
-          if compaction is not None and event.id not in known:
-            replaced = sum(1 for e in events if e.actions.compaction is None
-                           and compaction.start_timestamp <= e.timestamp <= compaction.end_timestamp)
-            self.steps.add_compaction(event, replaced)
-      # The session's pending calls, read incrementally (adk_nb.pending keeps a ledger per session).
-      self.pending = [p for p in pending_of(session)[0] if p.invocation_id in mine]
-      self._read(events)
-      await self._resolve_tools()
-    await self._list_artifacts()
-    last = self.events[-1] if self.events else None
-    if failed is not None:
-      self.status, self.error = "error", failed
-    elif last is not None and last.error_code:
-      self.status, self.error = "error", f"{last.error_code}: {last.error_message}"
-    elif self.pending:
-      self.status = "paused"
-    else:
-      self.status = "done"
-
-  def _read(self, events: list[Event]) -> None:
-    """Notes that the session's events up to the last one have been read."""
-    self._read_upto = (len(events), events[-1].id if events else "")
-
-  def _unread(self, events: list[Event]) -> int:
-    """Where the events not read yet begin: 0 when the session changed under us (rewound, recreated)."""
-    count, last_id = self._read_upto
-    return count if continues(count, last_id, events) else 0
-
-  # ---- artifacts -----------------------------------------------------------------------------
-
-  async def _list_artifacts(self) -> None:
-    service = getattr(self.runner, "artifact_service", None)
-    if service is None:
-      return
-    where = {"app_name": self.runner.app_name, "user_id": self.user_id, "session_id": self.session_id}
-    try:
-      found = []
-      for name in await service.list_artifact_keys(**where):
-        versions = await service.list_artifact_versions(filename=name, **where)
-        found.append({"name": name, "versions": [{"version": v.version, "mime_type": v.mime_type or "",
-                                                  "create_time": v.create_time} for v in versions]})
-    except Exception as exc:  # noqa: BLE001 - a listing must never fail the run
-      logger.warning("adk_nb: could not list the artifacts of session %s: %s", self.session_id, exc)
-      return
-    self.artifacts = found
+  # ---- artifacts (listed into `artifacts` when a step ends) ------------------------------------
 
   async def load_artifact(self, name: str, version: Optional[int] = None) -> Optional[types.Part]:
     """One version of an artifact of this run's session (the newest when `version` is None)."""
-    service = getattr(self.runner, "artifact_service", None)
-    if service is None:
-      raise ValueError(f"{self.label}'s runner has no artifact service; pass artifact_service= to its Runner.")
-    return await service.load_artifact(app_name=self.runner.app_name, user_id=self.user_id,
-                                       session_id=self.session_id, filename=name, version=version)
+    return await stores.load_artifact(self, name, version)
 
   # ---- answering a pause ---------------------------------------------------------------------
 
@@ -557,51 +394,33 @@ class LiveRun:
       action: 'approve', 'reject' (value: the reason, optional), 'edit' (value: the edited
         arguments, checked against the tool's signature) or 'respond' (value: the result of
         a long-running call).
-      by: who decided, recorded in `decisions` and the tree ('code', 'button', ...).
+      by: who decided, recorded in `decisions` and the tree ('code', 'button', ...). An
+        approval policy's answers take the same path, recorded as 'policy:auto' or 'policy:deny'.
 
     Raises ValueError (nothing is sent, the run stays paused) when the item is not pending,
-    the action does not fit it, or edited arguments do not fit the tool.
+    the action does not fit it, or edited arguments do not fit the tool; SessionBusyError
+    while the run is still running.
     """
     items = list(item) if isinstance(item, (list, tuple)) else [item]
-    if action not in _DECISIONS:
-      raise ValueError(f"Unknown action {action!r}; use one of: {', '.join(_DECISIONS)}.")
-    if self.status == "running" or self.running:
-      raise RuntimeError("The run is still running; wait for it to pause (`await run`) before answering.")
-    kind = "long_running" if action == "respond" else "confirmation"
-    for one in items:
-      if not any(p.call_id == one.call_id for p in self.pending):
-        raise ValueError(f"{one.tool} ({one.call_id}) is not pending any more; pending: "
-                         + (", ".join(f"{p.tool} ({p.call_id})" for p in self.pending) or "nothing") + ".")
-      if one.kind != kind:
-        raise ValueError(f"{one.tool} is a {one.kind.replace('_', '-')} call: use "
-                         + ("respond(...)." if one.kind == "long_running" else "approve() or reject()."))
-    reason = ""
-    if action == "approve":
-      parts = [confirmation_response(i, True, value) for i in items]
-    elif action == "reject":
-      reason = value or ""
-      parts = [confirmation_response(i, False, {"reason": reason} if reason else None) for i in items]
-    elif action == "edit":
-      if len(items) != 1:
-        raise ValueError("Edit one call at a time; pass a single pending item.")
+    self._refuse_if_running("answering")
+    message = self._answer(items, action, value, by)
+    self._start(message, None, invocation_id=items[0].invocation_id)
+    self._wake()  # a cell waiting for this answer goes on awaiting the resumed run
+    return self
+
+  def _answer(self, items: list[PendingItem], action: str, value: Any, by: str) -> types.Content:
+    """What every answer does before the run resumes (`decide`, and the approval policy inside its step):
+    checks it (nothing is sent when it does not fit), records a Decision per call, and returns the message."""
+    answers.check(self.pending, items, action)
+    if action == "edit":
       self.validate_arguments(items[0], value)
-      parts = [confirmation_response(items[0], True, {"arguments": dict(value)})]
-      reason = json.dumps(value, default=str)
-    else:
-      if len(items) != 1:
-        raise ValueError("Respond to one call at a time; pass a single pending item.")
-      parts = [tool_response(items[0], value)]
-    for one in items:
-      decision = _DECISIONS[action]
-      if action == "respond" and isinstance(value, dict) and node_confirmation(one.call_id, one.args):
-        decision = "approved" if value.get("confirmed") else "rejected"  # a workflow node's approval
-      self._record(one, decision, by, reason, answer=value if action == "respond" else None)
+    parts, decisions = answers.answer(items, action, value, by=by, when=time.time())
+    for decision in decisions:
+      self._record(decision)
     answered = {i.call_id for i in items}
     self.pending = [p for p in self.pending if p.call_id not in answered]
     self._publish("decision")
-    self._start(answer_message(parts), None, invocation_id=items[0].invocation_id)
-    self._wake()  # a cell waiting for this answer goes on awaiting the resumed run
-    return self
+    return answer_message(parts)
 
   def approve(self, which: Which = None, *, payload: Any = None) -> "LiveRun":
     """Approves pending confirmations (all of them, or `which`: call id, tool name or index) and resumes."""
@@ -632,93 +451,33 @@ class LiveRun:
     function, its input schema for MCP and OpenAPI tools), against the tool the agent
     offers now, found once when the run paused (`adk_nb.tools.catalog.find_tool`).
     """
-    if not isinstance(arguments, dict):
-      raise ValueError(f"Edited arguments for {item.tool} must be a dict, e.g. {item.args!r}.")
-    tool = self._tools.get(item.call_id)
-    if not isinstance(tool, BaseTool):
-      raise ValueError(f"Cannot check edited arguments for {item.tool}: {tool or 'its tool was not looked up'}. "
-                       "Approve it unchanged or reject it.")
-    try:
-      tool.validate_args(arguments)
-    except ValueError as exc:
-      raise ValueError(f"Edited arguments rejected for {item.tool}: {exc}") from None
+    answers.check_edit(self._tools.get(item.call_id), item, arguments)
 
   async def _resolve_tools(self) -> None:
     """Finds the tool of each pending confirmation (on the loop: toolsets list their tools asynchronously)."""
-    self._tools = {}
-    for item in self.pending:
-      if item.kind != "confirmation":
-        continue
-      agent = self.runner.agent.find_agent(item.agent)
-      try:
-        tool = None if agent is None else await find_tool(agent, item.tool)
-      except Exception as exc:  # noqa: BLE001 - e.g. an MCP server that does not start: edits are refused
-        logger.warning("adk_nb: could not list the tools of %s: %s", item.agent, exc, exc_info=exc)
-        self._tools[item.call_id] = f"listing the tools of agent {item.agent!r} failed: {type(exc).__name__}: {exc}"
-        continue
-      self._tools[item.call_id] = tool if tool is not None else (
-          f"agent {item.agent!r} does not offer a tool named {item.tool!r} any more")
+    self._tools = await answers.find_tools(self.runner.agent, self.pending, logger)
 
   def _select(self, which: Which, kind: str, many: bool) -> list[PendingItem]:
-    if self.status == "running":
-      raise RuntimeError("The run is still running; wait for it to pause (`await run`) before answering.")
-    candidates = [p for p in self.pending if p.kind == kind]
-    what = "confirmation" if kind == "confirmation" else "long-running call"
-    if not candidates:
-      others = [p for p in self.pending if p.kind != kind]
-      hint = (f" It waits for {others[0].kind.replace('_', '-')} call {others[0].tool!r}: use "
-              + ("respond(...)." if others[0].kind == "long_running" else "approve() or reject().")) if others else ""
-      raise ValueError(f"No {what} is pending in this run (status: {self.status}).{hint}")
-    if which is None:
-      if many or len(candidates) == 1:
-        return candidates
-      raise ValueError(f"{len(candidates)} {what}s are pending ({', '.join(p.tool for p in candidates)}); "
-                       "pass which=<call id, tool name or index>.")
-    if isinstance(which, PendingItem):
-      found = [p for p in candidates if p.call_id == which.call_id]
-    elif isinstance(which, int):
-      found = [candidates[which]] if -len(candidates) <= which < len(candidates) else []
-    else:
-      found = [p for p in candidates if which in (p.call_id, p.original_call_id)] or \
-              [p for p in candidates if p.tool == which]
-    if not found:
-      raise ValueError(f"No pending {what} matches {which!r}; pending: "
-                       + ", ".join(f"{p.tool} ({p.call_id})" for p in candidates) + ".")
-    if len(found) > 1 and not many:
-      raise ValueError(f"{len(found)} pending calls match {which!r}; pass the call id instead.")
-    return found
+    self._refuse_if_running("answering")
+    return answers.select(self.pending, which, kind, many, self.status)
 
-  def _record(self, item: PendingItem, decision: str, by: str, reason: str = "", answer: Any = None) -> None:
-    now = time.time()
-    entry = {"call_id": item.call_id, "tool": item.tool, "args": jsonable(item.args), "decision": decision,
-             "by": by, "reason": reason, "invocation_id": item.invocation_id, "timestamp": now}
-    self.decisions.append(entry)
-    if item.tool == REQUEST_INPUT:  # a workflow's question: the tree shows the question and the answer given
-      title = f"{decision} by {by}: {item.args.get('message') or 'input'}"
-    else:
-      title = f"{decision} by {by}: {item.tool}({short_args(item.args, 60)})"
-    text = to_json_text(answer, indent=2) if answer is not None else reason
-    self.steps.add_decision(item.call_id, item.invocation_id, title, text, now, decision, by)
-    if by.startswith("policy"):
-      logger.warning("adk_nb: %s (approval policy %r, from --approve or $ADK_NB_APPROVE)", title, self.policy)
-    else:
-      logger.info("adk_nb: %s", title)
+  def _refuse_if_running(self, doing: str) -> None:
+    """Raises SessionBusyError while a step of the run is in progress: answers and state edits wait for it."""
+    if self.status == "running" or self.running:
+      nothing = "sent" if doing == "answering" else "changed"
+      raise SessionBusyError(f"The run of {self.label} is still running; wait for it to pause (`await run`) "
+                             f"before {doing}. Nothing was {nothing}.")
 
-  def _policy_answers(self) -> Optional[types.Content]:
-    if self.status != "paused" or self.policy == "ask":
-      return None
-    items = [p for p in self.pending if p.kind == "confirmation"]
-    if not items:
-      return None
-    approve = self.policy == "auto"
-    decision = "approved" if approve else "rejected"
-    reason = "" if approve else "rejected by approval policy 'deny'"
-    for item in items:
-      self._record(item, decision, f"policy:{self.policy}", reason)
-    message = answer_message([confirmation_response(i, approve, {"reason": reason} if reason else None)
-                              for i in items])
-    self.steps.begin(message, None, time.time(), items[0].invocation_id)
-    return message
+  def _record(self, decision: Decision) -> None:
+    self.decisions.append(decision)
+    text = to_json_text(decision.answer, indent=2) if decision.answer is not None else decision.reason
+    self.steps.add_decision(decision.call_id, decision.invocation_id, decision.title, text, decision.timestamp,
+                            decision.status, f"{decision.decision} by {decision.by}")
+    if decision.by.startswith("policy"):
+      logger.warning("adk_nb: %s (approval policy %r, from --approve or $ADK_NB_APPROVE)", decision.title,
+                     self.policy)
+    else:
+      logger.info("adk_nb: %s", decision.title)
 
   # ---- state between turns -------------------------------------------------------------------
 
@@ -726,12 +485,11 @@ class LiveRun:
     """Changes session state between turns, recorded as a user event with a state delta.
 
     Nothing changes behind the session's back: the edit is an event in the session, like
-    ADK's state changes. Raises ValueError while the run is running or for `temp:` keys.
-    In a kernel the store write runs as a task on the loop (returned); outside one it
-    completes before returning.
+    ADK's state changes. Raises SessionBusyError while the run is running, ValueError for
+    `temp:` keys. In a kernel the store write runs as a task on the loop (returned); outside
+    one it completes before returning.
     """
-    if self.status == "running" or self.running:
-      raise ValueError("The run is running; edit state between turns.")
+    self._refuse_if_running("editing state")
     temp = [k for k in delta if k.startswith("temp:")]
     if temp:
       raise ValueError(f"{temp[0]}: temp: keys live for one invocation and are never stored; nothing was changed.")
@@ -741,16 +499,9 @@ class LiveRun:
     return spawn(loop, self._record_state(dict(delta)), f"State edit of {', '.join(delta)}")
 
   async def _record_state(self, delta: dict[str, Any]) -> None:
-    service = self.runner.session_service
-    session = await service.get_session(app_name=self.runner.app_name, user_id=self.user_id,
-                                        session_id=self.session_id)
-    if session is None:
-      raise ValueError(f"Session {self.session_id!r} no longer exists.")
-    event = Event(invocation_id=self.invocation_id or "", author="user", actions=EventActions(state_delta=delta))
-    await service.append_event(session, event)
-    self._on_event(event)
+    event = await stores.record_state(self, delta)
+    driver.on_event(self, event)
     self._publish("state", event)
-
 
   # ---- time travel (adk_nb.sessions.fork) ------------------------------------------------------
 
@@ -768,7 +519,7 @@ class LiveRun:
     or a Content with the edited parts), continued live from the edit in a new LiveRun (shown below
     when it is a cell's value). `step` is a step of `run.steps` (for a tool call: its result is
     replaced), an Event of `run.events`, or an event id. Nothing before the edit runs again."""
-    event = self._event_of(step)
+    event = event_of(self.events, step)
     fork_id = new_session_id or f"{self.session_id}-edit-{event.id[:8]}-{int(time.time() * 1000) % 100000}"
     run = LiveRun(self.runner, user_id=self.user_id, session_id=fork_id, approve=self.policy,
                   run_config=self.run_config, view=self._want_view, label=f"{self.label} (edited)")
@@ -779,28 +530,6 @@ class LiveRun:
 
     run._continuing = event.invocation_id
     return run._start(None, None, make_fork, invocation_id=event.invocation_id)
-
-  def _event_of(self, step: Any) -> Event:
-    """The event `step` (a Step, an Event or an event id) stands for; a tool call's is its result's."""
-    if isinstance(step, Event):
-      step = step.id
-    if isinstance(step, str):
-      for event in self.events:
-        if event.id == step:
-          return event
-      raise ValueError(f"Event {step!r} is not one of this run's events (`run.events`).")
-    kind, event_id, tool = getattr(step, "kind", None), getattr(step, "event_id", ""), getattr(step, "tool", "")
-    index = next((i for i, e in enumerate(self.events) if e.id == event_id), None)
-    if index is None:
-      raise ValueError(f"Step {getattr(step, 'title', step)!r} has no event of this run; pass a step of "
-                       "`run.steps.steps.values()`, an event of `run.events`, or an event id.")
-    if kind == "tool_call":
-      calls = {c.id for c in self.events[index].get_function_calls() if c.name == tool}
-      for event in self.events[index + 1:]:
-        if any(r.id in calls for r in event.get_function_responses()):
-          return event
-      raise ValueError(f"The call of {tool!r} has no result yet to edit; edit the model's call instead (its model_call step).")
-    return self.events[index]
 
 
 def _shell():

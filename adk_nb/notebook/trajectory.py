@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping, Union
 
 from ..events.event import Event
 from ..inspect import CONTAINER_KINDS, StepBuilder, steps_of
+from ._answers import Decision
 
 COLUMNS = ["invocation", "author", "branch", "kind", "tool", "arguments", "result", "text", "state_delta",
            "latency_ms", "timestamp"]
@@ -39,17 +40,19 @@ def _rows(steps: StepBuilder) -> list[dict[str, Any]]:
   return rows
 
 
-def trajectory_rows(events: Iterable[Event], decisions: Iterable[dict[str, Any]] = ()) -> list[dict[str, Any]]:
-  """The steps of stored events (plus recorded `decisions`) as dicts, the rows of `trajectory_frame`."""
+def trajectory_rows(events: Iterable[Event], decisions: Iterable[Union[Decision, Mapping[str, Any]]] = ()
+                    ) -> list[dict[str, Any]]:
+  """The steps of stored events (plus recorded `decisions`: `run.decisions`, or dicts of their fields) as
+  dicts, the rows of `trajectory_frame`."""
   builder = steps_of(list(events))
-  for d in decisions:
-    builder.add_decision(d.get("call_id", ""), d.get("invocation_id", ""),
-                         f"{d.get('decision')} by {d.get('by')}: {d.get('tool')}", d.get("reason") or "",
-                         d.get("timestamp") or 0.0, d.get("decision", ""), d.get("by", ""))
+  for one in decisions:
+    d = Decision.of(one)
+    builder.add_decision(d.call_id, d.invocation_id, d.title, d.reason, d.timestamp, d.status,
+                         f"{d.decision} by {d.by}" if d.by else d.decision)
   return _rows(builder)
 
 
-def trajectory_frame(events: Iterable[Event], decisions: Iterable[dict[str, Any]] = ()):
+def trajectory_frame(events: Iterable[Event], decisions: Iterable[Union[Decision, Mapping[str, Any]]] = ()):
   """Stored events as a pandas DataFrame with COLUMNS, one row per step, in order."""
   import pandas as pd
 

@@ -13,6 +13,7 @@ import anywidget
 import ipywidgets as widgets
 import traitlets
 
+from ..errors import SessionBusyError
 from ..events.protocol import REQUEST_INPUT, node_confirmation
 from ..inspect.details import DETAIL_LIMIT, step_details
 from ..inspect import LABELS, STATUS_TEXT
@@ -196,7 +197,7 @@ class StateView(anywidget.AnyWidget):
     if self._on_edit is not None:
       try:
         self._on_edit(key, value)
-      except ValueError as exc:
+      except (ValueError, SessionBusyError) as exc:  # a temp: key; the run is running
         self.error = str(exc)
 
   def _repr_mimebundle_(self, **kwargs: Any):
@@ -401,10 +402,9 @@ class RunView(widgets.VBox):
 
   def __init__(self, run: "LiveRun", **kwargs: Any):
     self.run = run
-    run.steps.keep_ops = True  # this view replays the step log
+    self._seq: Optional[int] = run.steps.follow()  # this view's cursor in the step log (see StepLog)
     self.tree = EventTree(source=run.steps.nodes, loop=lambda: run.loop, detail=self._detail, title=run.label,
                           nodes=run.steps.nodes())
-    run.steps.take_ops()  # already in the snapshot
     self.state = StateView(on_edit=self._edit_state, loop=lambda: run.loop)
     self.panel = ConfirmationPanel(run)
     self.graph = _graph_for(run, self._select)
@@ -440,6 +440,9 @@ class RunView(widgets.VBox):
   def close(self) -> None:
     """Closes the view and every widget in it, e.g. when the chat shows the next turn in its place."""
     self._unsubscribe()
+    if self._seq is not None:
+      self.run.steps.unfollow(self._seq)
+      self._seq = None
     if self._handle is not None:
       self._handle.cancel()
       self._handle = None
@@ -478,7 +481,9 @@ class RunView(widgets.VBox):
       self._handle = None
     self._last_flush = time.monotonic()
     run = self.run
-    ops = run.steps.take_ops()
+    ops: list = []
+    if self._seq is not None:
+      ops, self._seq = run.steps.take_ops(self._seq)
     scopes = None
     state_key = (len(run.events), run.status, tuple(run.changed_keys))
     if state_key != self._state_key:

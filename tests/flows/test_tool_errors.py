@@ -36,7 +36,7 @@ async def test_an_unhandled_tool_exception_keeps_its_traceback_in_the_log_the_ev
   assert kept.startswith("Traceback (most recent call last):")
   assert 'in charge\n    return _gateway(card)' in kept and 'in _gateway\n    raise RuntimeError' in kept
   assert kept.rstrip().endswith("RuntimeError: gateway refused 4242")
-  steps = StepBuilder(keep_ops=False)
+  steps = StepBuilder()
   for event in (await session_of(runner)).events:
     steps.add_event(event)
   [error] = [s for s in steps.steps.values() if s.kind == "error"]

@@ -268,6 +268,7 @@ def test_a_long_streamed_answer_is_kept_to_what_the_view_shows_until_the_whole_a
   from adk_nb.inspect.text import NODE_TEXT_LIMIT
 
   builder = StepBuilder()
+  cursor = builder.follow()
   answer = "".join(f"{i:05d}" for i in range(3 * NODE_TEXT_LIMIT // 5))  # 3x the limit, in 5-character chunks
   chunks = [answer[i:i + 5] for i in range(0, len(answer), 5)]
   for chunk in chunks:
@@ -276,7 +277,7 @@ def test_a_long_streamed_answer_is_kept_to_what_the_view_shows_until_the_whole_a
   (step,) = [s for s in builder.steps.values() if s.kind == "model_call"]
   # Grown only until it passes what the view shows, not chunk by chunk to the end.
   assert NODE_TEXT_LIMIT < len(step.text) <= NODE_TEXT_LIMIT + 5 and answer.startswith(step.text)
-  (sent,) = [op[1]["text"] for op in builder.take_ops() if op[0] == "add" and op[1]["kind"] == "model_call"]
+  (sent,) = [op[1]["text"] for op in builder.take_ops(cursor)[0] if op[0] == "add" and op[1]["kind"] == "model_call"]
   shown, _, more = sent.partition("…")
   assert shown == answer[:NODE_TEXT_LIMIT] and "more characters" in more
   builder.add_event(Event(id="m1", invocation_id="i", author="a",

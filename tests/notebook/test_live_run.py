@@ -85,6 +85,78 @@ def test_deny_policy_rejects_and_explicit_option_beats_environment(make_refund_a
   assert run.decisions[0]["by"] == "policy:deny"
 
 
+def test_a_policy_answers_through_the_same_path_as_code_and_each_decision_is_a_frozen_record(
+    make_refund_agent, monkeypatch):
+  import dataclasses
+
+  script = [call("refund", order_id="A1", amount=250.0), "Refunded."]
+  by_code, _ = make_refund_agent(list(script))
+  run = nb.run(by_code, "Refund A1", store="memory://")
+  run.approve()
+  by_policy, _ = make_refund_agent(list(script))
+  auto = nb.run(by_policy, "Refund A1", store="memory://", approve="auto")
+  (mine,), (policy,) = run.decisions, auto.decisions
+  assert isinstance(mine, nb.Decision) and isinstance(policy, nb.Decision)
+  assert (mine.decision, mine.status, mine.by) == ("approved", "approved", "code")
+  assert (policy.decision, policy.status, policy.by) == ("approved", "approved", "policy:auto")
+  assert policy["by"] == "policy:auto" and policy.get("tool") == "refund"  # read as the dicts were
+  with pytest.raises(dataclasses.FrozenInstanceError):
+    policy.by = "someone else"
+  # The same answer reached the model both ways.
+  sent = [m.requests[-1].contents[-1].parts[0].function_response.response for m in (by_code.model, by_policy.model)]
+  assert sent[0] == sent[1]
+  # The tree shows both answers alike: a decision step with the status, and the call's small print.
+  for one in (run, auto):
+    (step,) = [s for s in one.steps.steps.values() if s.kind == "decision"]
+    (tool,) = [s for s in one.steps.steps.values() if s.kind == "tool_call"]
+    assert step.status == "approved" and tool.decided == f"approved by {one.decisions[0].by}"
+
+
+def test_recorded_decisions_join_a_stored_sessions_trajectory(make_refund_agent):
+  agent, _ = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Not refunded."])
+  run = nb.run(agent, "Refund A1", store="memory://")
+  run.reject("too large")
+  frame = nb.trajectory_frame(run.events, run.decisions)  # Decisions, or dicts saved from them
+  again = nb.trajectory_frame(run.events, [d.as_dict() for d in run.decisions])
+  rows = frame[frame["kind"] == "decision"]
+  assert list(rows["result"]) == ["rejected"] and list(rows["text"]) == ["too large"]
+  assert rows["text"].tolist() == again[again["kind"] == "decision"]["text"].tolist()
+
+
+def test_deny_policy_records_its_reason_and_sends_it(make_refund_agent):
+  agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Not refunded."])
+  run = nb.run(agent, "Refund A1", store="memory://", approve="deny")
+  (decision,) = run.decisions
+  assert (decision.status, decision.reason) == ("rejected", "rejected by approval policy 'deny'") and refunds == []
+  responses = [p.function_response for c in agent.model.requests[-1].contents for p in c.parts if p.function_response]
+  assert responses[-1].response["reason"] == "rejected by approval policy 'deny'"
+
+
+async def test_answering_or_editing_state_while_running_is_refused_with_one_error():
+  from adk_nb import Agent
+  from adk_nb.models import BaseLlm
+  from adk_nb.models.scripted import to_llm_response
+
+  gate = asyncio.Event()
+
+  class GatedModel(BaseLlm):
+    model: str = "gated"
+
+    async def generate_content_async(self, llm_request, stream=False):
+      await gate.wait()
+      yield to_llm_response("reply")
+
+  run = nb.run(Agent(name="helper", model=GatedModel()), "one", store="memory://")
+  assert run.status == "running"
+  with pytest.raises(nb.SessionBusyError, match=r"still running; wait for it to pause .*Nothing was sent"):
+    run.approve()
+  with pytest.raises(nb.SessionBusyError, match=r"still running; wait for it to pause .*Nothing was changed"):
+    run.edit_state({"note": "x"})
+  gate.set()
+  await run
+  assert run.status == "done" and run.decisions == [] and "note" not in run.state
+
+
 def test_bad_policy_in_environment_names_the_fix(make_refund_agent, monkeypatch):
   monkeypatch.setenv("ADK_NB_APPROVE", "yes")
   agent, _ = make_refund_agent(["hi"])

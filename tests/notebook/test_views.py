@@ -196,7 +196,42 @@ def test_a_run_without_a_view_keeps_no_tree_operations(make_refund_agent):
   agent = Agent(name="s", model=ScriptedModel(["y" * 5000], chunk_size=1))
   run = nb.run(agent, "go", store="memory://", view=False, run_config=RunConfig(streaming_mode=StreamingMode.SSE))
   assert run.status == "done"
-  assert len(run.steps.ops) < 10, f"{len(run.steps.ops)} operations kept with no view to take them"
+  assert run.steps.readers == 0 and run.steps.seq == 0, "operations recorded with no view to take them"
+
+
+def _replay(nodes: list, messages: list) -> dict:
+  """What a browser draws after `nodes` and then the ops `messages`, in order."""
+  drawn = {n["id"]: dict(n) for n in nodes}
+  for message in messages:
+    for op in message["ops"]:
+      if op[0] == "add":
+        drawn[op[1]["id"]] = dict(op[1])
+      elif op[0] == "set":
+        drawn[op[1]].update(op[2])
+      else:
+        drawn[op[1]]["text"] += op[2]
+  return {k: {f: v for f, v in n.items() if v not in ("", None)} for k, n in drawn.items()}
+
+
+async def test_two_views_of_one_run_opened_at_different_times_both_receive_every_step(make_refund_agent):
+  agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Refunded."])
+  run = await nb.arun(agent, "Refund A1", store="memory://")
+  first = run.view  # drawn when the run started
+  assert run.status == "paused"
+  second = nb.RunView(run)  # a second display of the same run, opened at the pause
+  at_pause = run.steps.nodes()
+  sent: dict = {"first": [], "second": []}
+  first.tree.send = lambda content, buffers=None: sent["first"].append(content)
+  second.tree.send = lambda content, buffers=None: sent["second"].append(content)
+  run.approve()
+  await run
+  assert run.status == "done" and refunds == [("A1", 250.0)]
+  final = _replay(run.steps.nodes(), [])
+  assert "Refunded." in [n.get("text") for n in final.values()]
+  for name, messages in sent.items():  # each view replays the resumed step in full from its own cursor
+    assert _replay(at_pause, [m for m in messages if m["type"] == "ops"]) == final, name
+  second.close()  # a closed view stops reading; the first still does
+  assert run.steps.readers == 1
 
 
 def test_a_view_rendered_mid_run_asks_for_everything(make_refund_agent):
