@@ -44,6 +44,7 @@ from sqlalchemy.pool import StaticPool
 from ..gc_policy import collection_paused
 from ..events.event import Event
 from . import _schema
+from ._event_decoder import decode
 from ._history_cache import History, HistoryCache
 from ._sql import (
     DEFAULT_BUSY_TIMEOUT,
@@ -365,7 +366,7 @@ class DatabaseSessionService(BaseSessionService):
 
   def _event_from_row(self, seq: int, data: str, session_id: str) -> Event:
     try:
-      return Event.model_validate_json(data)
+      return decode(data)
     except ValueError as exc:
       first = str(exc).splitlines()[0]
       raise SessionStorageError(
