@@ -51,7 +51,7 @@ def _build() -> Callable[[str], Event]:
     if _decoder is None:
       try:
         _decoder = _fast_validator().validate_json
-      except Exception:  # pragma: no cover - a pydantic / google-genai layout this module does not know
+      except Exception:  # a pydantic / google-genai layout this module does not know
         logger.debug("Stored events decode with Event.model_validate_json", exc_info=True)
         _decoder = Event.model_validate_json
     return _decoder

@@ -118,3 +118,16 @@ async def test_a_cold_load_runs_no_python_per_part_of_a_stored_event(tmp_path):
   long = await _python_calls_to_load(tmp_path, "long.db", 110)
   per_event = (long - short) / 100
   assert per_event <= 5, per_event
+
+
+def test_when_the_fast_decoder_cannot_be_built_events_decode_as_before(monkeypatch):
+  from adk_nb.sessions import _event_decoder
+
+  def unbuildable():
+    raise KeyError("a pydantic release that lays its schema out differently")
+
+  monkeypatch.setattr(_event_decoder, "_decoder", None)
+  monkeypatch.setattr(_event_decoder, "_fast_validator", unbuildable)
+  data = _corpus()[1].model_dump_json(by_alias=True, exclude_none=True)
+  assert decode(data) == Event.model_validate_json(data)
+  assert _event_decoder._decoder == Event.model_validate_json
