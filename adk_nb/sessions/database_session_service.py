@@ -383,6 +383,12 @@ class DatabaseSessionService(BaseSessionService):
       state: Optional[dict[str, Any]] = None,
       session_id: Optional[str] = None,
   ) -> Session:
+    return await self._create(app_name, user_id, state, session_id)
+
+  async def _create(self, app_name: str, user_id: str, state: Optional[dict[str, Any]],
+                    session_id: Optional[str], copy: Optional[tuple[Session, int]] = None) -> Session:
+    """create_session; with `copy` = (original, n), the new session also holds the first n stored
+    events of `original` (same app and user), copied as stored rows in the same transaction."""
     await self.prepare_tables()
     session_id = self._new_session_id(session_id)
     self._check_ids(app_name=app_name, user_id=user_id, session_id=session_id)
@@ -396,19 +402,32 @@ class DatabaseSessionService(BaseSessionService):
       # Initial state is written blind: nothing was read, so nothing can be overwritten unseen.
       shared = yield from self._merge_shared(keys, app_delta, user_delta, now, None)
       yield ("run", SQL["insert_session"], {**keys, "state": session_json, "now": now})
-      return shared
+      seqs = []
+      if copy is not None:
+        yield ("run", SQL["copy_events"], {**keys, "source": copy[0].id, "n": copy[1]})
+        seqs = [row[0] for row in (yield ("fetch", SQL["event_seqs"], keys))]
+        if len(seqs) != copy[1]:  # the original lost events since it was loaded (deleted meanwhile)
+          raise self._stale(copy[0])
+      return shared, seqs
 
-    self._histories.forget((app_name, user_id, session_id))
+    key = (app_name, user_id, session_id)
+    self._histories.forget(key)
     try:
-      async with self._errors("create a session"):
-        (app, app_revision), (user, user_revision) = await self._write(steps())
+      async with self._errors("create a session" if copy is None else "fork a session"):
+        ((app, app_revision), (user, user_revision)), seqs = await self._write(steps())
     except Exception as exc:
       if not is_integrity_error(exc):
         raise
       raise self._already_exists(app_name, user_id, session_id) from None
+    events: Any = []
+    if copy is not None:
+      # The rows are byte for byte these events: the next load of the fork decodes none of them.
+      history = History(now, seqs, copy[0].events[:copy[1]])
+      self._histories.remember(key, history)
+      events = history.index.loaded()
     return Session._loaded(
         id=session_id, app_name=app_name, user_id=user_id,
-        state=merge_state(app, user, json.loads(session_json)), events=[],
+        state=merge_state(app, user, json.loads(session_json)), events=events,
         last_update_time=now, app_revision=app_revision, user_revision=user_revision,
     )
 
@@ -686,25 +705,14 @@ class DatabaseSessionService(BaseSessionService):
 
   # -- forks (adk_nb.sessions.fork) -------------------------------------------
 
-  async def _copy_events(self, source: Session, target: Session, count: int) -> None:
-    """Copies the first `count` stored events of `source` (a fully loaded session) into `target`, a
-    session of the same app and user just created with no events, as stored rows in one statement
-    (a fork's history: 10,000 events in milliseconds instead of one transaction per event). No
-    state is applied: the fork's state was given at its create_session. `target` is updated in
-    place to what the store now holds, so it can be appended to without a reload."""
-    await self.prepare_tables()
-    keys = {"app": source.app_name, "user": source.user_id, "sid": source.id, "target": target.id,
-            "n": count, "now": time.time()}
-
-    def steps():
-      yield ("run", "INSERT INTO events (app_name, user_id, session_id, id, timestamp, data)"
-                    " SELECT app_name, user_id, :target, id, timestamp, data FROM events"
-                    " WHERE app_name = :app AND user_id = :user AND session_id = :sid ORDER BY seq LIMIT :n", keys)
-      yield ("run", "UPDATE sessions SET update_time = :now WHERE app_name = :app AND user_id = :user"
-                    " AND id = :target", keys)
-
-    self._histories.forget((target.app_name, target.user_id, target.id))
-    async with self._errors("copy events into a fork"):
-      await self._write(steps())
-    target.events = list(source.events[:count])  # the rows are byte-for-byte these events
-    target.last_update_time = keys["now"]
+  async def _create_fork(self, original: Session, count: int, *, session_id: Optional[str],
+                         state: dict[str, Any]) -> Session:
+    """A new session of `original`'s app and user, with session-scoped `state`, holding the first
+    `count` stored events of `original` (a fully loaded session) as exact copies of their rows, in
+    one transaction: there is never a fork session without the events its lineage counts, not even
+    after a process died making it, and 10,000 events take one statement instead of one
+    transaction each. No state is applied again: the fork's state is `state`. The fork's decoded
+    history is kept, so loading it next decodes nothing. Raises AlreadyExistsError when
+    `session_id` is taken, StaleSessionError (nothing written) when `original` lost stored events
+    since it was loaded."""
+    return await self._create(original.app_name, original.user_id, state, session_id, copy=(original, count))
