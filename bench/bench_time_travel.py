@@ -4,7 +4,9 @@ Measures, each framework in a fresh subprocess on a fresh SQLite file holding on
 (N = 10,000 by default; every 10th event writes state, invocations of 4 events):
   - fork (adk_nb only; google-adk has none): `fork_session` of the whole session, by the service
     that wrote it (warm: the Runner's case) and by a new service (cold: the original is loaded
-    from disk first), median of three;
+    from disk first), five of each: least and median wall time and process CPU time (all threads:
+    the SQLite writer thread too). On a shared machine the wall time is mostly the wait for a core:
+    compare CPU, and report the load average printed beside the figures;
   - rewind: `rewind_async` before the invocation in the middle, by a new service each time (the
     session is loaded from disk, as google-adk always does), median of three, beside google-adk's;
   - diff_runs (adk_nb only) of two runs of 1,000 steps each (250 tool turns) that differ from
@@ -15,6 +17,7 @@ elsewhere (`pip install --target DIR sqlalchemy aiosqlite`) and set $ADK_NB_BENC
 
   python bench/bench_time_travel.py              # both frameworks, 10,000 events
   python bench/bench_time_travel.py --n 2000 --only adk_nb
+  python bench/bench_time_travel.py --only adk_nb --fork-only    # fork figures only (no rewind, no diff)
 """
 
 from __future__ import annotations
@@ -53,7 +56,11 @@ def _events(framework: str, n: int) -> list:
   return out
 
 
-async def _measure(framework: str, n: int, db: str) -> dict[str, Any]:
+def _spread(values: list[float]) -> str:
+  return f"{min(values) * 1000:.0f} / {statistics.median(values) * 1000:.0f} ms"
+
+
+async def _measure(framework: str, n: int, db: str, fork_only: bool = False) -> dict[str, Any]:
   if framework == "adk_nb":
     sys.path.insert(0, REPO_ROOT)
     from adk_nb.agents import LlmAgent
@@ -75,19 +82,26 @@ async def _measure(framework: str, n: int, db: str) -> dict[str, Any]:
     from adk_nb.sessions.fork import fork_session
 
     await writer.get_session(app_name="bench", user_id="u", session_id="s")  # the Runner's warm copy
-    warm, cold = [], []
-    for i in range(3):
-      start = time.perf_counter()
+    warm, cold, warm_cpu, cold_cpu = [], [], [], []
+    for i in range(5):
+      start, cpu = time.perf_counter(), time.process_time()
       fork = await fork_session(writer, app_name="bench", user_id="u", session_id="s", new_session_id=f"w{i}")
       warm.append(time.perf_counter() - start)
+      warm_cpu.append(time.process_time() - cpu)
       assert len(fork.events) == n
       fresh = DatabaseSessionService(url)
-      start = time.perf_counter()
+      start, cpu = time.perf_counter(), time.process_time()
       await fork_session(fresh, app_name="bench", user_id="u", session_id="s", new_session_id=f"c{i}")
       cold.append(time.perf_counter() - start)
+      cold_cpu.append(time.process_time() - cpu)
       await fresh.close()
     out["fork_warm_s"], out["fork_cold_s"] = statistics.median(warm), statistics.median(cold)
+    out["fork_warm"], out["fork_cold"] = _spread(warm), _spread(cold)
+    out["fork_warm_cpu"], out["fork_cold_cpu"] = _spread(warm_cpu), _spread(cold_cpu)
+    out["load_average"] = os.getloadavg()[0]
   await writer.close()
+  if fork_only:
+    return out
 
   rewinds = []
   for i in range(3):
@@ -149,7 +163,7 @@ def _child(args) -> None:
   warnings.simplefilter("ignore")
   logging.disable(logging.WARNING)
   with tempfile.TemporaryDirectory() as tmp:
-    print(json.dumps(asyncio.run(_measure(args.framework, args.n, os.path.join(tmp, "s.db")))))
+    print(json.dumps(asyncio.run(_measure(args.framework, args.n, os.path.join(tmp, "s.db"), args.fork_only))))
 
 
 def _adk_python() -> str:
@@ -160,8 +174,11 @@ def main() -> None:
   parser = argparse.ArgumentParser()
   parser.add_argument("--n", type=int, default=10_000)
   parser.add_argument("--only", choices=["adk_nb", "google-adk"])
+  parser.add_argument("--fork-only", action="store_true", help="measure adk_nb's fork only")
   parser.add_argument("--framework", help=argparse.SUPPRESS)
   args = parser.parse_args()
+  if args.fork_only:
+    args.only = "adk_nb"
   if args.framework:
     _child(args)
     return
@@ -172,8 +189,8 @@ def main() -> None:
     env = {**os.environ, "PYTHONWARNINGS": "ignore"}
     if framework == "google-adk" and os.environ.get("ADK_NB_BENCH_ADK_PYTHONPATH"):
       env["PYTHONPATH"] = os.environ["ADK_NB_BENCH_ADK_PYTHONPATH"]
-    done = subprocess.run([python, __file__, "--framework", framework, "--n", str(args.n)], capture_output=True,
-                          text=True, env=env)
+    command = [python, __file__, "--framework", framework, "--n", str(args.n)] + ["--fork-only"] * args.fork_only
+    done = subprocess.run(command, capture_output=True, text=True, env=env)
     if done.returncode != 0:
       print(f"{framework} failed:\n{done.stderr[-3000:]}")
       continue
@@ -182,9 +199,14 @@ def main() -> None:
   print(f"| time travel, {args.n:,}-event SQLite session | adk_nb | google-adk |")
   print("|---|---|---|")
   if ours:
-    print(f"| fork, warm (the service holds it) | {ours['fork_warm_s'] * 1000:.0f} ms "
+    print(f"| fork, warm (the service holds it): least / median of 5, wall | {ours['fork_warm']} "
           f"(budget {BUDGET_FORK_S * 1000:.0f} ms) | none |")
-    print(f"| fork, cold (loaded from disk first) | {ours['fork_cold_s'] * 1000:.0f} ms | none |")
+    print(f"| ... process CPU | {ours['fork_warm_cpu']} | |")
+    print(f"| fork, cold (loaded from disk first), wall | {ours['fork_cold']} | none |")
+    print(f"| ... process CPU | {ours['fork_cold_cpu']} | |")
+    print(f"(load average {ours['load_average']:.1f} during the forks, on {os.cpu_count()} cores)")
+    if args.fork_only:
+      return
   rewind_theirs = f"{theirs['rewind_s'] * 1000:.0f} ms" if theirs else "not run"
   if ours:
     print(f"| rewind_async (cold) | {ours['rewind_s'] * 1000:.0f} ms | {rewind_theirs} |")

@@ -152,6 +152,13 @@ SQL = {
                     " AND session_id = :sid AND seq > :seq ORDER BY seq",
     "count_upto": "SELECT count(*) FROM events WHERE app_name = :app AND user_id = :user"
                   " AND session_id = :sid AND seq <= :seq",
+    # A fork's history: the first :n stored events of session :source, as they are, in one statement.
+    "copy_events": (
+        "INSERT INTO events (app_name, user_id, session_id, id, timestamp, data)"
+        " SELECT app_name, user_id, :sid, id, timestamp, data FROM events"
+        " WHERE app_name = :app AND user_id = :user AND session_id = :source ORDER BY seq LIMIT :n"
+    ),
+    "event_seqs": "SELECT seq FROM events WHERE app_name = :app AND user_id = :user AND session_id = :sid ORDER BY seq",
     "delete_events": "DELETE FROM events WHERE app_name = :app AND user_id = :user AND session_id = :sid",
     "delete_session": f"DELETE FROM sessions WHERE {SESSION_WHERE}",
     "list_sessions": "SELECT user_id, id, state, update_time FROM sessions WHERE app_name = :app"

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import abc
+import uuid
 from typing import Any, Optional
 
 from pydantic import BaseModel, Field, field_validator
 
+from ..errors.already_exists_error import AlreadyExistsError
+from ..errors.stale_session_error import StaleSessionError
 from ..events.event import Event
 from .json_form import convert_state_delta
 from .session import Session
@@ -109,6 +112,43 @@ class BaseSessionService(abc.ABC):
     turns = self.__dict__.get("_turn_claims", {})
     if turns.get(claim.key) is claim:
       del turns[claim.key]
+
+  # -- what every store says the same way ---------------------------------------
+
+  _kept_in = "service"
+  """How a store's messages name where sessions are kept ("does not exist in this service")."""
+
+  @staticmethod
+  def _new_session_id(session_id: Optional[str]) -> str:
+    """The id a session is created under: the one given, without surrounding blanks, or a fresh one."""
+    return session_id.strip() if session_id and session_id.strip() else str(uuid.uuid4())
+
+  @staticmethod
+  def _already_exists(app_name: str, user_id: str, session_id: str) -> AlreadyExistsError:
+    return AlreadyExistsError(
+        f"Session {session_id!r} already exists for app {app_name!r} and user {user_id!r}; "
+        "pass another session_id, or omit it to get a fresh one."
+    )
+
+  def _no_such_session(self, session: Session) -> ValueError:
+    return ValueError(
+        f"Session {session.id!r} of app {session.app_name!r} does not exist in this "
+        f"{self._kept_in}; create it with create_session(...) first."
+    )
+
+  @staticmethod
+  def _stale(session: Session) -> StaleSessionError:
+    return StaleSessionError(
+        f"Session {session.id!r} was changed by another writer since this copy was loaded "
+        "(nothing was written); reload it with get_session(...) and retry."
+    )
+
+  @staticmethod
+  def _stored_twice(event: Event, session: Session) -> ValueError:
+    return ValueError(
+        f"Event {event.id!r} is already stored in session {session.id!r} (nothing was written); "
+        "each step needs a new Event with its own id."
+    )
 
   @staticmethod
   def _check_ids(**ids: Optional[str]) -> None:

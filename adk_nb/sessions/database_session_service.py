@@ -16,25 +16,25 @@ Tables (created on first use):
 
 The table layout is adk_nb's own, not google-adk's: point the service at a new
 database rather than one written by google-adk.
+
+This module holds the store operations, each written once as a sans-IO transaction (`_sql.Steps`),
+and the three drivers that run them. Beside it: `_sql` (tables and statements), `_schema` (tables
+created, migrated or checked read-only on first use), `_storage_errors` (driver failures turned into
+messages that name the fix) and `_history_cache` (decoded histories, so a reload decodes only what
+is new).
 """
 
 from __future__ import annotations
 
 import asyncio
-import bisect
-import collections
 import contextlib
 import json
 import logging
-import os
 import sqlite3
 import time
-import urllib.parse
-import uuid
 from typing import Any, AsyncIterator, Optional
 
 import pydantic_core
-import sqlalchemy as sa
 from sqlalchemy import event as sa_event
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import make_url
@@ -42,45 +42,32 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import StaticPool
 
 from ..gc_policy import collection_paused
-from ..errors import codes
-from ..errors.adk_nb_error import AdkNbError
-from ..errors.already_exists_error import AlreadyExistsError
-from ..errors.stale_session_error import StaleSessionError
 from ..events.event import Event
+from . import _schema
+from ._event_decoder import decode
+from ._history_cache import History, HistoryCache
 from ._sql import (
     DEFAULT_BUSY_TIMEOUT,
     MAX_KEY_LENGTH,
-    MIGRATIONS,
     SCHEMA_VERSION,
     SQL,
     SqliteWriter,
     Steps,
     is_integrity_error,
-    metadata,
     run_steps_aiosqlite,
     run_steps_sqlalchemy,
 )
+from ._storage_errors import SessionStorageError, WriteRefused, translate
 from .base_session_service import BaseSessionService, GetSessionConfig, ListSessionsResponse
 from ._turns import DEFAULT_LEASE, TurnClaim, busy_error, holder_alive
-from .google_adk_store import find_google_adk_store
 from .json_form import convert_state_delta
 from .session import Session
-from .session_index import SessionIndex, commit
+from .session_index import commit
 from .state import SharedWrite, merge_state, split_delta
 
 logger = logging.getLogger("adk_nb.sessions")
 
 __all__ = ["DatabaseSessionService", "SCHEMA_VERSION", "SessionStorageError", "normalize_db_url"]
-
-
-class SessionStorageError(AdkNbError, RuntimeError):
-  """The database could not be read or written; the message names the cause and the fix.
-
-  Raised for an unreachable server, a read-only or full disk, a missing table or a
-  corrupt row. A write that raises this has written nothing.
-  """
-
-  error_code = codes.SESSION_STORAGE_ERROR
 
 
 def normalize_db_url(db_url: str) -> str:
@@ -144,94 +131,9 @@ def _check_keys(**keys: str) -> None:
       )
 
 
-class _WriteRefused(AdkNbError):
-  """A write this store will not attempt; the text says why (turned into a SessionStorageError)."""
-
-
-def _unwritable(path: str) -> bool:
-  """True when an existing SQLite file, or the folder it would be made in, cannot be written."""
-  path = os.path.abspath(path)
-  folder = os.path.dirname(path)
-  if os.path.exists(path):
-    # access() reports EROFS on a read-only mount even to root.
-    return not (os.access(path, os.W_OK) and os.access(folder, os.W_OK))
-  return os.path.isdir(folder) and not os.access(folder, os.W_OK)
-
-
-def _read_only_url(url: sa.URL) -> sa.URL:
-  """The SQLite URI that opens the file read-only (immutable on a read-only file system)."""
-  path = os.path.abspath(url.database)
-  query = {"mode": "ro", "uri": "true"}
-  try:
-    read_only_media = bool(os.statvfs(os.path.dirname(path)).f_flag & os.ST_RDONLY)
-    unmerged_log = os.path.getsize(path + "-wal") > 0 if os.path.exists(path + "-wal") else False
-  except OSError:
-    read_only_media = unmerged_log = False
-  if read_only_media and not unmerged_log:
-    # Nobody can change it, so SQLite need not create a -shm file to read it. (With a
-    # non-empty -wal left by a killed writer it must read the log: SQLite then uses the
-    # -shm file beside it.)
-    query["immutable"] = "1"
-  return url.set(database="file:" + urllib.parse.quote(path), query=query)
-
-
-def _select(events: list[Event], config: Optional[GetSessionConfig]) -> list[Event]:
-  """The events `config` asks for, with the same meaning as the SQL filters."""
-  if config is None:
-    return list(events)
-  if config.num_recent_events == 0:
-    return []
-  if config.after_timestamp is not None:
-    events = [e for e in events if e.timestamp >= config.after_timestamp]
-  if config.num_recent_events is not None:
-    return list(events[-config.num_recent_events:])
-  return list(events)
-
-
-class _History:
-  """A session's decoded events (its `SessionIndex`, shared by the Sessions loaded) with each one's `seq`.
-
-  Events committed through a loaded Session join the index at once, before their `seq` is known;
-  the next load finds their rows among the new ones and notes the `seq` (`extend`).
-  """
-
-  __slots__ = ("create_time", "seqs", "index")
-
-  def __init__(self, create_time: float, seqs: list[int], events: list[Event]) -> None:
-    self.create_time = create_time
-    self.seqs = seqs
-    self.index = SessionIndex(events)
-
-  @property
-  def events(self) -> list[Event]:
-    return self.index.events
-
-  @property
-  def last_seq(self) -> int:
-    return self.seqs[-1] if self.seqs else 0
-
-  def count_upto(self, seq: int) -> int:
-    return bisect.bisect_right(self.seqs, seq)
-
-  def extend(self, rows: list[Any], events: list[Event], seen: int) -> Optional[int]:
-    """Adds newly read rows; returns how many events a Session that read rows up to `seen` holds,
-    or None when the rows are not the events this index holds (read the session again)."""
-    index_events = self.index.events
-    for (seq, _), event in zip(rows, events):
-      if seq <= self.last_seq:
-        continue  # a concurrent load of the same session added it already
-      known = len(self.seqs)
-      if known < len(index_events):  # committed through a loaded Session: only its seq is new
-        if index_events[known].id != event.id:
-          return None
-      else:
-        self.index.append(event)
-      self.seqs.append(seq)
-    return self.count_upto(seen)
-
-
 _DRIVER_EXTRAS = {"asyncpg": " (PostgreSQL needs the asyncpg driver: pip install 'adk_nb[postgres]')"}
 """Missing database drivers and the extra that installs each."""
+
 
 class DatabaseSessionService(BaseSessionService):
   """A session store in SQLite or PostgreSQL: InMemorySessionService's behaviour, durable.
@@ -263,6 +165,8 @@ class DatabaseSessionService(BaseSessionService):
   writers of other processes wait up to `busy_timeout`.
   """
 
+  _kept_in = "database"
+
   def __init__(self, db_url: str, *, busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
                max_cached_events: int = 100_000, read_only: Optional[bool] = None,
                **engine_kwargs: Any) -> None:
@@ -272,9 +176,9 @@ class DatabaseSessionService(BaseSessionService):
     self._read_only = False
     self._corrupt: Optional[str] = None  # set once the SQLite file is found damaged
     if self._sqlite and url.database not in (None, "", ":memory:") and not url.database.startswith("file:"):
-      self._read_only = _unwritable(url.database) if read_only is None else bool(read_only)
+      self._read_only = _schema.unwritable(url.database) if read_only is None else bool(read_only)
       if self._read_only:
-        url = _read_only_url(url)
+        url = _schema.read_only_url(url)
     elif read_only:
       raise ValueError("read_only=True applies to an SQLite file; give 'sqlite:///path.db'.")
     self._busy_timeout = float(busy_timeout)
@@ -300,8 +204,7 @@ class DatabaseSessionService(BaseSessionService):
     self._ready = False
     self._ready_lock: Optional[asyncio.Lock] = None
     self._file_writer = self._make_file_writer()
-    self._max_cached_events = max_cached_events
-    self._histories: collections.OrderedDict[tuple[str, str, str], _History] = collections.OrderedDict()
+    self._histories = HistoryCache(max_cached_events)
 
   def _make_file_writer(self) -> Optional[SqliteWriter]:
     """A writer thread for an SQLite file (None for PostgreSQL, in-memory SQLite and read-only files)."""
@@ -336,60 +239,19 @@ class DatabaseSessionService(BaseSessionService):
     return f"database {_redact(self.db_url)!r}"
 
   def _storage_error(self, exc: BaseException, action: str) -> SessionStorageError:
-    text = str(getattr(exc, "orig", None) or exc) or type(exc).__name__
-    low = text.lower()
-    where = self._where()
-    if isinstance(exc, _WriteRefused):
-      msg = f"Cannot {action}: {exc}"
-    elif "readonly" in low or "read-only" in low or "read only" in low:
-      msg = (f"Cannot {action}: the {where} is read-only (nothing was written). Make the file "
-             "and its directory writable, or open a writable copy.")
-    elif "disk is full" in low or "no space" in low or "disk full" in low:
-      msg = (f"Cannot {action}: the disk holding the {where} is full (nothing was written); "
-             "free some space and retry.")
-    elif "no such table" in low or ("relation" in low and "does not exist" in low):
+    """The error that explains `exc` (see `_storage_errors.RULES`); notes a damaged file or missing tables."""
+    error, mark, text = translate(exc, action, where=self._where(), sqlite=self._sqlite,
+                                  read_only=self._read_only, busy_timeout=self._busy_timeout,
+                                  reason=self._read_only_reason)
+    if mark == "unprepared":
       self._ready = False
-      msg = (f"Cannot {action}: a table is missing from the {where} ({text}); it was dropped "
-             "outside adk_nb. Restore the database from a backup, or call "
-             "`await service.prepare_tables()` to recreate missing tables empty.")
-    elif "no such column" in low or ("column" in low and "does not exist" in low):
-      msg = (f"Cannot {action}: the {where} has tables adk_nb did not create ({text}); use a "
-             "new database (google-adk's tables have another layout).")
-    elif "locked" in low:
-      msg = (f"Cannot {action}: the {where} stayed locked by another writer for more than "
-             f"{self._busy_timeout:g} s (nothing was written); retry, or pass a larger "
-             "busy_timeout= to DatabaseSessionService.")
-    elif "could not decode to utf-8" in low and self._sqlite:
-      # Damaged bytes inside a row: the file is as damaged as when SQLite says "malformed".
+    elif mark == "corrupt":
       self._corrupt = text[:200]
-      msg = (f"Cannot {action}: the {where} is damaged: it holds text that is not UTF-8 "
-             f"({text[:200]}); nothing more is written to it, so the damage does not spread. "
-             "Restore it from a backup or point db_url at a new file.")
-    elif "not a database" in low or "malformed" in low:
-      if self._sqlite:
-        self._corrupt = text
-      msg = (f"Cannot {action}: the {where} is not a valid SQLite database ({text}); restore "
-             "it from a backup or point db_url at a new file.")
-    elif "unable to open" in low and self._read_only:
-      msg = (f"Cannot {action}: cannot open the {where} read-only ({self._read_only_reason()}). "
-             "If a '-wal' file lies beside it without its '-shm' file, copy the files to a "
-             "writable folder and open the copy.")
-    elif "unable to open" in low:
-      msg = (f"Cannot {action}: cannot open the {where}; check that its directory exists and "
-             "is writable.")
-    elif "deadlock" in low or "could not serialize" in low:
-      msg = f"Cannot {action}: the database aborted a conflicting transaction ({text}); retry."
-    elif (isinstance(exc, (OSError, asyncio.TimeoutError, sa_exc.OperationalError,
-                           sa_exc.InterfaceError)) or "connect" in low):
-      msg = (f"Cannot {action}: the {where} is unreachable ({text}). Check that the server is "
-             "running and that host, port, user and password in the URL are right.")
-    else:
-      msg = f"Cannot {action} in the {where}: {text}"
-    return SessionStorageError(msg)
+    return error
 
   def _read_only_reason(self) -> str:
     path = make_url(self.db_url).database or ""
-    return ("the file or its folder is not writable" if _unwritable(path)
+    return ("the file or its folder is not writable" if _schema.unwritable(path)
             else "it was opened with read_only=True")
 
   @contextlib.asynccontextmanager
@@ -397,7 +259,7 @@ class DatabaseSessionService(BaseSessionService):
     try:
       yield
     except (sa_exc.DBAPIError, sa_exc.NoSuchTableError, sqlite3.Error, OSError,
-            asyncio.TimeoutError, _WriteRefused) as exc:
+            asyncio.TimeoutError, WriteRefused) as exc:
       if is_integrity_error(exc):
         raise
       raise self._storage_error(exc, action) from exc
@@ -414,87 +276,9 @@ class DatabaseSessionService(BaseSessionService):
       if self._ready:
         return
       async with self._errors("prepare the session tables"):
-        async with self.db_engine.connect() as conn:
-          if self._read_only:
-            await conn.run_sync(self._check_tables_read_only)
-          elif self._sqlite:
-            await conn.exec_driver_sql("BEGIN IMMEDIATE")
-            try:
-              await conn.run_sync(self._create_tables)
-            except BaseException:
-              await conn.exec_driver_sql("ROLLBACK")
-              raise
-            await conn.exec_driver_sql("COMMIT")
-          else:
-            async with conn.begin():
-              # Serialises first-use table creation between processes.
-              await conn.exec_driver_sql("SELECT pg_advisory_xact_lock(8127311)")
-              await conn.run_sync(self._create_tables)
+        await _schema.prepare(self.db_engine, sqlite=self._sqlite, read_only=self._read_only,
+                              where=self._where(), reason=self._read_only_reason)
       self._ready = True
-
-  def _create_tables(self, conn: sa.Connection) -> None:
-    existing = set(sa.inspect(conn).get_table_names())
-    if "adk_nb_schema" not in existing and existing & {"sessions", "events"}:
-      raise self._foreign_tables(conn)
-    metadata.create_all(conn, checkfirst=True)
-    row = conn.exec_driver_sql(
-        "SELECT value FROM adk_nb_schema WHERE key = 'schema_version'").first()
-    if row is None:
-      conn.exec_driver_sql(
-          f"INSERT INTO adk_nb_schema (key, value) VALUES ('schema_version', '{SCHEMA_VERSION}')")
-      return
-    found = int(row[0]) if row[0].isdigit() else -1
-    if 0 < found < SCHEMA_VERSION:
-      self._migrate(conn, found)
-      return
-    if found != SCHEMA_VERSION:
-      raise SessionStorageError(
-          f"The {self._where()} has session schema version {row[0]!r}; this adk_nb release "
-          f"reads version {SCHEMA_VERSION}. Upgrade adk_nb, or use a new database."
-      )
-
-  def _foreign_tables(self, conn: sa.Connection) -> SessionStorageError:
-    """The error for session tables adk_nb did not write; google-adk's name the move."""
-    found = find_google_adk_store(conn)
-    if found is None:
-      return SessionStorageError(
-          f"The {self._where()} already has 'sessions'/'events' tables that adk_nb did not "
-          "create, in a layout it does not know; use a new database file or server database "
-          "for adk_nb.")
-    url = self.db_engine.url.set(drivername=self.db_engine.url.get_backend_name())
-    url = url.render_as_string(hide_password=True)
-    return SessionStorageError(
-        f"The {self._where()} holds {found.describe()}; adk_nb keeps sessions in its own "
-        f"layout and has not touched those tables. To move them (lossless; google-adk's tables are kept "
-        f"as a backup): `adk-nb migrate-sessions '{url}' --dry-run`, then without --dry-run. "
-        "Or point adk_nb at another database.")
-
-  def _check_tables_read_only(self, conn: sa.Connection) -> None:
-    """What prepare_tables checks, for a file that cannot be written (nothing is created)."""
-    existing = set(sa.inspect(conn).get_table_names())
-    if "adk_nb_schema" not in existing and existing & {"sessions", "events"}:
-      raise self._foreign_tables(conn)
-    if "adk_nb_schema" not in existing:
-      raise SessionStorageError(
-          f"The {self._where()} is open read-only and has no adk_nb session tables "
-          f"({self._read_only_reason()}); point db_url at a database adk_nb wrote.")
-    row = conn.exec_driver_sql(
-        "SELECT value FROM adk_nb_schema WHERE key = 'schema_version'").first()
-    if row is None or row[0] != str(SCHEMA_VERSION):
-      raise SessionStorageError(
-          f"The {self._where()} has session schema version {row[0] if row else None!r} and is "
-          f"open read-only ({self._read_only_reason()}), so it cannot be brought to version "
-          f"{SCHEMA_VERSION}; open it once with a writable copy and this adk_nb release.")
-
-  def _migrate(self, conn: sa.Connection, found: int) -> None:
-    """Brings tables written by an older release to this layout, in the caller's transaction."""
-    for version in range(found, SCHEMA_VERSION):
-      for table, column, ddl in MIGRATIONS[version]:
-        # A table dropped and recreated by create_all already has the column.
-        if column not in {c["name"] for c in sa.inspect(conn).get_columns(table)}:
-          conn.exec_driver_sql(ddl)
-    conn.exec_driver_sql(
-        f"UPDATE adk_nb_schema SET value = '{SCHEMA_VERSION}' WHERE key = 'schema_version'")
 
   # -- transactions ----------------------------------------------------------
 
@@ -507,10 +291,10 @@ class DatabaseSessionService(BaseSessionService):
     if self._read_only or self._corrupt:
       steps.close()
       if self._read_only:
-        raise _WriteRefused(
+        raise WriteRefused(
             f"the {self._where()} is open read-only (nothing was written); "
             f"{self._read_only_reason()}. Loads work; to write, use a writable copy.")
-      raise _WriteRefused(
+      raise WriteRefused(
           f"the {self._where()} was found damaged earlier ({self._corrupt}); nothing more is "
           "written to it, so the damage does not spread (nothing was written). Restore it from a "
           "backup or point db_url at a new file.")
@@ -582,7 +366,7 @@ class DatabaseSessionService(BaseSessionService):
 
   def _event_from_row(self, seq: int, data: str, session_id: str) -> Event:
     try:
-      return Event.model_validate_json(data)
+      return decode(data)
     except ValueError as exc:
       first = str(exc).splitlines()[0]
       raise SessionStorageError(
@@ -599,8 +383,14 @@ class DatabaseSessionService(BaseSessionService):
       state: Optional[dict[str, Any]] = None,
       session_id: Optional[str] = None,
   ) -> Session:
+    return await self._create(app_name, user_id, state, session_id)
+
+  async def _create(self, app_name: str, user_id: str, state: Optional[dict[str, Any]],
+                    session_id: Optional[str], copy: Optional[tuple[Session, int]] = None) -> Session:
+    """create_session; with `copy` = (original, n), the new session also holds the first n stored
+    events of `original` (same app and user), copied as stored rows in the same transaction."""
     await self.prepare_tables()
-    session_id = session_id.strip() if session_id and session_id.strip() else str(uuid.uuid4())
+    session_id = self._new_session_id(session_id)
     self._check_ids(app_name=app_name, user_id=user_id, session_id=session_id)
     _check_keys(app_name=app_name, user_id=user_id, session_id=session_id)
     app_delta, user_delta, session_state = split_delta(convert_state_delta(state or {}))
@@ -612,26 +402,34 @@ class DatabaseSessionService(BaseSessionService):
       # Initial state is written blind: nothing was read, so nothing can be overwritten unseen.
       shared = yield from self._merge_shared(keys, app_delta, user_delta, now, None)
       yield ("run", SQL["insert_session"], {**keys, "state": session_json, "now": now})
-      return shared
+      seqs = []
+      if copy is not None:
+        yield ("run", SQL["copy_events"], {**keys, "source": copy[0].id, "n": copy[1]})
+        seqs = [row[0] for row in (yield ("fetch", SQL["event_seqs"], keys))]
+        if len(seqs) != copy[1]:  # the original lost events since it was loaded (deleted meanwhile)
+          raise self._stale(copy[0])
+      return shared, seqs
 
-    self._histories.pop((app_name, user_id, session_id), None)
+    key = (app_name, user_id, session_id)
+    self._histories.forget(key)
     try:
-      async with self._errors("create a session"):
-        (app, app_revision), (user, user_revision) = await self._write(steps())
+      async with self._errors("create a session" if copy is None else "fork a session"):
+        ((app, app_revision), (user, user_revision)), seqs = await self._write(steps())
     except Exception as exc:
       if not is_integrity_error(exc):
         raise
-      raise AlreadyExistsError(
-          f"Session {session_id!r} already exists for app {app_name!r} and user {user_id!r}; "
-          "pass another session_id, or omit it to get a fresh one."
-      ) from None
-    session = Session.model_construct(
+      raise self._already_exists(app_name, user_id, session_id) from None
+    events: Any = []
+    if copy is not None:
+      # The rows are byte for byte these events: the next load of the fork decodes none of them.
+      history = History(now, seqs, copy[0].events[:copy[1]])
+      self._histories.remember(key, history)
+      events = history.index.loaded()
+    return Session._loaded(
         id=session_id, app_name=app_name, user_id=user_id,
-        state=merge_state(app, user, json.loads(session_json)), events=[],
-        last_update_time=now,
+        state=merge_state(app, user, json.loads(session_json)), events=events,
+        last_update_time=now, app_revision=app_revision, user_revision=user_revision,
     )
-    session._app_revision, session._user_revision = app_revision, user_revision
-    return session
 
   def _merge_shared(self, keys: dict[str, Any], app_delta: dict[str, Any],
                     user_delta: dict[str, Any], now: float, seen: Optional[tuple[int, int]],
@@ -699,7 +497,7 @@ class DatabaseSessionService(BaseSessionService):
     async with self._errors("load a session"):
       row, history, event_rows = await self._read(steps())
     if row is None:
-      self._histories.pop(key, None)
+      self._histories.forget(key)
       return None
     own, updated, created, app, user, app_revision, user_revision = row
     state = merge_state(self._loads(app, f"app state of {app_name!r}"),
@@ -709,30 +507,19 @@ class DatabaseSessionService(BaseSessionService):
     if history is not None:
       count = history.extend(event_rows, events, event_rows[-1][0] if event_rows else start)
       if count is None:  # not the events the index holds: forget it and read the whole session
-        self._histories.pop(key, None)
+        self._histories.forget(key)
         return await self.get_session(app_name=app_name, user_id=user_id, session_id=session_id, config=config)
-      self._histories.move_to_end(key)
-      events = history.index.loaded(count) if config is None else _select(history.events[:count], config)
+      self._histories.used(key)
+      events = (history.index.loaded(count) if config is None
+                else self._filter_events(history.events[:count], config))
     elif not limited:
-      history = _History(created, [r[0] for r in event_rows], events)
-      self._remember(key, history)
-      events = history.index.loaded() if config is None else _select(events, config)
-    session = Session.model_construct(
+      history = History(created, [r[0] for r in event_rows], events)
+      self._histories.remember(key, history)
+      events = history.index.loaded() if config is None else self._filter_events(events, config)
+    return Session._loaded(
         id=session_id, app_name=app_name, user_id=user_id, state=state, events=events,
-        last_update_time=updated,
+        last_update_time=updated, app_revision=app_revision or 0, user_revision=user_revision or 0,
     )
-    session._app_revision, session._user_revision = app_revision or 0, user_revision or 0
-    return session
-
-  def _remember(self, key: tuple[str, str, str], history: "_History") -> None:
-    """Keeps a loaded history so the next load of the session decodes only newer events."""
-    if self._max_cached_events <= 0 or len(history.events) > self._max_cached_events:
-      return
-    self._histories[key] = history
-    total = sum(len(h.events) for h in self._histories.values())
-    while total > self._max_cached_events and len(self._histories) > 1:
-      _, dropped = self._histories.popitem(last=False)
-      total -= len(dropped.events)
 
   def _event_rows(self, keys: dict[str, Any], config: Optional[GetSessionConfig]) -> Steps[list[Any]]:
     if config is None:
@@ -772,13 +559,11 @@ class DatabaseSessionService(BaseSessionService):
     sessions = []
     for uid, sid, text, updated in rows:
       user, user_revision = users.get(uid, ({}, 0))
-      session = Session.model_construct(
+      sessions.append(Session._loaded(
           id=sid, app_name=app_name, user_id=uid,
           state=merge_state(app, user, self._loads(text, f"state of session {sid!r}")),
-          events=[], last_update_time=updated,
-      )
-      session._app_revision, session._user_revision = app_revision, user_revision
-      sessions.append(session)
+          events=[], last_update_time=updated, app_revision=app_revision, user_revision=user_revision,
+      ))
     return ListSessionsResponse(sessions=sessions)
 
   async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
@@ -791,7 +576,7 @@ class DatabaseSessionService(BaseSessionService):
       yield ("run", SQL["delete_turn"], keys)
       yield ("run", SQL["delete_session"], keys)
 
-    self._histories.pop((app_name, user_id, session_id), None)
+    self._histories.forget((app_name, user_id, session_id))
     async with self._errors("delete a session"):
       await self._write(steps())
 
@@ -841,10 +626,7 @@ class DatabaseSessionService(BaseSessionService):
     except Exception as exc:
       if not is_integrity_error(exc):
         raise
-      raise ValueError(
-          f"Event {event.id!r} is already stored in session {session.id!r} (nothing was "
-          "written); each step needs a new Event with its own id."
-      ) from None
+      raise self._stored_twice(event, session) from None
     self._apply_state_to_session(session, event)
     history = self._histories.get((session.app_name, session.user_id, session.id))
     commit(session, event, history.index if history is not None else None)
@@ -872,9 +654,7 @@ class DatabaseSessionService(BaseSessionService):
       if not rows:
         yield from self._explain_unclaimed(session, keys)
       if rows[0][0] > seen:
-        raise StaleSessionError(
-            f"Session {session.id!r} was changed by another writer since this copy was loaded "
-            "(nothing was written); reload it with get_session(...) and retry.")
+        raise self._stale(session)
       holder = yield ("fetch", SQL["turn_holder"], keys)
       if holder:
         owner, holder_invocation, since = holder[0]
@@ -906,14 +686,8 @@ class DatabaseSessionService(BaseSessionService):
 
   def _explain_unclaimed(self, session: Session, keys: dict[str, Any]) -> Steps[None]:
     if not (yield ("fetch", SQL["session_exists"], keys)):
-      raise ValueError(
-          f"Session {session.id!r} of app {session.app_name!r} does not exist in this "
-          "database; create it with create_session(...) first."
-      )
-    raise StaleSessionError(
-        f"Session {session.id!r} was changed by another writer since this copy was loaded "
-        "(nothing was written); reload it with get_session(...) and retry."
-    )
+      raise self._no_such_session(session)
+    raise self._stale(session)
 
   async def close(self) -> None:
     """Closes the database connections; the service reconnects if used again."""
@@ -931,25 +705,14 @@ class DatabaseSessionService(BaseSessionService):
 
   # -- forks (adk_nb.sessions.fork) -------------------------------------------
 
-  async def _copy_events(self, source: Session, target: Session, count: int) -> None:
-    """Copies the first `count` stored events of `source` (a fully loaded session) into `target`, a
-    session of the same app and user just created with no events, as stored rows in one statement
-    (a fork's history: 10,000 events in milliseconds instead of one transaction per event). No
-    state is applied: the fork's state was given at its create_session. `target` is updated in
-    place to what the store now holds, so it can be appended to without a reload."""
-    await self.prepare_tables()
-    keys = {"app": source.app_name, "user": source.user_id, "sid": source.id, "target": target.id,
-            "n": count, "now": time.time()}
-
-    def steps():
-      yield ("run", "INSERT INTO events (app_name, user_id, session_id, id, timestamp, data)"
-                    " SELECT app_name, user_id, :target, id, timestamp, data FROM events"
-                    " WHERE app_name = :app AND user_id = :user AND session_id = :sid ORDER BY seq LIMIT :n", keys)
-      yield ("run", "UPDATE sessions SET update_time = :now WHERE app_name = :app AND user_id = :user"
-                    " AND id = :target", keys)
-
-    self._histories.pop((target.app_name, target.user_id, target.id), None)
-    async with self._errors("copy events into a fork"):
-      await self._write(steps())
-    target.events = list(source.events[:count])  # the rows are byte-for-byte these events
-    target.last_update_time = keys["now"]
+  async def _create_fork(self, original: Session, count: int, *, session_id: Optional[str],
+                         state: dict[str, Any]) -> Session:
+    """A new session of `original`'s app and user, with session-scoped `state`, holding the first
+    `count` stored events of `original` (a fully loaded session) as exact copies of their rows, in
+    one transaction: there is never a fork session without the events its lineage counts, not even
+    after a process died making it, and 10,000 events take one statement instead of one
+    transaction each. No state is applied again: the fork's state is `state`. The fork's decoded
+    history is kept, so loading it next decodes nothing. Raises AlreadyExistsError when
+    `session_id` is taken, StaleSessionError (nothing written) when `original` lost stored events
+    since it was loaded."""
+    return await self._create(original.app_name, original.user_id, state, session_id, copy=(original, count))

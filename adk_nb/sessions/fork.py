@@ -90,8 +90,9 @@ async def fork_session(
   Its session state is the original's as it stood there (state given at the original's
   `create_session` included, as rewind keeps it); `app:` and `user:` state are shared by the
   user's sessions and are not forked: the copies never apply their `app:` / `user:` deltas again (a
-  database store copies the stored rows as they are, in one statement; other stores append copies
-  whose deltas hold only the session-scoped keys).
+  database store creates the fork and copies the stored rows as they are in one transaction, so a
+  fork is never seen half-made; other stores append copies whose deltas hold only the
+  session-scoped keys).
   Session artifacts are copied version by version up to the version each had there, so the
   copies' `artifact_delta` numbers name the same content in the fork. The lineage is in
   `lineage(fork)`. The original is never written to.
@@ -133,14 +134,15 @@ async def fork_session(
                    before_invocation_id=before_invocation_id, at_event_id=at_event_id,
                    edited_event_id=edited.id if edited is not None else None, created=time.time())
   state[LINEAGE_KEY] = record.as_dict()
-  fork = await session_service.create_session(app_name=app_name, user_id=user_id, state=state,
-                                              session_id=new_session_id or f"{session_id}-fork-{uuid.uuid4().hex[:8]}")
+  fork_id = new_session_id or f"{session_id}-fork-{uuid.uuid4().hex[:8]}"
+  create_fork = getattr(session_service, "_create_fork", None)
+  if create_fork is not None:
+    # A database store makes the session and copies the stored rows in one transaction (exact copies).
+    fork = await create_fork(original, index, session_id=fork_id, state=state)
+  else:
+    fork = await session_service.create_session(app_name=app_name, user_id=user_id, state=state, session_id=fork_id)
   try:
-    copy_rows = getattr(session_service, "_copy_events", None)
-    if copy_rows is not None and index:
-      # A database store copies the stored rows in one statement (exact copies; state was given above).
-      await copy_rows(original, fork, index)
-    else:
+    if create_fork is None:
       for event in events[:index]:
         await session_service.append_event(fork, _copy(event))
     if edited is not None:

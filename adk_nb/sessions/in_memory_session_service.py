@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import time
-import uuid
 from typing import Any, Coroutine, Optional, TypeVar
 
-from ..errors.already_exists_error import AlreadyExistsError
-from ..errors.stale_session_error import StaleSessionError
 from ..events.event import Event
 from .base_session_service import BaseSessionService, GetSessionConfig, ListSessionsResponse
 from ._turns import TurnClaim
@@ -76,14 +73,11 @@ class InMemorySessionService(BaseSessionService):
       state: Optional[dict[str, Any]] = None,
       session_id: Optional[str] = None,
   ) -> Session:
-    session_id = session_id.strip() if session_id and session_id.strip() else str(uuid.uuid4())
+    session_id = self._new_session_id(session_id)
     self._check_ids(app_name=app_name, user_id=user_id, session_id=session_id)
     key = (app_name, user_id, session_id)
     if key in self._sessions:
-      raise AlreadyExistsError(
-          f"Session {session_id!r} already exists for app {app_name!r} and user {user_id!r}; "
-          "pass another session_id, or omit it to get a fresh one."
-      )
+      raise self._already_exists(app_name, user_id, session_id)
     app_delta, user_delta, session_state = split_delta(convert_state_delta(state or {}))
     # Initial state is written blind: nothing was read, so nothing can be overwritten unseen.
     self._write_shared("app", app_name, app_delta)
@@ -98,17 +92,16 @@ class InMemorySessionService(BaseSessionService):
         self._user_state.get((stored.app_name, stored.user_id), {}),
         stored.state,
     )
-    session = Session.model_construct(
+    return Session._loaded(
         id=stored.id,
         app_name=stored.app_name,
         user_id=stored.user_id,
         state=state,
         events=stored.index.loaded() if config is None else self._filter_events(stored.index.events, config),
         last_update_time=stored.last_update_time,
+        app_revision=self._app_revision.get(stored.app_name, (0,))[0],
+        user_revision=self._user_revision.get((stored.app_name, stored.user_id), (0,))[0],
     )
-    session._app_revision = self._app_revision.get(stored.app_name, (0,))[0]
-    session._user_revision = self._user_revision.get((stored.app_name, stored.user_id), (0,))[0]
-    return session
 
   def _rows(self, scope: str) -> tuple[dict[Any, dict[str, Any]], dict[Any, tuple[int, dict[str, int]]]]:
     if scope == "app":
@@ -155,15 +148,9 @@ class InMemorySessionService(BaseSessionService):
     `session` is not stale: of two racing turns the loser is refused here, having done nothing."""
     stored = self._sessions.get((session.app_name, session.user_id, session.id))
     if stored is None:
-      raise ValueError(
-          f"Session {session.id!r} of app {session.app_name!r} does not exist in this "
-          "service; create it with create_session(...) first."
-      )
+      raise self._no_such_session(session)
     if stored.last_update_time > session.last_update_time + 1e-9:
-      raise StaleSessionError(
-          f"Session {session.id!r} was changed by another writer since this copy was loaded "
-          "(nothing was written); reload it with get_session(...) and retry."
-      )
+      raise self._stale(session)
     return await super().claim_turn(session, invocation_id)
 
   async def append_event(self, session: Session, event: Event) -> Event:
@@ -171,21 +158,12 @@ class InMemorySessionService(BaseSessionService):
       return event
     stored = self._sessions.get((session.app_name, session.user_id, session.id))
     if stored is None:
-      raise ValueError(
-          f"Session {session.id!r} of app {session.app_name!r} does not exist in this "
-          "service; create it with create_session(...) first."
-      )
+      raise self._no_such_session(session)
     self._check_ids(event_id=event.id)
     if event.id in stored.event_ids:
-      raise ValueError(
-          f"Event {event.id!r} is already stored in session {session.id!r} (nothing was written); "
-          "each step needs a new Event with its own id."
-      )
+      raise self._stored_twice(event, session)
     if stored.last_update_time > session.last_update_time + 1e-9:
-      raise StaleSessionError(
-          f"Session {session.id!r} was changed by another writer since this copy was loaded "
-          "(nothing was written); reload it with get_session(...) and retry."
-      )
+      raise self._stale(session)
     self._to_json_form(event)
     app_delta, user_delta, session_delta = split_delta(event.actions.state_delta or {})
     user_key = (session.app_name, session.user_id)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, alias_generators, field_serializer
 
@@ -39,6 +39,20 @@ class Session(BaseModel):
   # this copy may have computed the new value from the old one (see state.py).
   _app_revision: int = PrivateAttr(default=0)
   _user_revision: int = PrivateAttr(default=0)
+
+  @classmethod
+  def _loaded(cls, *, id: str, app_name: str, user_id: str, state: dict[str, Any], events: Sequence[Event],
+              last_update_time: float, app_revision: int = 0, user_revision: int = 0) -> "Session":
+    """A Session as a store hands it out, holding the revisions of the app and user state it read.
+
+    Validation is skipped on purpose: every value comes from the store itself (validated when it
+    was written, or decoded from a row), and `events` may be the store's `LoadedEvents` view, which
+    validation would copy into a list, losing the sharing that makes a load cost no copy.
+    """
+    session = cls.model_construct(id=id, app_name=app_name, user_id=user_id, state=state, events=events,
+                                  last_update_time=last_update_time)
+    session._app_revision, session._user_revision = app_revision, user_revision
+    return session
 
   @field_serializer("events", mode="wrap")
   def _events_as_list(self, events: Any, serialize: Any) -> Any:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from google.genai import types
 
@@ -114,3 +116,84 @@ async def test_bad_forks_raise_and_leave_nothing_behind(noted):
   after = sorted(s.id for s in (await svc.list_sessions(app_name=APP, user_id="user")).sessions)
   assert after == sorted(listed + ["taken"])
   assert (await session_of(runner, "taken")).events == []
+
+
+# -- the database store: one transaction per fork ------------------------------------------------
+
+_DIES_AFTER_CREATING = """
+import asyncio, os, signal, sys
+from google.genai import types
+from adk_nb.events import Event
+from adk_nb.sessions import DatabaseSessionService
+from adk_nb.sessions.fork import fork_session
+
+class Dies(DatabaseSessionService):
+  async def create_session(self, **kwargs):
+    session = await super().create_session(**kwargs)
+    if kwargs.get("session_id") == "fork":
+      os.kill(os.getpid(), signal.SIGKILL)  # the process dies right after the fork's session is written
+    return session
+
+async def main():
+  store = Dies(sys.argv[1])
+  session = await store.create_session(app_name="app", user_id="u", session_id="s")
+  for i in range(5):
+    await store.append_event(session, Event(author="user", invocation_id=f"i{i}", content=types.Content(
+        role="user", parts=[types.Part(text=f"m{i}")])))
+  await fork_session(store, app_name="app", user_id="u", session_id="s", new_session_id="fork")
+  print("forked", flush=True)
+  os.kill(os.getpid(), signal.SIGKILL)
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+async def test_a_process_killed_while_forking_never_leaves_a_fork_without_its_events(kind, tmp_path, request):
+  import os
+  import subprocess
+  import sys
+
+  from adk_nb.sessions import DatabaseSessionService
+
+  url = f"sqlite:///{tmp_path / 'sessions.db'}" if kind == "sqlite" else request.getfixturevalue("pg_url")
+  env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}  # this checkout's adk_nb
+  done = subprocess.run([sys.executable, "-c", _DIES_AFTER_CREATING, url], capture_output=True, text=True,
+                        timeout=120, env=env)
+  assert done.returncode == -9, done.stderr[-2000:]
+  store = DatabaseSessionService(url)
+  try:
+    fork = await store.get_session(app_name="app", user_id="u", session_id="fork")
+    if fork is not None:  # a fork exists only whole: every event its lineage counts
+      assert len(fork.events) == lineage(fork).events_copied == 5
+  finally:
+    await store.close()
+
+
+async def test_a_fork_on_the_database_store_is_loaded_next_without_decoding_its_events(tmp_path):
+  from adk_nb.sessions import DatabaseSessionService
+  from adk_nb.sessions.fork import fork_session
+
+  class Counted(DatabaseSessionService):
+    decoded = 0
+
+    def _event_from_row(self, seq, data, session_id):
+      Counted.decoded += 1
+      return super()._event_from_row(seq, data, session_id)
+
+  store = Counted(f"sqlite:///{tmp_path / 'sessions.db'}")
+  try:
+    model = ScriptedModel(["first", "second", "third"])
+    runner = Runner(agent=Agent(name="scribe", model=model), app_name=APP, session_service=store)
+    await run_turn(runner, "one", session_id="session")
+    await run_turn(runner, "two", session_id="session")
+    fork = await fork_session(store, app_name=APP, user_id="user", session_id="session", new_session_id="f")
+    Counted.decoded = 0
+    await run_turn(runner, "three", session_id="f")
+    assert texts(model.requests[-1]) == ["one", "first", "two", "second", "three"]
+    assert Counted.decoded <= 2  # at most the turn's own two new rows, read back once; none of the fork's 4
+    reloaded = await store.get_session(app_name=APP, user_id="user", session_id="f")
+    assert [e.id for e in reloaded.events][:len(fork.events)] == [e.id for e in fork.events]
+    assert len(reloaded.events) == len(fork.events) + 2
+  finally:
+    await store.close()

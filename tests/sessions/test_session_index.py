@@ -189,6 +189,7 @@ _ALLOWED = {
     ("gc_policy.py", "_lock"): "the GC policy",
     ("events/event.py", "_FIELD_NAMES"): "the Event model's field names (constructor shorthands)",
     ("sessions/state.py", "_ADAPTERS"): "one pydantic adapter per state schema",
+    ("sessions/_event_decoder.py", "_lock"): "one stored-event decoder per process, built once",
     ("gc_policy.py", "_warned"): "a warning given once per process",
     ("sessions/_turns.py", "_held"): "tokens of the turn claims this process holds (a claim is alive while held)",
     ("utils/trusted.py", "_PLANS"): "one construction plan per model class",
