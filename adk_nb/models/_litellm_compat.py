@@ -19,7 +19,7 @@ from google.genai import types
 from pydantic import BaseModel
 
 from .google_llm import with_user_turn
-from .lite_llm import (_FINISH_REASONS, _json, _lowercase_types, _parameters, _rename_schema_keys, _user_part,
+from .lite_llm import (_FINISH_REASONS, cached_prompt_tokens, _json, _lowercase_types, _parameters, _rename_schema_keys, _user_part,
                        content_to_messages, from_model_response, generation_args, parse_arguments, schema_to_json,
                        to_messages, to_tools, usage_metadata)
 from .llm_request import LlmRequest
@@ -28,7 +28,7 @@ from .llm_response import LlmResponse
 __all__ = [
     "FunctionChunk", "ReasoningChunk", "TextChunk", "UsageMetadataChunk", "_BraceDepthTracker",
     "_FILE_ID_REQUIRED_PROVIDERS", "_FINISH_REASON_MAPPING", "_MISSING_TOOL_RESULT_MESSAGE",
-    "_THOUGHT_SIGNATURE_SEPARATOR", "_aggregate_streaming_thought_parts", "_append_fallback_user_content_if_missing",
+    "_THOUGHT_SIGNATURE_SEPARATOR", "_aggregate_streaming_thought_parts", "_extract_cached_prompt_tokens", "_append_fallback_user_content_if_missing",
     "_content_to_message_param", "_convert_reasoning_value_to_parts", "_enforce_strict_openai_schema",
     "_extract_json_from_deepseek_args", "_extract_reasoning_value", "_extract_thought_signature_from_tool_call",
     "_function_declaration_to_tool_param", "_get_completion_inputs", "_get_content", "_get_provider_from_model",
@@ -228,13 +228,17 @@ def _model_response_to_chunk(response: Any) -> Iterator[tuple[Optional[Chunk], O
     yield UsageMetadataChunk(
         prompt_tokens=_get(usage, "prompt_tokens") or 0, completion_tokens=_get(usage, "completion_tokens") or 0,
         total_tokens=_get(usage, "total_tokens") or 0,
-        cached_prompt_tokens=(counted.cached_content_token_count or 0) if counted else 0,
+        cached_prompt_tokens=cached_prompt_tokens(usage),
         reasoning_tokens=(counted.thoughts_token_count or 0) if counted else 0), None
 
 
 def _split_message_content_and_tool_calls(message: Any) -> tuple[Any, list[Any]]:
   """(content, tool_calls) of a chat message. Text stays text: adk_nb reads no tool calls out of it."""
   return _get(message, "content"), list(_get(message, "tool_calls") or [])
+
+
+_extract_cached_prompt_tokens = cached_prompt_tokens
+"""google-adk's name for `lite_llm.cached_prompt_tokens`."""
 
 
 # ---- reasoning -------------------------------------------------------------------------------------

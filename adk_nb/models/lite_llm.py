@@ -130,6 +130,7 @@ class LiteLlm(BaseLlm):
         **args,
     }
     call["tools"] = to_tools(llm_request.config) or None
+    call.update(http_args(llm_request.config.http_options, call))
     retrying = dict(options=_retry.RetryOptions.coerce(self.retry_options), classify=_classify,
                     model=self.model, auth_fix=self._auth_fix())
 
@@ -300,6 +301,23 @@ def _lowercase_types(value: Any) -> Any:
   return out
 
 
+def http_args(http: Optional[types.HttpOptions], call: dict[str, Any]) -> dict[str, Any]:
+  """The request's `http_options` as litellm arguments: headers join `extra_headers` (the request's win),
+  `extra_body` and `timeout` (milliseconds there, seconds here) are passed on. Retries stay ours
+  (`retry_options` on LiteLlm), so `http_options.retry_options` is not passed to litellm."""
+  if http is None:
+    return {}
+  out: dict[str, Any] = {}
+  if http.headers:
+    existing = call.get("extra_headers")
+    out["extra_headers"] = {**(existing if isinstance(existing, dict) else {}), **http.headers}
+  if http.extra_body is not None:
+    out["extra_body"] = http.extra_body
+  if http.timeout is not None:
+    out["timeout"] = http.timeout / 1000
+  return out
+
+
 def generation_args(config: types.GenerateContentConfig) -> dict[str, Any]:
   """Sampling settings and response format from the config, as litellm keyword arguments."""
   out: dict[str, Any] = {}
@@ -373,8 +391,7 @@ def usage_metadata(usage: Any) -> Optional[types.GenerateContentResponseUsageMet
   prompt, completion, total = get("prompt_tokens"), get("completion_tokens"), get("total_tokens")
   if prompt is None and completion is None and total is None:
     return None
-  details = get("prompt_tokens_details")
-  cached = details.get("cached_tokens") if isinstance(details, dict) else getattr(details, "cached_tokens", None)
+  cached = cached_prompt_tokens(usage)
   c_details = get("completion_tokens_details")
   reasoning = (c_details.get("reasoning_tokens") if isinstance(c_details, dict)
                else getattr(c_details, "reasoning_tokens", None))
@@ -382,6 +399,29 @@ def usage_metadata(usage: Any) -> Optional[types.GenerateContentResponseUsageMet
       prompt_token_count=prompt, candidates_token_count=completion,
       total_token_count=total if total is not None else (prompt or 0) + (completion or 0),
       cached_content_token_count=cached or None, thoughts_token_count=reasoning or None)
+
+
+def cached_prompt_tokens(usage: Any) -> int:
+  """Prompt tokens served from the provider's cache, in whichever shape the provider reports them (else 0).
+
+  `prompt_tokens_details.cached_tokens` (OpenAI, Azure; a list of such details is summed), or a flat
+  `cached_prompt_tokens` / `cached_tokens`.
+  """
+  if hasattr(usage, "model_dump"):
+    usage = usage.model_dump()
+  if not isinstance(usage, dict):
+    return 0
+  details = usage.get("prompt_tokens_details")
+  if isinstance(details, dict) and isinstance(details.get("cached_tokens"), int):
+    return details["cached_tokens"]
+  if isinstance(details, list):
+    total = sum(d["cached_tokens"] for d in details if isinstance(d, dict) and isinstance(d.get("cached_tokens"), int))
+    if total:
+      return total
+  for key in ("cached_prompt_tokens", "cached_tokens"):
+    if isinstance(usage.get(key), int):
+      return usage[key]
+  return 0
 
 
 def _finish_reason(value: Any) -> Optional[types.FinishReason]:

@@ -346,3 +346,24 @@ async def test_timeout_is_reported(server):
   server.hang()
   with pytest.raises(ModelTimeoutError, match="did not answer within 0.2 s"):
     await collect(model(server, retry=RetryOptions(attempts=1, timeout=0.2)), request(user("Hi")))
+
+
+async def test_http_options_headers_and_body_reach_the_provider(server):
+  server.reply(completion("ok"))
+  llm = model(server, extra_headers={"X-Team": "billing", "X-Trace": "old"})
+  await collect(llm, request(user("Hi"), tools=False, http_options=types.HttpOptions(
+      headers={"X-Trace": "t-42"}, extra_body={"metadata": {"run": "r1"}})))
+  got = server.requests[0]
+  headers = {k.lower(): v for k, v in got.headers.items()}
+  assert headers["x-team"] == "billing" and headers["x-trace"] == "t-42"  # the request's header wins
+  assert got.json["metadata"] == {"run": "r1"}
+
+
+def test_cached_prompt_tokens_in_each_providers_shape():
+  from adk_nb.models.lite_llm import usage_metadata
+
+  counts = {"prompt_tokens": 10, "completion_tokens": 2, "total_tokens": 12}
+  for usage, cached in (({"prompt_tokens_details": {"cached_tokens": 6}}, 6),  # OpenAI, Azure
+                        ({"prompt_tokens_details": [{"cached_tokens": 5}, {"cached_tokens": 2}]}, 7),
+                        ({"cached_prompt_tokens": 4}, 4), ({"cached_tokens": 3}, 3), ({}, None)):
+    assert usage_metadata({**counts, **usage}).cached_content_token_count == cached
