@@ -19,9 +19,9 @@ from google.genai import types
 from pydantic import BaseModel
 
 from .google_llm import with_user_turn
-from .lite_llm import (_FINISH_REASONS, cached_prompt_tokens, _json, _lowercase_types, _parameters, _rename_schema_keys, _user_part,
+from .lite_llm import (_FINISH_REASONS, _json, _lowercase_types, _parameters, _rename_schema_keys, cached_prompt_tokens,
                        content_to_messages, from_model_response, generation_args, parse_arguments, schema_to_json,
-                       to_messages, to_tools, usage_metadata)
+                       to_messages, to_tools, usage_metadata, user_content)
 from .llm_request import LlmRequest
 from .llm_response import LlmResponse
 
@@ -84,11 +84,11 @@ async def _content_to_message_param(content: types.Content, **_provider_options:
 
 
 async def _get_content(parts: Any, **_provider_options: Any) -> Any:
-  """The `content` of a user message for these parts: the text alone, or a list of content items."""
-  parts = [p for p in parts if not p.thought]
-  if len(parts) == 1 and parts[0].text is not None:
-    return parts[0].text
-  return [_user_part(p) for p in parts]
+  """The `content` of a user message for these parts: the text alone, or a list of content items.
+
+  As in google-adk, thought parts are not filtered here (the message builders leave them out).
+  """
+  return user_content(list(parts))
 
 
 def _schema_to_dict(schema: Union[types.Schema, dict[str, Any]]) -> dict[str, Any]:

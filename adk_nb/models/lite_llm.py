@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import mimetypes
 import os
 import re
 from typing import Any, AsyncGenerator, Optional, Union
@@ -192,11 +193,17 @@ def content_to_messages(content: types.Content) -> list[dict[str, Any]]:
     messages.append(message)
   else:
     user_parts = [p for p in rest if not p.thought]
-    if len(user_parts) == 1 and user_parts[0].text is not None:
-      messages.append({"role": "user", "content": user_parts[0].text})
-    elif user_parts:
-      messages.append({"role": "user", "content": [_user_part(p) for p in user_parts]})
+    if user_parts:
+      messages.append({"role": "user", "content": user_content(user_parts)})
   return messages
+
+
+def user_content(parts: list[types.Part]) -> Any:
+  """The `content` of a user message: the text alone for one text-like part, else a list of content items."""
+  items = [_user_part(p) for p in parts]
+  if len(items) == 1 and items[0]["type"] == "text":
+    return items[0]["text"]
+  return items
 
 
 def _tool_call(fc: types.FunctionCall) -> dict[str, Any]:
@@ -207,20 +214,44 @@ def _tool_call(fc: types.FunctionCall) -> dict[str, Any]:
   return {"type": "function", "id": fc.id or "", "function": {"name": fc.name, "arguments": arguments}}
 
 
+_AUDIO_FORMATS = {"mpeg": "mp3", "x-wav": "wav", "wave": "wav", "vnd.wave": "wav", "x-flac": "flac"}
+
+
 def _user_part(part: types.Part) -> dict[str, Any]:
+  """One part as an OpenAI content item: text, image_url, video_url, input_audio (inline audio) or file."""
   if part.text is not None:
     return {"type": "text", "text": part.text}
   blob = part.inline_data
   if blob is not None and blob.data is not None:
-    mime = blob.mime_type or "application/octet-stream"
+    mime = (blob.mime_type or "application/octet-stream").split(";", 1)[0].strip().lower()
     if mime.startswith("text/"):
-      return {"type": "text", "text": blob.data.decode("utf-8", errors="replace")}
-    url = f"data:{mime};base64,{base64.b64encode(blob.data).decode()}"
-    return {"type": "image_url", "image_url": {"url": url}}
+      return {"type": "text", "text": _decode_text(blob.data)}
+    data = base64.b64encode(blob.data).decode()
+    if mime.startswith("audio/"):
+      subtype = mime.split("/", 1)[1]
+      return {"type": "input_audio", "input_audio": {"data": data, "format": _AUDIO_FORMATS.get(subtype, subtype)}}
+    url = f"data:{mime};base64,{data}"
+    if mime.startswith(("image/", "video/")):
+      kind = "image_url" if mime.startswith("image/") else "video_url"
+      return {"type": kind, kind: {"url": url}}
+    return {"type": "file", "file": {"file_data": url}}  # PDFs and other documents, sent inline
   if part.file_data is not None and part.file_data.file_uri:
-    return {"type": "image_url", "image_url": {"url": part.file_data.file_uri}}
+    uri = part.file_data.file_uri
+    mime = part.file_data.mime_type or mimetypes.guess_type(uri)[0] or ""
+    if not mime or mime.startswith(("image/", "video/")):
+      kind = "video_url" if mime.startswith("video/") else "image_url"
+      return {"type": kind, kind: {"url": uri}}
+    return {"type": "file", "file": {"file_id": uri, "format": mime}}
   raise ValueError(f"LiteLlm cannot send a part of this kind to a chat model: {part!r}. "
                    "Send text, inline_data or file_data parts.")
+
+
+def _decode_text(data: bytes) -> str:
+  """Inline text as text: UTF-8, else Latin-1 (every byte is a character there), so nothing is replaced."""
+  try:
+    return data.decode("utf-8")
+  except UnicodeDecodeError:
+    return data.decode("latin-1")
 
 
 def to_tools(config: types.GenerateContentConfig) -> list[dict[str, Any]]:

@@ -367,3 +367,26 @@ def test_cached_prompt_tokens_in_each_providers_shape():
                         ({"prompt_tokens_details": [{"cached_tokens": 5}, {"cached_tokens": 2}]}, 7),
                         ({"cached_prompt_tokens": 4}, 4), ({"cached_tokens": 3}, 3), ({}, None)):
     assert usage_metadata({**counts, **usage}).cached_content_token_count == cached
+
+
+def test_each_kind_of_media_goes_as_the_content_item_chat_models_take():
+  from adk_nb.models.lite_llm import content_to_messages
+
+  def sent(*parts):
+    return content_to_messages(types.Content(role="user", parts=list(parts)))[0]["content"]
+
+  blob = lambda mime, data=b"ab": types.Part(inline_data=types.Blob(mime_type=mime, data=data))  # noqa: E731
+  assert sent(blob("text/plain", "café".encode())) == "café"  # one text-like part: the text itself
+  assert sent(blob("text/plain", b"\xff")) == "\xff"  # not UTF-8: Latin-1, nothing replaced
+  items = sent(types.Part(text="see"), blob("image/png"), blob("audio/mpeg"), blob("video/mp4"),
+               blob("application/pdf"))
+  assert items == [
+      {"type": "text", "text": "see"},
+      {"type": "image_url", "image_url": {"url": "data:image/png;base64,YWI="}},
+      {"type": "input_audio", "input_audio": {"data": "YWI=", "format": "mp3"}},
+      {"type": "video_url", "video_url": {"url": "data:video/mp4;base64,YWI="}},
+      {"type": "file", "file": {"file_data": "data:application/pdf;base64,YWI="}}]
+  by_uri = sent(types.Part(text="and"), types.Part(file_data=types.FileData(file_uri="gs://b/report.pdf")),
+                types.Part(file_data=types.FileData(file_uri="https://x.example/cat.png")))
+  assert by_uri[1:] == [{"type": "file", "file": {"file_id": "gs://b/report.pdf", "format": "application/pdf"}},
+                        {"type": "image_url", "image_url": {"url": "https://x.example/cat.png"}}]
