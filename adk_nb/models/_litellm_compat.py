@@ -22,23 +22,11 @@ from .google_llm import with_user_turn
 from .lite_llm import (_FINISH_REASONS, _json, _lowercase_types, _parameters, _rename_schema_keys, cached_prompt_tokens,
                        content_to_messages, from_model_response, generation_args, parse_arguments, schema_to_json,
                        to_messages, to_tools, usage_metadata, user_content)
+from .lite_llm import GOOGLE_ADK_NAMES
 from .llm_request import LlmRequest
 from .llm_response import LlmResponse
 
-__all__ = [
-    "FunctionChunk", "ReasoningChunk", "TextChunk", "UsageMetadataChunk", "_BraceDepthTracker",
-    "_FILE_ID_REQUIRED_PROVIDERS", "_FINISH_REASON_MAPPING", "_MISSING_TOOL_RESULT_MESSAGE",
-    "_THOUGHT_SIGNATURE_SEPARATOR", "_aggregate_streaming_thought_parts", "_extract_cached_prompt_tokens", "_append_fallback_user_content_if_missing",
-    "_content_to_message_param", "_convert_reasoning_value_to_parts", "_enforce_strict_openai_schema",
-    "_extract_json_from_deepseek_args", "_extract_reasoning_value", "_extract_thought_signature_from_tool_call",
-    "_function_declaration_to_tool_param", "_get_completion_inputs", "_get_content", "_get_provider_from_model",
-    "_is_anthropic_model", "_is_anthropic_provider", "_is_anthropic_route", "_looks_like_openai_file_id",
-    "_message_to_generate_content_response", "_model_response_to_chunk",
-    "_model_response_to_generate_content_response", "_parse_deepseek_tool_calls_from_text",
-    "_parse_tool_calls_from_text", "_redact_file_uri_for_log", "_redirect_litellm_loggers_to_stdout",
-    "_safe_json_serialize", "_schema_to_dict", "_split_message_content_and_tool_calls",
-    "_to_litellm_response_format", "_to_litellm_role",
-]
+__all__ = list(GOOGLE_ADK_NAMES)
 
 _FINISH_REASON_MAPPING = _FINISH_REASONS
 """google-adk's name for the finish-reason table (OpenAI finish_reason -> genai FinishReason)."""

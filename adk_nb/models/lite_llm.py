@@ -25,6 +25,7 @@ from .google_llm import with_user_turn
 from .guard import check_real_call
 from .llm_request import LlmRequest
 from .llm_response import LlmResponse
+from ..utils.lazy import lazy_exports
 
 logger = logging.getLogger(__name__)
 
@@ -581,6 +582,23 @@ def _retry_after(error: BaseException) -> Optional[float]:
   return None
 
 
-# google-adk's private names for these conversions (its tests and code written against it import them).
-from ._litellm_compat import *  # noqa: E402,F401,F403 - at the end: the compat module reads the codecs above
-from ._litellm_compat import __all__ as _compat_names  # noqa: E402,F401
+GOOGLE_ADK_NAMES = (
+    "_aggregate_streaming_thought_parts", "_append_fallback_user_content_if_missing", "_BraceDepthTracker",
+    "_content_to_message_param", "_convert_reasoning_value_to_parts", "_enforce_strict_openai_schema",
+    "_extract_cached_prompt_tokens", "_extract_json_from_deepseek_args", "_extract_reasoning_value",
+    "_extract_thought_signature_from_tool_call", "_FILE_ID_REQUIRED_PROVIDERS", "_FINISH_REASON_MAPPING",
+    "_function_declaration_to_tool_param", "FunctionChunk", "_get_completion_inputs", "_get_content",
+    "_get_provider_from_model", "_is_anthropic_model", "_is_anthropic_provider", "_is_anthropic_route",
+    "_looks_like_openai_file_id", "_message_to_generate_content_response", "_MISSING_TOOL_RESULT_MESSAGE",
+    "_model_response_to_chunk", "_model_response_to_generate_content_response",
+    "_parse_deepseek_tool_calls_from_text", "_parse_tool_calls_from_text", "ReasoningChunk",
+    "_redact_file_uri_for_log", "_redirect_litellm_loggers_to_stdout", "_safe_json_serialize", "_schema_to_dict",
+    "_split_message_content_and_tool_calls", "TextChunk", "_THOUGHT_SIGNATURE_SEPARATOR",
+    "_to_litellm_response_format", "_to_litellm_role", "UsageMetadataChunk",
+)
+"""google-adk's private helper names (its tests and code written against it import them from here).
+
+They live in `models/_litellm_compat.py` and load on first use: wrappers over the codecs above where
+adk_nb converts the same thing, a NotImplementedError naming the README where it does not."""
+
+__getattr__ = lazy_exports(__name__, {name: f"{__package__}._litellm_compat" for name in GOOGLE_ADK_NAMES})
