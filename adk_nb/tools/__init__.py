@@ -25,6 +25,7 @@ _EXPORTS = {
     "load_artifacts": ".load_artifacts_tool:load_artifacts_tool",  # google-adk's spelling of both
     "load_memory": ".load_memory_tool",
     "preload_memory": ".preload_memory_tool",
+    "request_input": "._request_input_tool",
     "transfer_to_agent": ".transfer_to_agent_tool",
     "UrlContextTool": ".url_context_tool",
     "url_context": ".url_context_tool",
