@@ -14,6 +14,7 @@ from ..agents import _callbacks
 from ..events.event import Event, new_uuid4
 from ..events.event_actions import EventActions
 from ..events.protocol import GATED_KEY, NESTED_KEY, confirmation_request_call
+from ..events.protocol import MALFORMED_ARGUMENTS_KEY as MALFORMED_ARGUMENTS
 from ..sessions import json_form
 from ..tools.agent_tool import NestedPause
 from ..tools._function_schema import ToolArgumentsError
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
 tool_logger = logging.getLogger("adk_nb.tools")
 """Where tool exceptions are logged, with their traceback."""
 
-MALFORMED_ARGUMENTS = "__adk_nb_malformed_arguments__"
 NEEDS_CONFIRMATION = NEEDS_CONFIRMATION_RESPONSE
 REJECTED = REJECTED_RESPONSE
 

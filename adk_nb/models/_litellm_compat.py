@@ -18,7 +18,7 @@ from urllib.parse import urlparse
 from google.genai import types
 from pydantic import BaseModel
 
-from .google_llm import with_user_turn
+from ._request_shape import with_user_turn
 from .lite_llm import (_FINISH_REASONS, _json, _lowercase_types, _parameters, _rename_schema_keys, cached_prompt_tokens,
                        content_to_messages, from_model_response, generation_args, parse_arguments, schema_to_json,
                        to_messages, to_tools, usage_metadata, user_content)

@@ -19,9 +19,10 @@ import pydantic
 from pydantic import PrivateAttr
 
 from ..errors import codes
+from ..events.protocol import MALFORMED_ARGUMENTS_KEY, TOOL_CALL_DELTA_KEY  # noqa: F401 - public here too
 from . import _retry
 from .base_llm import BaseLlm
-from .google_llm import with_user_turn
+from ._request_shape import with_user_turn
 from .guard import check_real_call
 from .llm_request import LlmRequest
 from .llm_response import LlmResponse
@@ -29,15 +30,6 @@ from ..utils.lazy import lazy_exports
 
 logger = logging.getLogger(__name__)
 
-MALFORMED_ARGUMENTS_KEY = "__adk_nb_malformed_arguments__"
-"""Key of FunctionCall.args when a model sent tool arguments that are not a JSON object.
-
-Its value is `{"raw": <the text the model sent>, "error": <why it does not parse>}`; the flow
-answers such a call with an error function response so the model can try again.
-"""
-
-TOOL_CALL_DELTA_KEY = "adk_nb_tool_call_delta"
-"""custom_metadata key of a streamed partial that carries a tool-call fragment (no content)."""
 
 _FINISH_REASONS = {
     "stop": types.FinishReason.STOP,
