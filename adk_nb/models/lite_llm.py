@@ -12,6 +12,7 @@ import logging
 import mimetypes
 import os
 import re
+from dataclasses import dataclass
 from typing import Any, AsyncGenerator, Optional, Union
 
 from google.genai import types
@@ -483,13 +484,22 @@ def from_model_response(response: Any) -> LlmResponse:
                    getattr(response, "model", None))
 
 
+@dataclass
+class _CallSlot:
+  """One streamed tool call as its fragments arrive: the id and name come once, the arguments in pieces."""
+
+  id: Optional[str] = None
+  name: str = ""
+  arguments: str = ""
+
+
 class StreamAggregator:
   """Turns streamed chat-completion chunks into partial LlmResponses and one final answer."""
 
   def __init__(self) -> None:
     self._text: list[str] = []
     self._reasoning: list[str] = []
-    self._calls: dict[int, dict[str, Any]] = {}
+    self._calls: dict[int, _CallSlot] = {}
     self._finish: Optional[types.FinishReason] = None
     self._usage: Optional[types.GenerateContentResponseUsageMetadata] = None
     self._model: Optional[str] = None
@@ -513,14 +523,14 @@ class StreamAggregator:
         out.append(self._partial([types.Part(text=delta.content)]))
       for i, call in enumerate(delta.tool_calls or []):
         index = call.index if getattr(call, "index", None) is not None else i
-        slot = self._calls.setdefault(index, {"id": None, "name": "", "arguments": ""})
+        slot = self._calls.setdefault(index, _CallSlot())
         fn = call.function
         if call.id:
-          slot["id"] = call.id
-        if fn is not None and fn.name:
-          slot["name"] = fn.name if not slot["name"] else slot["name"]
+          slot.id = call.id
+        if fn is not None and fn.name and not slot.name:
+          slot.name = fn.name
         fragment = (fn.arguments or "") if fn is not None else ""
-        slot["arguments"] += fragment
+        slot.arguments += fragment
         out.append(LlmResponse(partial=True, model_version=self._model, custom_metadata={TOOL_CALL_DELTA_KEY: {
             "index": index, "id": call.id, "name": fn.name if fn is not None else None, "arguments": fragment}}))
     return out
@@ -538,7 +548,7 @@ class StreamAggregator:
     for index in sorted(self._calls):
       slot = self._calls[index]
       parts.append(types.Part(function_call=types.FunctionCall(
-          id=slot["id"], name=slot["name"], args=parse_arguments(slot["arguments"]))))
+          id=slot.id, name=slot.name, args=parse_arguments(slot.arguments))))
     return _response(parts, self._finish, self._usage, self._model)
 
 
