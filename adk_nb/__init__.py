@@ -1,33 +1,17 @@
 """adk_nb: Google ADK's agent architecture, fast and native to Jupyter notebooks."""
 
+from .utils.lazy import lazy_exports as _lazy_exports
+
 __version__ = "0.1.0"
 
 __all__ = ["Agent", "Context", "Event", "LlmAgent", "Runner", "InMemoryRunner", "Workflow", "__version__"]
 
 
-def __getattr__(name: str):
-  # Lazy, so `import adk_nb` stays light and the notebook extension loads fast.
-  if name in ("Agent", "LlmAgent"):
-    from .agents.llm_agent import LlmAgent
-
-    return LlmAgent
-  if name in ("Runner", "InMemoryRunner"):
-    from . import runners
-
-    return getattr(runners, name)
-  if name == "Workflow":
-    from .workflow._workflow import Workflow
-
-    return Workflow
-  if name == "Event":
-    from .events.event import Event
-
-    return Event
-  if name == "Context":
-    from .agents.context import Context
-
-    return Context
-  raise AttributeError(f"module 'adk_nb' has no attribute {name!r}")
+# Lazy, so `import adk_nb` stays light and the notebook extension loads fast.
+__getattr__ = _lazy_exports(__name__, {
+    "Agent": ".agents.llm_agent:LlmAgent", "LlmAgent": ".agents.llm_agent", "Runner": ".runners",
+    "InMemoryRunner": ".runners", "Workflow": ".workflow._workflow", "Event": ".events.event",
+    "Context": ".agents.context"})
 
 
 def load_ipython_extension(ipython) -> None:

@@ -340,7 +340,7 @@ def print_causes(summary: dict, out, limit: int = 60) -> None:
 # -------------------------------------------------------------------------------------------- samples
 
 SAMPLE_PROBE = r'''
-import asyncio, importlib, json, os, signal, sys, traceback
+import asyncio, importlib, json, os, sys, traceback
 os.environ.setdefault('GOOGLE_API_KEY', 'fake-key')
 os.environ.setdefault('GOOGLE_CLOUD_PROJECT', 'fake-project')
 os.environ.setdefault('GOOGLE_CLOUD_LOCATION', 'us-central1')
@@ -348,17 +348,19 @@ os.environ.setdefault('GOOGLE_GENAI_USE_VERTEXAI', '0')
 PKG, ROOT, MODULE = sys.argv[1], sys.argv[2], sys.argv[3]
 sys.path.insert(0, ROOT)
 os.chdir(ROOT)
-out = {'construct': None, 'turn': None}
 def fail(e):
   return {'error': type(e).__name__, 'message': (str(e).splitlines() or [''])[0][:300],
           'where': ''.join(traceback.format_exception(type(e), e, e.__traceback__)[-3:])[-1200:]}
+def report(phase, value):
+  # One line per phase, flushed: if the turn hangs, the parent still knows the sample constructed.
+  print(json.dumps({phase: value}), flush=True)
 try:
   module = importlib.import_module(MODULE)
   root = getattr(module, 'root_agent')
-  out['construct'] = {'ok': True, 'type': type(root).__name__}
+  report('construct', {'ok': True, 'type': type(root).__name__})
 except BaseException as e:
-  out['construct'] = fail(e)
-  print(json.dumps(out)); sys.exit(0)
+  report('construct', fail(e))
+  sys.exit(0)
 try:
   from google.genai import types
   base_llm = importlib.import_module(PKG + '.models.base_llm')
@@ -393,11 +395,9 @@ try:
                     [p.function_call.name for p in parts if p.function_call],
                     [p.function_response.name for p in parts if p.function_response]])
     return trace
-  signal.alarm(60)
-  out['turn'] = {'ok': True, 'trace': asyncio.run(turn())}
+  report('turn', {'ok': True, 'trace': asyncio.run(turn())})
 except BaseException as e:
-  out['turn'] = fail(e)
-print(json.dumps(out))
+  report('turn', fail(e))
 '''
 
 
@@ -421,20 +421,62 @@ def find_samples(dirs: list[str]) -> list[tuple[str, Path, str]]:
   return found
 
 
-def probe_sample(python: str, pkg: str, root: Path, module: str, env: dict) -> dict:
-  try:
-    proc = subprocess.run([python, '-c', SAMPLE_PROBE, pkg, str(root), module], env=env,
-                          capture_output=True, text=True, timeout=120)
-    last = (proc.stdout.strip().splitlines() or [''])[-1]
-    return json.loads(last)
-  except (subprocess.TimeoutExpired, json.JSONDecodeError) as e:
-    return {'construct': {'error': type(e).__name__, 'message': 'probe failed', 'where': ''}, 'turn': None}
+HANG = 'Hang'
+"""The error name of a phase that did not finish in --sample-timeout seconds (its own outcome, not a failure)."""
+
+
+def probe_sample(python: str, pkg: str, root: Path, module: str, env: dict, timeout: int) -> dict:
+  """Constructs the sample and runs one scripted turn in a child process; a phase that hangs is killed.
+
+  The child runs in its own process group and writes to a file, not a pipe: a sample that starts a
+  server (an MCP stdio process, say) keeps a pipe open after its parent dies, and reading that pipe
+  to its end was how an earlier census hung.
+  """
+  out = {'construct': None, 'turn': None}
+  with tempfile.TemporaryFile('w+') as sink:
+    proc = subprocess.Popen([python, '-c', SAMPLE_PROBE, pkg, str(root), module], env=env, stdout=sink,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+      proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+      pass
+    finally:
+      try:  # the whole group: servers the sample started go too
+        os.killpg(proc.pid, 9)
+      except ProcessLookupError:
+        pass
+      proc.wait()
+    sink.seek(0)
+    for line in sink.read().splitlines():
+      try:
+        out.update(json.loads(line))
+      except (json.JSONDecodeError, TypeError, ValueError):
+        continue
+  hang = {'error': HANG, 'message': f'no answer in {timeout} s (killed)', 'where': ''}
+  if out['construct'] is None:
+    out['construct'] = hang if proc.returncode == -9 else {
+        'error': 'ProbeDied', 'message': f'exit code {proc.returncode}', 'where': ''}
+  elif out['construct'].get('ok') and out['turn'] is None:
+    out['turn'] = hang if proc.returncode == -9 else {
+        'error': 'ProbeDied', 'message': f'exit code {proc.returncode}', 'where': ''}
+  return out
+
+
+def source_tag(base: str, taken: set) -> str:
+  """A short name for a samples folder ('adk-2x' for /work/ref/adk-2x/contributing/samples), unique in the run."""
+  parts = Path(base).resolve().parts
+  tag = parts[-3] if len(parts) >= 3 else Path(base).name
+  while tag in taken:
+    tag += "'"
+  taken.add(tag)
+  return tag
 
 
 def measure_samples(args, work: Path) -> list[dict]:
-  copies = {}
-  for side, rewrite_imports in (('google-adk', False), ('adk_nb', True)):
-    for i, base in enumerate(args.samples):
+  copies, tags = {}, {}
+  for i, base in enumerate(args.samples):
+    tags[base] = source_tag(base, set(tags.values()))
+    for side, rewrite_imports in (('google-adk', False), ('adk_nb', True)):
       dst = work / f'samples-{side}' / f'{i}' / Path(base).name
       copy_tree(Path(base), dst, rewrite_imports)
       copies[(side, base)] = dst
@@ -444,10 +486,11 @@ def measure_samples(args, work: Path) -> list[dict]:
   for base in args.samples:
     for side, python, pkg in (('google-adk', args.adk_python, 'google.adk'), ('adk_nb', args.nb_python, 'adk_nb')):
       for label, root, module in find_samples([str(copies[(side, base)])]):
-        jobs.append((label, side, python, pkg, root, module))
+        # Two trees both have samples/hello_world: the label says which tree.
+        jobs.append((f'{tags[base]}:{label}', side, python, pkg, root, module))
   results = collections.defaultdict(dict)
   with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-    futures = {pool.submit(probe_sample, python, pkg, root, module, env): (label, side)
+    futures = {pool.submit(probe_sample, python, pkg, root, module, env, args.sample_timeout): (label, side)
                for label, side, python, pkg, root, module in jobs}
     for future in concurrent.futures.as_completed(futures):
       label, side = futures[future]
@@ -456,42 +499,63 @@ def measure_samples(args, work: Path) -> list[dict]:
   return [dict(label=label, **sides) for label, sides in sorted(results.items())]
 
 
+def _phase(sample: dict, side: str, phase: str) -> dict:
+  return (sample.get(side) or {}).get(phase) or {}
+
+
+def sample_counts(samples: list[dict]) -> dict:
+  """The census's figures: hangs on either side are their own outcome, never counted as failures."""
+  counted = [s for s in samples if _phase(s, 'google-adk', 'construct').get('ok')]
+  constructed = [s for s in counted if _phase(s, 'adk_nb', 'construct').get('ok')]
+  turned = [s for s in constructed if _phase(s, 'google-adk', 'turn').get('ok')]
+  same = [s for s in turned
+          if _phase(s, 'adk_nb', 'turn').get('ok') and _phase(s, 'google-adk', 'turn')['trace'] == _phase(
+              s, 'adk_nb', 'turn')['trace']]
+  hangs = {side: sum(1 for s in samples for phase in ('construct', 'turn') if _phase(s, side, phase).get('error') == HANG)
+           for side in ('google-adk', 'adk_nb')}
+  return {'samples': len(samples), 'counted': len(counted), 'constructed': len(constructed), 'turned': len(turned),
+          'same': len(same), 'same_labels': {s['label'] for s in same}, 'hangs': hangs}
+
+
+def _sample_row(s: dict, same: set) -> str:
+  gc, nc = _phase(s, 'google-adk', 'construct'), _phase(s, 'adk_nb', 'construct')
+  if not gc.get('ok'):
+    g_cell = 'hangs' if gc.get('error') == HANG else f"fails: {gc.get('error')}"
+    n_cell = 'ok' if nc.get('ok') else f"fails: {nc.get('error')}"
+    return f"| {s['label']} | {g_cell} (not counted) | {n_cell} | |"
+  n_cell = 'ok' if nc.get('ok') else f"**{nc.get('error')}**: {nc.get('message', '')[:140]}"
+  gt, nt = _phase(s, 'google-adk', 'turn'), _phase(s, 'adk_nb', 'turn')
+  if not nc.get('ok'):
+    t_cell = ''
+  elif not gt.get('ok'):
+    t_cell = f"google-adk turn {'hangs' if gt.get('error') == HANG else 'fails'} ({gt.get('error')})"
+  elif s['label'] in same:
+    t_cell = 'identical'
+  elif not nt.get('ok'):
+    t_cell = f"**{nt.get('error')}**: {nt.get('message', '')[:140]}"
+  else:
+    t_cell = f"differs: {json.dumps(gt['trace'])[:120]} vs {json.dumps(nt['trace'])[:120]}"
+  return f"| {s['label']} | constructs | {n_cell} | {t_cell.replace('|', '/')} |"
+
+
 def summarise_samples(samples: list[dict], out) -> dict:
-  counted = [s for s in samples if (s.get('google-adk') or {}).get('construct', {}).get('ok')]
-  constructed = [s for s in counted if (s.get('adk_nb') or {}).get('construct', {}).get('ok')]
-  turned = [s for s in constructed if s['google-adk'].get('turn', {}) and s['google-adk']['turn'].get('ok')]
-  same = []
-  for s in turned:
-    a, b = s['google-adk']['turn'], s['adk_nb'].get('turn') or {}
-    if b.get('ok') and a['trace'] == b['trace']:
-      same.append(s)
+  total = sample_counts(samples)
   print('| sample | google-adk | adk_nb construct | scripted turn |', file=out)
   print('|---|---|---|---|', file=out)
   for s in samples:
-    g, n = s.get('google-adk') or {}, s.get('adk_nb') or {}
-    gc, nc = g.get('construct') or {}, n.get('construct') or {}
-    g_cell = 'constructs' if gc.get('ok') else f"fails: {gc.get('error')}"
-    if not gc.get('ok'):
-      n_cell = 'ok' if nc.get('ok') else f"fails: {nc.get('error')}"
-      print(f"| {s['label']} | {g_cell} (not counted) | {n_cell} | |", file=out)
-      continue
-    n_cell = 'ok' if nc.get('ok') else f"**{nc.get('error')}**: {nc.get('message', '')[:140]}"
-    gt, nt = g.get('turn') or {}, n.get('turn') or {}
-    if not nc.get('ok'):
-      t_cell = ''
-    elif not gt.get('ok'):
-      t_cell = f"google-adk turn fails ({gt.get('error')})"
-    elif s in same:
-      t_cell = 'identical'
-    elif not nt.get('ok'):
-      t_cell = f"**{nt.get('error')}**: {nt.get('message', '')[:140]}"
-    else:
-      t_cell = f"differs: {json.dumps(gt['trace'])[:120]} vs {json.dumps(nt['trace'])[:120]}"
-    print(f"| {s['label']} | {g_cell} | {n_cell} | {t_cell.replace('|', '/')} |", file=out)
-  print(f'\nSamples: {len(constructed)} of {len(counted)} that construct on google-adk construct on adk_nb; '
-        f'{len(same)} of {len(turned)} with a scripted turn on google-adk run it identically on adk_nb.',
+    print(_sample_row(s, total['same_labels']), file=out)
+  print('\n| samples from | agents | construct on google-adk | ... and on adk_nb | scripted turn on google-adk '
+        '| ... identical on adk_nb | hangs google-adk / adk_nb |', file=out)
+  print('|---|---|---|---|---|---|---|', file=out)
+  sources = sorted({s['label'].split(':', 1)[0] for s in samples})
+  for source in sources + ['all']:
+    c = total if source == 'all' else sample_counts([s for s in samples if s['label'].startswith(source + ':')])
+    print(f"| {source} | {c['samples']} | {c['counted']} | {c['constructed']} | {c['turned']} | {c['same']} "
+          f"| {c['hangs']['google-adk']} / {c['hangs']['adk_nb']} |", file=out)
+  print(f"\nSamples: {total['constructed']} of {total['counted']} that construct on google-adk construct on adk_nb; "
+        f"{total['same']} of {total['turned']} with a scripted turn on google-adk run it identically on adk_nb.",
         file=out)
-  return {'counted': len(counted), 'constructed': len(constructed), 'turned': len(turned), 'same': len(same)}
+  return {k: v for k, v in total.items() if k != 'same_labels'}
 
 
 # ----------------------------------------------------------------------------------------------- main
@@ -508,6 +572,9 @@ def main() -> int:
   parser.add_argument('--files', nargs='*', help='only test files matching these regular expressions')
   parser.add_argument('--jobs', type=int, default=2)
   parser.add_argument('--timeout', type=int, default=60, help='seconds per test item')
+  parser.add_argument('--sample-timeout', type=int, default=90,
+                      help='seconds per sample (construct and scripted turn); a sample that takes longer is '
+                           'killed with the processes it started and counted as a hang')
   parser.add_argument('--report', help='also write the tables and the per-cause breakdown (Markdown) here')
   parser.add_argument('--json', help='write the raw results here')
   args = parser.parse_args()

@@ -53,6 +53,12 @@ class BaseAgent(BaseNode):
 
   config_type: ClassVar[Optional[type]] = None
 
+  step_kind: ClassVar[str] = "agent"
+  """How views draw this agent and its run ('agent', 'sequential', 'parallel', 'loop', 'workflow').
+
+  A class attribute, so a subclass of LoopAgent is drawn as a loop: a custom agent class that
+  orchestrates its children the same way may set it too."""
+
   @field_validator("name")
   @classmethod
   def _validate_name(cls, value: str) -> str:

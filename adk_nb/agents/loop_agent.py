@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import AsyncGenerator, Optional
+from typing import AsyncGenerator, ClassVar, Optional
 
 from ..events.event import Event
 from ._agent_state import LoopAgentState  # noqa: F401  (google-adk's path)
@@ -17,6 +17,8 @@ class LoopAgent(BaseAgent):
   Stops when an event escalates (`exit_loop` tool, or `actions.escalate = True`; the
   escalating event is still yielded and committed) or after `max_iterations` passes.
   """
+
+  step_kind: ClassVar[str] = "loop"
 
   max_iterations: Optional[int] = None
   """Passes over the sub-agents at most; None loops until an escalation."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import AsyncGenerator
+from typing import AsyncGenerator, ClassVar
 
 from ..errors import codes
 from ..events.event import Event
@@ -25,6 +25,8 @@ class ParallelAgent(BaseAgent):
   If a branch pauses, the others run to completion and the invocation pauses; resuming
   runs only the paused branches.
   """
+
+  step_kind: ClassVar[str] = "parallel"
 
   async def _run_async_impl(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
     saved = restored_state(self, ctx)

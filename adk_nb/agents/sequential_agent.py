@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import AsyncGenerator
+from typing import AsyncGenerator, ClassVar
 
 from ..events.event import Event
 from ._agent_state import SequentialAgentState  # noqa: F401  (google-adk's path)
@@ -18,6 +18,8 @@ class SequentialAgent(BaseAgent):
   there; resuming the invocation continues with that sub-agent, never the next one.
   (google-adk issue 3184: there, the next sub-agent runs before the answer.)
   """
+
+  step_kind: ClassVar[str] = "sequential"
 
   async def _run_async_impl(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
     saved = restored_state(self, ctx) or {}

@@ -9,7 +9,7 @@ exchange and refresh flows (google-adk's exchangers, refreshers); toolsets take 
 directly (README "Compatibility").
 """
 
-import importlib
+from ..utils.lazy import lazy_exports
 
 _EXPORTS = {
     "AuthConfig": ".auth_tool",
@@ -25,10 +25,4 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str):
-  module = _EXPORTS.get(name)
-  if module is None:
-    raise AttributeError(f"module 'adk_nb.auth' has no attribute {name!r}")
-  value = getattr(importlib.import_module(module, __name__), name)
-  globals()[name] = value
-  return value
+__getattr__ = lazy_exports(__name__, _EXPORTS)

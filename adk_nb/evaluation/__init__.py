@@ -21,6 +21,7 @@ from .eval_set import EvalSet
 from .evaluator import EvaluationResult, PerInvocationResult
 from .formats import EvalFileError, load_eval_config, load_eval_set, save_eval_set
 from .result_store import ResultStore, list_runs
+from ..utils.lazy import lazy_exports
 
 __all__ = [
     "AgentEvaluator", "BaseCriterion", "LocalExecutor", "RayExecutor", "EvalCase", "EvalCaseResult", "EvalConfig", "EvalFileError", "EvalMetric",
@@ -32,26 +33,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
-  # Lazy: running and reporting pull in the runner and agents only when used.
-  if name == "evaluate":
-    from ._evaluate import evaluate
-
-    return evaluate
-  if name == "EvalResults":
-    from .results import EvalResults
-
-    return EvalResults
-  if name == "AgentEvaluator":
-    from .agent_evaluator import AgentEvaluator
-
-    return AgentEvaluator
-  if name in ("RayExecutor", "LocalExecutor"):
-    from . import executors
-
-    return getattr(executors, name)
-  if name == "eval_case_from_session":
-    from .from_session import eval_case_from_session
-
-    return eval_case_from_session
-  raise AttributeError(f"module 'adk_nb.evaluation' has no attribute {name!r}")
+# Lazy: running and reporting pull in the runner and agents only when used.
+__getattr__ = lazy_exports(__name__, {
+    "evaluate": "._evaluate", "EvalResults": ".results", "AgentEvaluator": ".agent_evaluator",
+    "RayExecutor": ".executors", "LocalExecutor": ".executors", "eval_case_from_session": ".from_session"})

@@ -25,6 +25,15 @@ REQUEST_INPUT = "adk_request_input"
 """The long-running call that asks a person for input (ADK 2.x workflows)."""
 REQUEST_CREDENTIAL = "adk_request_credential"
 """The long-running call that asks the client for credentials (ADK's name)."""
+MALFORMED_ARGUMENTS_KEY = "__adk_nb_malformed_arguments__"
+"""Key of FunctionCall.args when a model sent tool arguments that are not a JSON object.
+
+Its value is `{"raw": <the text the model sent>, "error": <why it does not parse>}`. The model
+adapters write it; the flow answers such a call with an error function response so the model
+can try again, and the adapters echo the raw text back to the model that wrote it.
+"""
+TOOL_CALL_DELTA_KEY = "adk_nb_tool_call_delta"
+"""custom_metadata key of a streamed partial response that carries a tool-call fragment (no content)."""
 PROTOCOL_CALLS = frozenset({REQUEST_CONFIRMATION, REQUEST_INPUT, REQUEST_CREDENTIAL})
 """Calls the framework makes to the client (not tool calls): a person or the client answers them."""
 HIDDEN_FROM_MODEL = frozenset({REQUEST_CONFIRMATION, REQUEST_CREDENTIAL})
@@ -46,9 +55,6 @@ the tool's `require_confirmation` asked for (not the tool itself). A rejection o
 answered without running the tool, whatever the tool's code says when the answer arrives."""
 EDITED_FROM_KEY = "adk_nb_edited_from"
 """custom_metadata key of the event an edited fork put in another's place (value: the replaced event's id)."""
-MALFORMED_ARGUMENTS = "__adk_nb_malformed_arguments__"
-"""Key a model adapter puts in a function call's args when the model's arguments were not a JSON object
-(value: {"raw": text, "error": why}); the call is then answered with that error instead of running the tool."""
 
 
 @dataclass(frozen=True)

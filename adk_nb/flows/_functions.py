@@ -14,7 +14,8 @@ from pydantic import BaseModel
 from ..agents import _callbacks
 from ..events.event import Event, new_uuid4
 from ..events.event_actions import EventActions
-from ..events.protocol import GATED_KEY, MALFORMED_ARGUMENTS, NESTED_KEY, confirmation_request_call
+from ..events.protocol import GATED_KEY, NESTED_KEY, confirmation_request_call
+from ..events.protocol import MALFORMED_ARGUMENTS_KEY as MALFORMED_ARGUMENTS
 from ..sessions import json_form
 from ..tools.agent_tool import NestedPause
 from ..tools._function_schema import ToolArgumentsError

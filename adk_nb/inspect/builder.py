@@ -35,8 +35,6 @@ from .text import jsonable, readable_hint, short_args, to_json_text
 KEEP_REQUESTS = 500
 """Model requests kept (by reference) for the detail panel: those of the latest model calls."""
 
-_WORKFLOW_KINDS = {"SequentialAgent": "sequential", "ParallelAgent": "parallel", "LoopAgent": "loop",
-                   "Workflow": "workflow"}
 
 
 class StepBuilder(StepLog):
@@ -133,7 +131,7 @@ class StepBuilder(StepLog):
     parent = self.steps[parent_id] if parent_id is not None else inv
     if parent.kind == "loop":
       parent = self._iteration(parent, parent_agent, agent, when)
-    kind = _WORKFLOW_KINDS.get(type(agent).__name__, "agent")
+    kind = getattr(agent, "step_kind", "agent")  # the class says (BaseAgent.step_kind), so subclasses keep it
     step = self._add(Step(id=self._new_id("agent"), kind=kind, parent=parent.id, title=agent.name, t0=when,
                           status="running", invocation_id=inv.invocation_id, author=agent.name,
                           branch=branch or ""))

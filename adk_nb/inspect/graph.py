@@ -35,8 +35,6 @@ GRAPH_STATUS_TEXT = {"waiting": "○ waiting", "running": "… running", "paused
 _FROM_STEP = {"running": "running", "streaming": "running", "pending": "paused", "needs approval": "paused",
               "paused": "paused", "ok": "done", "done": "done", "responded": "done", "approved": "done",
               "rejected": "rejected", "error": "error", "": "done"}
-_AGENT_KINDS = {"SequentialAgent": "sequential", "ParallelAgent": "parallel", "LoopAgent": "loop",
-                "Workflow": "workflow"}
 _RUN_ID = re.compile(r"@\d+")
 
 
@@ -141,7 +139,7 @@ def _add_agent(graph: AgentGraph, agent: Any, seen: set[int]) -> str:
   if id(agent) in seen:
     return node_id
   seen.add(id(agent))
-  kind = _AGENT_KINDS.get(type(agent).__name__, "agent")
+  kind = getattr(agent, "step_kind", "agent")  # BaseAgent.step_kind: a LoopAgent subclass is a loop too
   structure = _workflow_graph(agent)
   if structure is not None:
     return _add_workflow(graph, agent.name, structure, seen, f"node:{agent.name}")
@@ -178,17 +176,17 @@ def _add_tools(graph: AgentGraph, agent: Any, node_id: str, seen: set[int]) -> N
 
 def _add_workflow(graph: AgentGraph, name: str, structure: Any, seen: set[int], prefix: str) -> str:
   """A workflow's nodes as `node:<workflow>/<node>`; its START node stands for the workflow."""
+  from ..workflow import JoinNode  # only a graph that has a workflow needs the workflow package
   ids: dict[str, str] = {}
   for node_name, node in structure.nodes.items():
     node_id = f"{prefix}/{node_name}"
     ids[node_name] = node_id
-    class_name = type(node).__name__
     if node_name == "__START__":
       kind, label = "start", f"{name}: START"
-    elif class_name == "JoinNode":
+    elif isinstance(node, JoinNode):
       kind, label = "join", node_name
-    elif class_name in _AGENT_KINDS or hasattr(node, "sub_agents"):
-      kind, label = _AGENT_KINDS.get(class_name, "agent"), node_name
+    elif hasattr(node, "step_kind") or hasattr(node, "sub_agents"):
+      kind, label = getattr(node, "step_kind", "agent"), node_name
     else:
       kind, label = "node", node_name
     graph.add(GraphNode(node_id, label, kind))

@@ -6,6 +6,7 @@ from .llm_request import LlmRequest
 from .llm_response import LlmResponse
 from .registry import LLMRegistry
 from .scripted import ScriptedModel, ScriptExhausted, call
+from ..utils.lazy import lazy_exports
 
 __all__ = [
     "BaseLlm",
@@ -53,10 +54,5 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str):
-  # Adapters load only when asked for; even then litellm itself is imported at the first call.
-  if name in _LAZY:
-    import importlib
-
-    return getattr(importlib.import_module(_LAZY[name], __name__), name)
-  raise AttributeError(f"module 'adk_nb.models' has no attribute {name!r}")
+# Adapters load only when asked for; even then litellm itself is imported at the first call.
+__getattr__ = lazy_exports(__name__, _LAZY)

@@ -31,7 +31,7 @@ from pydantic import Field, PrivateAttr, model_validator
 
 from . import _retry
 from .base_llm import BaseLlm
-from .google_llm import with_user_turn
+from ._request_shape import with_user_turn
 from .guard import check_real_call
 from .lite_llm import schema_to_json
 from .llm_request import LlmRequest

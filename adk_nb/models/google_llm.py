@@ -13,6 +13,7 @@ from pydantic import Field, PrivateAttr
 from ..errors import codes
 from . import _retry
 from .base_llm import BaseLlm
+from ._request_shape import with_user_turn
 from .guard import check_real_call
 from .llm_request import LlmRequest
 from .llm_response import LlmResponse
@@ -159,16 +160,6 @@ def _refuse_search_with_functions(model: str, config: types.GenerateContentConfi
   raise ValueError(f"{model} does not accept google_search together with function tools (Gemini 3 does). Use "
                    "GoogleSearchTool(bypass_multi_tools_limit=True), which runs the search in an agent of its own, "
                    "or a Gemini 3 model.")
-
-
-def with_user_turn(contents: list[types.Content]) -> list[types.Content]:
-  """The contents to send, ending with a user turn as chat models expect (the request is not changed)."""
-  if not contents:
-    return [types.Content(role="user", parts=[types.Part(text="Follow the system instruction.")])]
-  if contents[-1].role != "user":
-    return [*contents, types.Content(role="user", parts=[types.Part(
-        text="Continue with the task as instructed; if nothing is left to do, say so briefly.")])]
-  return contents
 
 
 def _without_client_call_ids(contents: list[types.Content]) -> list[types.Content]:

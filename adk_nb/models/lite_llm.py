@@ -9,8 +9,10 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import mimetypes
 import os
 import re
+from dataclasses import dataclass
 from typing import Any, AsyncGenerator, Optional, Union
 
 from google.genai import types
@@ -18,25 +20,17 @@ import pydantic
 from pydantic import PrivateAttr
 
 from ..errors import codes
-from ..events import protocol
+from ..events.protocol import MALFORMED_ARGUMENTS_KEY, TOOL_CALL_DELTA_KEY  # noqa: F401 - public here too
 from . import _retry
 from .base_llm import BaseLlm
-from .google_llm import with_user_turn
+from ._request_shape import with_user_turn
 from .guard import check_real_call
 from .llm_request import LlmRequest
 from .llm_response import LlmResponse
+from ..utils.lazy import lazy_exports
 
 logger = logging.getLogger(__name__)
 
-MALFORMED_ARGUMENTS_KEY = protocol.MALFORMED_ARGUMENTS  # the name this module has always exported
-"""Key of FunctionCall.args when a model sent tool arguments that are not a JSON object.
-
-Its value is `{"raw": <the text the model sent>, "error": <why it does not parse>}`; the flow
-answers such a call with an error function response so the model can try again.
-"""
-
-TOOL_CALL_DELTA_KEY = "adk_nb_tool_call_delta"
-"""custom_metadata key of a streamed partial that carries a tool-call fragment (no content)."""
 
 _FINISH_REASONS = {
     "stop": types.FinishReason.STOP,
@@ -131,6 +125,7 @@ class LiteLlm(BaseLlm):
         **args,
     }
     call["tools"] = to_tools(llm_request.config) or None
+    call.update(http_args(llm_request.config.http_options, call))
     retrying = dict(options=_retry.RetryOptions.coerce(self.retry_options), classify=_classify,
                     model=self.model, auth_fix=self._auth_fix())
 
@@ -192,11 +187,17 @@ def content_to_messages(content: types.Content) -> list[dict[str, Any]]:
     messages.append(message)
   else:
     user_parts = [p for p in rest if not p.thought]
-    if len(user_parts) == 1 and user_parts[0].text is not None:
-      messages.append({"role": "user", "content": user_parts[0].text})
-    elif user_parts:
-      messages.append({"role": "user", "content": [_user_part(p) for p in user_parts]})
+    if user_parts:
+      messages.append({"role": "user", "content": user_content(user_parts)})
   return messages
+
+
+def user_content(parts: list[types.Part]) -> Any:
+  """The `content` of a user message: the text alone for one text-like part, else a list of content items."""
+  items = [_user_part(p) for p in parts]
+  if len(items) == 1 and items[0]["type"] == "text":
+    return items[0]["text"]
+  return items
 
 
 def _tool_call(fc: types.FunctionCall) -> dict[str, Any]:
@@ -207,20 +208,44 @@ def _tool_call(fc: types.FunctionCall) -> dict[str, Any]:
   return {"type": "function", "id": fc.id or "", "function": {"name": fc.name, "arguments": arguments}}
 
 
+_AUDIO_FORMATS = {"mpeg": "mp3", "x-wav": "wav", "wave": "wav", "vnd.wave": "wav", "x-flac": "flac"}
+
+
 def _user_part(part: types.Part) -> dict[str, Any]:
+  """One part as an OpenAI content item: text, image_url, video_url, input_audio (inline audio) or file."""
   if part.text is not None:
     return {"type": "text", "text": part.text}
   blob = part.inline_data
   if blob is not None and blob.data is not None:
-    mime = blob.mime_type or "application/octet-stream"
+    mime = (blob.mime_type or "application/octet-stream").split(";", 1)[0].strip().lower()
     if mime.startswith("text/"):
-      return {"type": "text", "text": blob.data.decode("utf-8", errors="replace")}
-    url = f"data:{mime};base64,{base64.b64encode(blob.data).decode()}"
-    return {"type": "image_url", "image_url": {"url": url}}
+      return {"type": "text", "text": _decode_text(blob.data)}
+    data = base64.b64encode(blob.data).decode()
+    if mime.startswith("audio/"):
+      subtype = mime.split("/", 1)[1]
+      return {"type": "input_audio", "input_audio": {"data": data, "format": _AUDIO_FORMATS.get(subtype, subtype)}}
+    url = f"data:{mime};base64,{data}"
+    if mime.startswith(("image/", "video/")):
+      kind = "image_url" if mime.startswith("image/") else "video_url"
+      return {"type": kind, kind: {"url": url}}
+    return {"type": "file", "file": {"file_data": url}}  # PDFs and other documents, sent inline
   if part.file_data is not None and part.file_data.file_uri:
-    return {"type": "image_url", "image_url": {"url": part.file_data.file_uri}}
+    uri = part.file_data.file_uri
+    mime = part.file_data.mime_type or mimetypes.guess_type(uri)[0] or ""
+    if not mime or mime.startswith(("image/", "video/")):
+      kind = "video_url" if mime.startswith("video/") else "image_url"
+      return {"type": kind, kind: {"url": uri}}
+    return {"type": "file", "file": {"file_id": uri, "format": mime}}
   raise ValueError(f"LiteLlm cannot send a part of this kind to a chat model: {part!r}. "
                    "Send text, inline_data or file_data parts.")
+
+
+def _decode_text(data: bytes) -> str:
+  """Inline text as text: UTF-8, else Latin-1 (every byte is a character there), so nothing is replaced."""
+  try:
+    return data.decode("utf-8")
+  except UnicodeDecodeError:
+    return data.decode("latin-1")
 
 
 def to_tools(config: types.GenerateContentConfig) -> list[dict[str, Any]]:
@@ -301,6 +326,23 @@ def _lowercase_types(value: Any) -> Any:
   return out
 
 
+def http_args(http: Optional[types.HttpOptions], call: dict[str, Any]) -> dict[str, Any]:
+  """The request's `http_options` as litellm arguments: headers join `extra_headers` (the request's win),
+  `extra_body` and `timeout` (milliseconds there, seconds here) are passed on. Retries stay ours
+  (`retry_options` on LiteLlm), so `http_options.retry_options` is not passed to litellm."""
+  if http is None:
+    return {}
+  out: dict[str, Any] = {}
+  if http.headers:
+    existing = call.get("extra_headers")
+    out["extra_headers"] = {**(existing if isinstance(existing, dict) else {}), **http.headers}
+  if http.extra_body is not None:
+    out["extra_body"] = http.extra_body
+  if http.timeout is not None:
+    out["timeout"] = http.timeout / 1000
+  return out
+
+
 def generation_args(config: types.GenerateContentConfig) -> dict[str, Any]:
   """Sampling settings and response format from the config, as litellm keyword arguments."""
   out: dict[str, Any] = {}
@@ -374,8 +416,7 @@ def usage_metadata(usage: Any) -> Optional[types.GenerateContentResponseUsageMet
   prompt, completion, total = get("prompt_tokens"), get("completion_tokens"), get("total_tokens")
   if prompt is None and completion is None and total is None:
     return None
-  details = get("prompt_tokens_details")
-  cached = details.get("cached_tokens") if isinstance(details, dict) else getattr(details, "cached_tokens", None)
+  cached = cached_prompt_tokens(usage)
   c_details = get("completion_tokens_details")
   reasoning = (c_details.get("reasoning_tokens") if isinstance(c_details, dict)
                else getattr(c_details, "reasoning_tokens", None))
@@ -383,6 +424,29 @@ def usage_metadata(usage: Any) -> Optional[types.GenerateContentResponseUsageMet
       prompt_token_count=prompt, candidates_token_count=completion,
       total_token_count=total if total is not None else (prompt or 0) + (completion or 0),
       cached_content_token_count=cached or None, thoughts_token_count=reasoning or None)
+
+
+def cached_prompt_tokens(usage: Any) -> int:
+  """Prompt tokens served from the provider's cache, in whichever shape the provider reports them (else 0).
+
+  `prompt_tokens_details.cached_tokens` (OpenAI, Azure; a list of such details is summed), or a flat
+  `cached_prompt_tokens` / `cached_tokens`.
+  """
+  if hasattr(usage, "model_dump"):
+    usage = usage.model_dump()
+  if not isinstance(usage, dict):
+    return 0
+  details = usage.get("prompt_tokens_details")
+  if isinstance(details, dict) and isinstance(details.get("cached_tokens"), int):
+    return details["cached_tokens"]
+  if isinstance(details, list):
+    total = sum(d["cached_tokens"] for d in details if isinstance(d, dict) and isinstance(d.get("cached_tokens"), int))
+    if total:
+      return total
+  for key in ("cached_prompt_tokens", "cached_tokens"):
+    if isinstance(usage.get(key), int):
+      return usage[key]
+  return 0
 
 
 def _finish_reason(value: Any) -> Optional[types.FinishReason]:
@@ -420,13 +484,22 @@ def from_model_response(response: Any) -> LlmResponse:
                    getattr(response, "model", None))
 
 
+@dataclass
+class _CallSlot:
+  """One streamed tool call as its fragments arrive: the id and name come once, the arguments in pieces."""
+
+  id: Optional[str] = None
+  name: str = ""
+  arguments: str = ""
+
+
 class StreamAggregator:
   """Turns streamed chat-completion chunks into partial LlmResponses and one final answer."""
 
   def __init__(self) -> None:
     self._text: list[str] = []
     self._reasoning: list[str] = []
-    self._calls: dict[int, dict[str, Any]] = {}
+    self._calls: dict[int, _CallSlot] = {}
     self._finish: Optional[types.FinishReason] = None
     self._usage: Optional[types.GenerateContentResponseUsageMetadata] = None
     self._model: Optional[str] = None
@@ -450,14 +523,14 @@ class StreamAggregator:
         out.append(self._partial([types.Part(text=delta.content)]))
       for i, call in enumerate(delta.tool_calls or []):
         index = call.index if getattr(call, "index", None) is not None else i
-        slot = self._calls.setdefault(index, {"id": None, "name": "", "arguments": ""})
+        slot = self._calls.setdefault(index, _CallSlot())
         fn = call.function
         if call.id:
-          slot["id"] = call.id
-        if fn is not None and fn.name:
-          slot["name"] = fn.name if not slot["name"] else slot["name"]
+          slot.id = call.id
+        if fn is not None and fn.name and not slot.name:
+          slot.name = fn.name
         fragment = (fn.arguments or "") if fn is not None else ""
-        slot["arguments"] += fragment
+        slot.arguments += fragment
         out.append(LlmResponse(partial=True, model_version=self._model, custom_metadata={TOOL_CALL_DELTA_KEY: {
             "index": index, "id": call.id, "name": fn.name if fn is not None else None, "arguments": fragment}}))
     return out
@@ -475,7 +548,7 @@ class StreamAggregator:
     for index in sorted(self._calls):
       slot = self._calls[index]
       parts.append(types.Part(function_call=types.FunctionCall(
-          id=slot["id"], name=slot["name"], args=parse_arguments(slot["arguments"]))))
+          id=slot.id, name=slot.name, args=parse_arguments(slot.arguments))))
     return _response(parts, self._finish, self._usage, self._model)
 
 
@@ -511,103 +584,23 @@ def _retry_after(error: BaseException) -> Optional[float]:
   return None
 
 
-# ---- google-adk's names for the same conversions (its tests, and code written against it, import them) ----
+GOOGLE_ADK_NAMES = (
+    "_aggregate_streaming_thought_parts", "_append_fallback_user_content_if_missing", "_BraceDepthTracker",
+    "_content_to_message_param", "_convert_reasoning_value_to_parts", "_enforce_strict_openai_schema",
+    "_extract_cached_prompt_tokens", "_extract_json_from_deepseek_args", "_extract_reasoning_value",
+    "_extract_thought_signature_from_tool_call", "_FILE_ID_REQUIRED_PROVIDERS", "_FINISH_REASON_MAPPING",
+    "_function_declaration_to_tool_param", "FunctionChunk", "_get_completion_inputs", "_get_content",
+    "_get_provider_from_model", "_is_anthropic_model", "_is_anthropic_provider", "_is_anthropic_route",
+    "_looks_like_openai_file_id", "_message_to_generate_content_response", "_MISSING_TOOL_RESULT_MESSAGE",
+    "_model_response_to_chunk", "_model_response_to_generate_content_response",
+    "_parse_deepseek_tool_calls_from_text", "_parse_tool_calls_from_text", "ReasoningChunk",
+    "_redact_file_uri_for_log", "_redirect_litellm_loggers_to_stdout", "_safe_json_serialize", "_schema_to_dict",
+    "_split_message_content_and_tool_calls", "TextChunk", "_THOUGHT_SIGNATURE_SEPARATOR",
+    "_to_litellm_response_format", "_to_litellm_role", "UsageMetadataChunk",
+)
+"""google-adk's private helper names (its tests and code written against it import them from here).
 
-_FINISH_REASON_MAPPING = _FINISH_REASONS
-"""google-adk's name for the finish-reason table (OpenAI finish_reason -> genai FinishReason)."""
+They live in `models/_litellm_compat.py` and load on first use: wrappers over the codecs above where
+adk_nb converts the same thing, a NotImplementedError naming the README where it does not."""
 
-
-def _to_litellm_role(role: Optional[str]) -> str:
-  """The chat role for a genai role: 'model' (or 'assistant') is the assistant, anything else the user."""
-  return "assistant" if role in ("model", "assistant") else "user"
-
-
-def _safe_json_serialize(obj: Any) -> str:
-  """`obj` as JSON text, or `str(obj)` when it is not JSON-serialisable."""
-  try:
-    return json.dumps(obj, ensure_ascii=False)
-  except (TypeError, ValueError, OverflowError, RecursionError):
-    return str(obj)
-
-
-def _get_provider_from_model(model: str) -> str:
-  """The provider of a LiteLLM model name ('openai/gpt-4o' -> 'openai'), or '' when the name does not say."""
-  if not model:
-    return ""
-  if model.startswith("litellm_proxy/"):
-    model = model.split("/", 1)[1]
-  if "/" in model:
-    return model.split("/", 1)[0].lower()
-  lower = model.lower()
-  if "azure" in lower:
-    return "azure"
-  return "openai" if lower.startswith(("gpt-", "o1")) else ""
-
-
-async def _content_to_message_param(content: types.Content, **_provider_options: Any) -> Any:
-  """One Content as a chat message, a list of them (several tool results), or None when it has none.
-
-  google-adk's keyword arguments (provider, model, upload_params, ...) are accepted and not needed:
-  adk_nb sends media inline rather than uploading files.
-  """
-  messages = content_to_messages(content)
-  if not messages:
-    return None
-  return messages[0] if len(messages) == 1 else messages
-
-
-async def _get_content(parts: Any, **_provider_options: Any) -> Any:
-  """The `content` of a user message for these parts: the text alone, or a list of content items."""
-  parts = [p for p in parts if not p.thought]
-  if len(parts) == 1 and parts[0].text is not None:
-    return parts[0].text
-  return [_user_part(p) for p in parts]
-
-
-def _schema_to_dict(schema: Union[types.Schema, dict[str, Any]]) -> dict[str, Any]:
-  """A genai Schema (or a Gemini-style schema dict) as a plain JSON schema dict."""
-  if isinstance(schema, types.Schema):
-    return schema_to_json(schema)
-  return _lowercase_types(_rename_schema_keys(json.loads(_json(schema))))
-
-
-def _function_declaration_to_tool_param(function_declaration: types.FunctionDeclaration) -> dict[str, Any]:
-  """One FunctionDeclaration as an OpenAI `tools` entry."""
-  decl = function_declaration
-  return {"type": "function", "function": {"name": decl.name, "description": decl.description or "",
-                                           "parameters": _parameters(decl)}}
-
-
-def _model_response_to_generate_content_response(response: Any) -> LlmResponse:
-  """google-adk's name for `from_model_response`."""
-  return from_model_response(response)
-
-
-def _message_to_generate_content_response(message: Any, *, is_partial: bool = False,
-                                          model_version: Optional[str] = None,
-                                          thought_parts: Optional[list[types.Part]] = None) -> LlmResponse:
-  """One chat message (litellm Message or dict) as an LlmResponse: thoughts, text, then tool calls."""
-  get = message.get if hasattr(message, "get") else (lambda k, d=None: getattr(message, k, d))
-  parts = list(thought_parts or [])
-  reasoning = get("reasoning_content", None)
-  if not parts and isinstance(reasoning, str) and reasoning:
-    parts.append(types.Part(text=reasoning, thought=True))
-  if get("content", None):
-    parts.append(types.Part(text=get("content")))
-  for call in get("tool_calls", None) or []:
-    fn = call.get("function") if isinstance(call, dict) else call.function
-    name = fn.get("name") if isinstance(fn, dict) else fn.name
-    arguments = fn.get("arguments") if isinstance(fn, dict) else fn.arguments
-    call_id = call.get("id") if isinstance(call, dict) else call.id
-    parts.append(types.Part(function_call=types.FunctionCall(id=call_id, name=name,
-                                                             args=parse_arguments(arguments))))
-  return LlmResponse(content=types.Content(role="model", parts=parts), partial=is_partial or None,
-                     model_version=model_version)
-
-
-async def _get_completion_inputs(llm_request: LlmRequest, model: str = "", upload_params: Any = None,
-                                 **_provider_options: Any) -> tuple[Any, Any, Any, Any]:
-  """(messages, tools or None, response_format or None, the other generation arguments or None)."""
-  args = generation_args(llm_request.config)
-  response_format = args.pop("response_format", None)
-  return to_messages(llm_request), to_tools(llm_request.config) or None, response_format, args or None
+__getattr__ = lazy_exports(__name__, {name: f"{__package__}._litellm_compat" for name in GOOGLE_ADK_NAMES})

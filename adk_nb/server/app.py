@@ -53,9 +53,10 @@ from ..events import Event, EventActions
 from ..events.protocol import PROTOCOL_CALLS, is_start_marker
 from ..errors import AdkNbError, SessionNotFoundError, codes
 from .dev import AddSessionRequest, CreateEvalSetRequest, DevEndpoints, RunEvalRequest
+from .channel import EventChannel
 from .docs import DocsEndpoints
 from .guard import middleware
-from .errors import HttpError, UnknownAppError, error_body, status_of
+from .errors import STATUS_BY_TYPE, HttpError, UnknownAppError, error_body, status_of
 
 
 class _Body(BaseModel):
@@ -100,6 +101,10 @@ class SaveArtifactRequest(_Body):
   filename: str
   artifact: types.Part
   custom_metadata: Optional[dict[str, Any]] = None
+
+
+LIVE_MESSAGE = "adk_nb does not support live (bidi-streaming) models; use /run_sse for streamed text."
+"""What /run_live answers (the WebSocket close reason, the 501 body); its error_code is codes.LIVE_NOT_SUPPORTED."""
 
 
 @dataclass
@@ -425,7 +430,7 @@ class AdkApiServer:
 
   # ---- runs ------------------------------------------------------------------------------------
 
-  async def _start(self, request: Request) -> tuple[RunAgentRequest, asyncio.Queue]:
+  async def _start(self, request: Request) -> tuple[RunAgentRequest, EventChannel]:
     """Validates a run request and starts the run as a task that outlives the HTTP request.
 
     The session is not read here: the Runner reads it anyway and raises SessionNotFoundError
@@ -436,7 +441,7 @@ class AdkApiServer:
     req = await self.body(request, RunAgentRequest)
     runner = self.runner(req.app_name)
     _storable_state(req.state_delta)
-    queue: asyncio.Queue = asyncio.Queue()
+    channel = EventChannel()
     if req.new_message is None and not req.invocation_id:
       # Nothing new to answer: no model call, nothing written (google-adk 2.13 would call the model again).
       if req.state_delta:
@@ -444,8 +449,8 @@ class AdkApiServer:
                              f"/apps/{req.app_name}/users/{req.user_id}/sessions/{req.session_id} "
                              "{\"stateDelta\": {...}}. Nothing was written.", codes.BAD_REQUEST)
       await self.session_or_404(req.app_name, req.user_id, req.session_id)
-      queue.put_nowait(None)
-      return req, queue
+      channel.close()
+      return req, channel
     config = RunConfig(streaming_mode=StreamingMode.SSE if req.streaming else StreamingMode.NONE)
 
     async def produce() -> None:
@@ -454,18 +459,18 @@ class AdkApiServer:
                                             new_message=req.new_message, state_delta=req.state_delta,
                                             invocation_id=req.invocation_id, run_config=config):
           if not is_start_marker(event):  # stored bookkeeping (at-most-once), not an event clients expect
-            queue.put_nowait(event)
+            await channel.put(event)  # waits while the client is behind (server.channel's policy)
       except BaseException as exc:  # noqa: BLE001 - handed to the response, which reports it
-        queue.put_nowait(exc)
+        channel.close(exc)
         if not isinstance(exc, Exception):
           raise
-      finally:
-        queue.put_nowait(None)
+      else:
+        channel.close()
 
     task = asyncio.create_task(produce())
     self.background.add(task)
     task.add_done_callback(self.background.discard)
-    return req, queue
+    return req, channel
 
   def _failure(self, req: RunAgentRequest, exc: BaseException) -> Response:
     """The error response for a run that failed before anything was sent."""
@@ -476,29 +481,36 @@ class AdkApiServer:
     return JSONResponse(error_body(exc), status_code=status_of(exc) or 500)
 
   async def run(self, request: Request) -> Response:
-    req, queue = await self._start(request)
+    req, channel = await self._start(request)
     events = []
-    while (item := await queue.get()) is not None:
-      if isinstance(item, BaseException):
-        return self._failure(req, item)
-      events.append(_dump(item))
+    try:
+      while (item := await channel.get()) is not None:
+        if isinstance(item, BaseException):
+          return self._failure(req, item)
+        events.append(_dump(item))
+    finally:
+      channel.abandon()  # a request cancelled mid-run must not leave the run waiting on a full channel
     return JSONResponse(events)
 
   async def run_sse(self, request: Request) -> Response:
-    req, queue = await self._start(request)
-    first = await queue.get()  # a run that fails before its first event gets a real status, not a 200 stream
+    req, channel = await self._start(request)
+    first = await channel.get()  # a run that fails before its first event gets a real status, not a 200 stream
     if isinstance(first, BaseException):
+      channel.abandon()
       return self._failure(req, first)
 
     async def stream():
       item = first
-      while item is not None:
-        if isinstance(item, BaseException):
-          body = error_body(item)
-          yield f"data: {json.dumps({'error': f'{type(item).__name__}: {item}', **body})}\n\n"
-        else:
-          yield f"data: {item.model_dump_json(by_alias=True, exclude_none=True)}\n\n"
-        item = await queue.get()
+      try:
+        while item is not None:
+          if isinstance(item, BaseException):
+            body = error_body(item)
+            yield f"data: {json.dumps({'error': f'{type(item).__name__}: {item}', **body})}\n\n"
+          else:
+            yield f"data: {item.model_dump_json(by_alias=True, exclude_none=True)}\n\n"
+          item = await channel.get()
+      finally:  # ended, or the client disconnected: the run goes on unbuffered, its events stored
+        channel.abandon()
 
     return StreamingResponse(stream(), media_type="text/event-stream")
 
@@ -526,10 +538,10 @@ class AdkApiServer:
     if session is None:
       await websocket.close(code=1002, reason="Session not found")
       return
-    await websocket.close(code=1011, reason=_ws_reason(LIVE_NOT_SUPPORTED))
+    await websocket.close(code=1011, reason=_ws_reason(LIVE_MESSAGE))
 
   async def run_live_http(self, request: Request) -> Response:
-    raise HttpError(501, f"{LIVE_NOT_SUPPORTED} /run_live is a WebSocket endpoint in google-adk.", codes.LIVE_NOT_SUPPORTED)
+    raise HttpError(501, f"{LIVE_MESSAGE} /run_live is a WebSocket endpoint in google-adk.", codes.LIVE_NOT_SUPPORTED)
 
   # ---- the app ---------------------------------------------------------------------------------
 
@@ -544,7 +556,6 @@ class AdkApiServer:
       await close()
 
 
-LIVE_NOT_SUPPORTED = "adk_nb does not support live (bidi-streaming) models; use /run_sse for streamed text."
 WS_REASON_BYTES = 123
 """A WebSocket close reason holds at most 123 bytes."""
 
@@ -554,16 +565,25 @@ def _ws_reason(text: str) -> str:
   return text.encode()[:WS_REASON_BYTES].decode(errors="ignore")
 
 
-def _guarded(handler):
-  """Turns exceptions into the JSON error body and the status from the one table in `server.errors`."""
+async def _answer_error(conn: Any, exc: Exception) -> Optional[Response]:
+  """The JSON error body and the status from the one table in `server.errors` (a WebSocket is closed, 1011)."""
+  if isinstance(conn, WebSocket):
+    await conn.close(code=1011, reason=_ws_reason(error_body(exc)["detail"]))
+    return None
+  return JSONResponse(error_body(exc), status_code=status_of(exc) or 500)
 
-  async def endpoint(request: Request) -> Response:
-    try:
-      return await handler(request)
-    except Exception as exc:  # noqa: BLE001 - every error is answered, typed ones with their status
-      return JSONResponse(error_body(exc), status_code=status_of(exc) or 500)
 
-  return endpoint
+def exception_handlers() -> dict[Any, Any]:
+  """Starlette's exception handlers: each class of the status table, and Exception for the rest (500).
+
+  The table's classes are answered inside the middleware (CORS headers included) and not logged:
+  they are the client's or a provider's problem. Anything else is a bug in the server or an agent:
+  Starlette answers it from its outermost layer (500, the same JSON body) and re-raises it, so the
+  server logs the traceback.
+  """
+  handlers: dict[Any, Any] = {kind: _answer_error for kind, _ in STATUS_BY_TYPE}
+  handlers[Exception] = _answer_error
+  return handlers
 
 
 def build_app(config: ServerConfig) -> Starlette:
@@ -600,7 +620,7 @@ def build_app(config: ServerConfig) -> Starlette:
             "create_eval_set": CreateEvalSetRequest, "add_session": AddSessionRequest,
             "run_eval": RunEvalRequest, "run_eval_legacy": RunEvalRequest}  # handler name -> body, for /docs
   table += DocsEndpoints(list(table), bodies).routes()
-  routes = [Route(path, _guarded(handler), methods=methods) for path, handler, methods in table]
+  routes = [Route(path, handler, methods=methods) for path, handler, methods in table]
   routes.insert(0, WebSocketRoute("/run_live", server.run_live))
 
   @contextlib.asynccontextmanager
@@ -608,7 +628,8 @@ def build_app(config: ServerConfig) -> Starlette:
     yield
     await server.close()
 
-  app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware(config.allow_origins, config.host))
+  app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware(config.allow_origins, config.host),
+                  exception_handlers=exception_handlers())
   app.state.adk = server
   return app
 

@@ -37,45 +37,40 @@ def _quote(text: str) -> str:
   return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
 
 
-def _tool_name(tool: Any) -> str:
-  return getattr(tool, "name", None) or getattr(tool, "__name__", None) or type(tool).__name__
+_SHAPES = {"tool": "box", "toolset": "box", "node": "box", "start": "circle", "join": "diamond"}
+"""DOT shape per graph-node kind; agents of every kind are ellipses, as in google-adk's graph."""
+_QUIET_EDGES = {"", "tool", "tools", "transfer"}
+"""Edge labels left off the drawing (google-adk draws these edges bare); routes and steps are shown."""
 
 
 def agent_graph_dot(root: Any, highlights: Iterable[tuple[str, str]] = (), dark_mode: bool = False) -> str:
-  """The agent tree as DOT: agents (ellipses) and their tools (boxes), edges parent -> child.
+  """The agent's picture as DOT, from the same `graph_of` the notebook's graph draws.
 
-  `highlights` are (from, to) name pairs, e.g. (agent, tool) for a call; the nodes and the edge
+  Nodes are named by their labels, as google-adk names them (agents, tools, workflow nodes);
+  `highlights` are (from, to) name pairs, e.g. (agent, tool) for a call: the nodes and the edge
   between them (either direction) are drawn highlighted.
   """
+  from ..inspect.graph import graph_of
+
+  graph = graph_of(root)
   pairs = {(a, b) for a, b in highlights}
   lit = {name for pair in pairs for name in pair if name}
   fg, bg, accent = ("#e8eaed", "#202124", "#8ab4f8") if dark_mode else ("#202124", "#ffffff", "#1a73e8")
   lines = ["digraph {", f'  graph [rankdir=LR, bgcolor="{bg}"];',
            f'  node [fontname="Helvetica", color="{fg}", fontcolor="{fg}"];', f'  edge [color="{fg}"];']
-  seen: set[str] = set()
-
-  def node(name: str, shape: str) -> None:
-    if name in seen:
-      return
-    seen.add(name)
-    style = f', style=filled, fillcolor="{accent}", fontcolor="{bg}"' if name in lit else ""
-    lines.append(f"  {_quote(name)} [shape={shape}{style}];")
-
-  def edge(a: str, b: str) -> None:
-    style = f' [color="{accent}", penwidth=2]' if (a, b) in pairs or (b, a) in pairs else ""
-    lines.append(f"  {_quote(a)} -> {_quote(b)}{style};")
-
-  def walk(agent: Any) -> None:
-    node(agent.name, "ellipse")
-    for tool in getattr(agent, "tools", None) or []:
-      name = _tool_name(tool)
-      node(name, "box")
-      edge(agent.name, name)
-    for child in getattr(agent, "sub_agents", None) or []:
-      walk(child)
-      edge(agent.name, child.name)
-
-  walk(root)
+  drawn: set[str] = set()
+  for node in graph.nodes.values():
+    if node.label in drawn:  # one name, one DOT node (google-adk's graph shares a tool two agents use)
+      continue
+    drawn.add(node.label)
+    style = f', style=filled, fillcolor="{accent}", fontcolor="{bg}"' if node.label in lit else ""
+    lines.append(f"  {_quote(node.label)} [shape={_SHAPES.get(node.kind, 'ellipse')}{style}];")
+  for edge in graph.edges:
+    a, b = graph.nodes[edge.source].label, graph.nodes[edge.target].label
+    attributes = [] if edge.label in _QUIET_EDGES else [f"label={_quote(edge.label)}"]
+    if (a, b) in pairs or (b, a) in pairs:
+      attributes += [f'color="{accent}"', "penwidth=2"]
+    lines.append(f"  {_quote(a)} -> {_quote(b)}" + (f" [{', '.join(attributes)}]" if attributes else "") + ";")
   lines.append("}")
   return "\n".join(lines)
 

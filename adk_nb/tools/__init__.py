@@ -4,7 +4,7 @@ Names are resolved lazily so that low-level modules (events) can import
 `adk_nb.tools.tool_confirmation` without pulling in the agent machinery.
 """
 
-import importlib
+from ..utils.lazy import lazy_exports
 
 _EXPORTS = {
     "AgentTool": ".agent_tool",
@@ -22,9 +22,10 @@ _EXPORTS = {
     "VertexAiSearchTool": ".vertex_ai_search_tool",
     "exit_loop": ".exit_loop_tool",
     "google_search": ".google_search_tool",
-    "load_artifacts": ".load_artifacts_tool",
+    "load_artifacts": ".load_artifacts_tool:load_artifacts_tool",  # google-adk's spelling of both
     "load_memory": ".load_memory_tool",
     "preload_memory": ".preload_memory_tool",
+    "request_input": "._request_input_tool",
     "transfer_to_agent": ".transfer_to_agent_tool",
     "UrlContextTool": ".url_context_tool",
     "url_context": ".url_context_tool",
@@ -33,12 +34,4 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str):
-  module = _EXPORTS.get(name)
-  if module is None:
-    raise AttributeError(f"module 'adk_nb.tools' has no attribute {name!r}")
-  # `load_artifacts` is the tool instance `load_artifacts_tool` (google-adk's spelling of both)
-  attribute = "load_artifacts_tool" if name == "load_artifacts" else name
-  value = getattr(importlib.import_module(module, __name__), attribute)
-  globals()[name] = value
-  return value
+__getattr__ = lazy_exports(__name__, _EXPORTS)

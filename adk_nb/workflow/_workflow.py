@@ -33,6 +33,7 @@ class Workflow(BaseAgent):
   """
 
   _is_workflow_node: ClassVar[bool] = True
+  step_kind: ClassVar[str] = "workflow"
 
   edges: list[Any] = Field(default_factory=list)
   """Chains of node-likes, fan-out tuples, routing maps {route: node}, or Edge objects."""

@@ -86,3 +86,27 @@ def test_status_words_use_glyphs_common_fonts_have():
     assert word.replace(" ", "").isalpha()
     # U+2300-U+23FF (⏸ is U+23F8) and emoji are drawn as an empty box by many fonts.
     assert not any(0x2300 <= ord(c) <= 0x23FF or ord(c) >= 0x1F000 for c in symbol), text
+
+
+class Review(LoopAgent):
+  """A LoopAgent subclass, as users write them (to add a field or override a hook)."""
+
+
+def test_a_subclass_of_a_workflow_agent_is_drawn_as_its_kind():
+  critic = Agent(name="critic", model=ScriptedModel([]))
+  reviser = Agent(name="reviser", model=ScriptedModel([]))
+  graph = graph_of(Review(name="review", sub_agents=[critic, reviser]))
+  assert graph.nodes["agent:review"].kind == "loop"
+  edges = {(e.source, e.target, e.label) for e in graph.edges}
+  assert {("agent:review", "agent:critic", "1"), ("agent:reviser", "agent:critic", "again")} <= edges
+
+
+def test_a_custom_agent_class_declares_its_kind():
+  class Relay(SequentialAgent):
+    pass
+
+  class Fan(Agent):
+    step_kind = "parallel"  # a custom orchestrator says how it is drawn
+
+  graph = graph_of(Relay(name="relay", sub_agents=[Fan(name="fan", model=ScriptedModel([]))]))
+  assert {n.id: n.kind for n in graph.nodes.values()} == {"agent:relay": "sequential", "agent:fan": "parallel"}

@@ -56,6 +56,21 @@ def test_loop_runs_in_time_order_inside_numbered_iterations():
   assert texts[2:] == ["c1", "r1", "c2", "r2", ""]
 
 
+class Review(LoopAgent):
+  """A LoopAgent subclass: its run still has a loop step with numbered iterations."""
+
+
+def test_a_loop_agent_subclass_runs_in_numbered_iterations():
+  critic = Agent(name="critic", model=ScriptedModel(["c1", call("exit_loop")]), tools=[exit_loop])
+  reviser = Agent(name="reviser", model=ScriptedModel(["r1"]))
+  run = nb.run(Review(name="review", sub_agents=[critic, reviser], max_iterations=5), "go", store="memory://",
+               view=False)
+  tree = outline(run.steps, kinds={"loop", "iteration", "agent"})
+  assert [(depth, kind, title) for depth, kind, title, _ in tree] == [
+      (1, "loop", "review"), (2, "iteration", "iteration 1"), (3, "agent", "critic"), (3, "agent", "reviser"),
+      (2, "iteration", "iteration 2"), (3, "agent", "critic")]
+
+
 def test_parallel_branches_are_lanes_and_each_model_call_times_itself():
   run = nb.run(loop_and_parallel(), "go", store="memory://", view=False)
   steps = list(run.steps.steps.values())

@@ -346,3 +346,47 @@ async def test_timeout_is_reported(server):
   server.hang()
   with pytest.raises(ModelTimeoutError, match="did not answer within 0.2 s"):
     await collect(model(server, retry=RetryOptions(attempts=1, timeout=0.2)), request(user("Hi")))
+
+
+async def test_http_options_headers_and_body_reach_the_provider(server):
+  server.reply(completion("ok"))
+  llm = model(server, extra_headers={"X-Team": "billing", "X-Trace": "old"})
+  await collect(llm, request(user("Hi"), tools=False, http_options=types.HttpOptions(
+      headers={"X-Trace": "t-42"}, extra_body={"metadata": {"run": "r1"}})))
+  got = server.requests[0]
+  headers = {k.lower(): v for k, v in got.headers.items()}
+  assert headers["x-team"] == "billing" and headers["x-trace"] == "t-42"  # the request's header wins
+  assert got.json["metadata"] == {"run": "r1"}
+
+
+def test_cached_prompt_tokens_in_each_providers_shape():
+  from adk_nb.models.lite_llm import usage_metadata
+
+  counts = {"prompt_tokens": 10, "completion_tokens": 2, "total_tokens": 12}
+  for usage, cached in (({"prompt_tokens_details": {"cached_tokens": 6}}, 6),  # OpenAI, Azure
+                        ({"prompt_tokens_details": [{"cached_tokens": 5}, {"cached_tokens": 2}]}, 7),
+                        ({"cached_prompt_tokens": 4}, 4), ({"cached_tokens": 3}, 3), ({}, None)):
+    assert usage_metadata({**counts, **usage}).cached_content_token_count == cached
+
+
+def test_each_kind_of_media_goes_as_the_content_item_chat_models_take():
+  from adk_nb.models.lite_llm import content_to_messages
+
+  def sent(*parts):
+    return content_to_messages(types.Content(role="user", parts=list(parts)))[0]["content"]
+
+  blob = lambda mime, data=b"ab": types.Part(inline_data=types.Blob(mime_type=mime, data=data))  # noqa: E731
+  assert sent(blob("text/plain", "café".encode())) == "café"  # one text-like part: the text itself
+  assert sent(blob("text/plain", b"\xff")) == "\xff"  # not UTF-8: Latin-1, nothing replaced
+  items = sent(types.Part(text="see"), blob("image/png"), blob("audio/mpeg"), blob("video/mp4"),
+               blob("application/pdf"))
+  assert items == [
+      {"type": "text", "text": "see"},
+      {"type": "image_url", "image_url": {"url": "data:image/png;base64,YWI="}},
+      {"type": "input_audio", "input_audio": {"data": "YWI=", "format": "mp3"}},
+      {"type": "video_url", "video_url": {"url": "data:video/mp4;base64,YWI="}},
+      {"type": "file", "file": {"file_data": "data:application/pdf;base64,YWI="}}]
+  by_uri = sent(types.Part(text="and"), types.Part(file_data=types.FileData(file_uri="gs://b/report.pdf")),
+                types.Part(file_data=types.FileData(file_uri="https://x.example/cat.png")))
+  assert by_uri[1:] == [{"type": "file", "file": {"file_id": "gs://b/report.pdf", "format": "application/pdf"}},
+                        {"type": "image_url", "image_url": {"url": "https://x.example/cat.png"}}]

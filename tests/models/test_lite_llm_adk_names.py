@@ -60,3 +60,68 @@ def test_a_message_becomes_a_response_with_its_tool_calls():
   assert text.text == "Checking." and (call.function_call.name, call.function_call.args) == (
       "get_weather", {"city": "Paris"})
   assert response.model_version == "gpt-4o-mini" and not response.partial
+
+
+def test_a_streamed_chunk_reads_as_google_adks_chunks_reasoning_text_calls_then_usage():
+  from adk_nb.models.lite_llm import (FunctionChunk, ReasoningChunk, TextChunk, UsageMetadataChunk,
+                                      _model_response_to_chunk)
+
+  chunk = {"choices": [{"index": 0, "finish_reason": "tool_calls", "delta": {
+      "reasoning_content": "Paris first.", "content": "Checking.",
+      "tool_calls": [{"index": 0, "id": "c1", "type": "function",
+                      "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'}}]}}],
+           "usage": {"prompt_tokens": 7, "completion_tokens": 3, "total_tokens": 10}}
+  assert list(_model_response_to_chunk(chunk)) == [
+      (ReasoningChunk(parts=[types.Part(text="Paris first.", thought=True)]), "tool_calls"),
+      (TextChunk(text="Checking."), "tool_calls"),
+      (FunctionChunk(id="c1", name="get_weather", args='{"city": "Paris"}', index=0), "tool_calls"),
+      (UsageMetadataChunk(prompt_tokens=7, completion_tokens=3, total_tokens=10), None)]
+  assert list(_model_response_to_chunk({"choices": [{"index": 0, "finish_reason": "stop", "delta": {}}]})) == [
+      (None, "stop")]
+
+
+def test_reasoning_in_each_providers_shape_becomes_thought_parts():
+  from adk_nb.models.lite_llm import (_aggregate_streaming_thought_parts, _convert_reasoning_value_to_parts,
+                                      _extract_reasoning_value)
+
+  blocks = [{"type": "thinking", "thinking": "Step 1."}, {"type": "redacted", "data": "xx"}]
+  assert _extract_reasoning_value({"thinking_blocks": blocks, "reasoning_content": "flat"}) is blocks
+  assert _extract_reasoning_value({"reasoning": "vllm's key"}) == "vllm's key"
+  assert _convert_reasoning_value_to_parts(blocks) == [types.Part(text="Step 1.", thought=True)]
+  assert _convert_reasoning_value_to_parts("plain") == [types.Part(text="plain", thought=True)]
+  streamed = [types.Part(text="a", thought=True), types.Part(text="b", thought=True)]
+  assert _aggregate_streaming_thought_parts(streamed) == [types.Part(text="ab", thought=True)]
+
+
+def test_response_format_and_the_user_turn_are_what_the_adapter_sends():
+  import pydantic
+
+  from adk_nb.models.lite_llm import _append_fallback_user_content_if_missing, _to_litellm_response_format
+  from adk_nb.models.lite_llm import generation_args
+
+  class Answer(pydantic.BaseModel):
+    city: str
+
+  sent = generation_args(types.GenerateContentConfig(response_schema=Answer))["response_format"]
+  assert _to_litellm_response_format(Answer, "openai/gpt-4o") == sent
+  assert _to_litellm_response_format({"type": "OBJECT", "title": "Pick", "properties": {}}, "m") == {
+      "type": "json_schema", "json_schema": {"name": "Pick", "schema": {"type": "object", "title": "Pick",
+                                                                       "properties": {}}}}
+  request = llm_request("openai/gpt-4o-mini")
+  _append_fallback_user_content_if_missing(request)
+  assert [c.role for c in request.contents] == ["user"]
+  assert to_messages(request)[-1]["role"] == "user"
+
+
+def test_provider_and_file_names_and_what_adk_nb_does_not_do():
+  import pytest
+
+  from adk_nb.models.lite_llm import (_is_anthropic_model, _is_anthropic_route, _looks_like_openai_file_id,
+                                      _parse_tool_calls_from_text, _redact_file_uri_for_log)
+
+  assert _is_anthropic_model("bedrock/anthropic.claude-3-5-sonnet") and not _is_anthropic_model("openai/gpt-4o")
+  assert _is_anthropic_route("vertex_ai", "claude-sonnet-4") and not _is_anthropic_route("vertex_ai", "gemini-2.5")
+  assert _looks_like_openai_file_id("file-abc") and not _looks_like_openai_file_id("gs://b/x.pdf")
+  assert _redact_file_uri_for_log("gs://bucket/secret/report.pdf") == "gs://<redacted>/report.pdf"
+  with pytest.raises(NotImplementedError, match="plain text.*README's Compatibility section"):
+    _parse_tool_calls_from_text('{"name": "f", "arguments": {}}')

@@ -103,3 +103,28 @@ def test_eval_sets_from_a_served_session_to_a_file_adk_nb_eval_reads(tmp_path, s
   assert c.delete(f"{dev}/eval-sets/smoke/eval-cases/paris").status_code == 200
   assert c.get(f"{dev}/eval_sets/smoke/evals").json() == []
   assert c.delete(f"{dev}/eval-sets/smoke/eval-cases/paris").status_code == 404
+
+
+def test_the_dev_graph_is_the_notebooks_graph_agent_tools_loops_and_workflows():
+  from adk_nb import Agent
+  from adk_nb.agents import LoopAgent, SequentialAgent
+  from adk_nb.models import ScriptedModel
+  from adk_nb.server.dev import agent_graph_dot
+  from adk_nb.tools import AgentTool
+  from tests.inspect.test_steps import review_flow
+
+  def lookup(q: str) -> str:
+    """Looks up."""
+    return q
+
+  helper = Agent(name="helper", model=ScriptedModel([]), tools=[lookup])
+  desk = Agent(name="desk", model=ScriptedModel([]), tools=[AgentTool(helper)])
+  loop = LoopAgent(name="review", sub_agents=[Agent(name="critic", model=ScriptedModel([])),
+                                              Agent(name="reviser", model=ScriptedModel([]))])
+  dot = agent_graph_dot(SequentialAgent(name="root", sub_agents=[desk, loop]))
+  assert '"desk" -> "helper" [label="agent tool"];' in dot and '"helper" -> "lookup";' in dot
+  assert '"helper" [shape=ellipse];' in dot and '"lookup" [shape=box];' in dot  # an agent, not a tool box
+  assert '"reviser" -> "critic" [label="again"];' in dot and '"root" -> "desk" [label="1"];' in dot
+  flow = agent_graph_dot(review_flow(), highlights=[("critic", "writer")])
+  assert '"critic" -> "writer" [label="revise", color="#1a73e8", penwidth=2];' in flow
+  assert '"checks" [shape=diamond];' in flow

@@ -63,3 +63,28 @@ def test_the_server_maps_eval_file_errors_without_importing_the_evaluation_packa
   root = Path(__file__).resolve().parents[2]  # this checkout's adk_nb, first on sys.path
   done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, cwd=root)
   assert done.stdout.strip() == "False", done.stderr[-2000:]
+
+
+def test_a_typed_error_is_answered_with_its_status_and_a_bug_is_reported_to_the_server(serve_app):
+  client = serve_app()
+  service = client.app.state.adk.session_service
+
+  async def storage_down(**kwargs):
+    raise SessionStorageError("the database is read-only; nothing was written")
+
+  async def bug(**kwargs):
+    raise RuntimeError("a bug in a session store")
+
+  service.list_sessions = storage_down
+  answer = client.get("/apps/weather_app/users/u/sessions")
+  assert answer.status_code == 503 and answer.json()["error_code"] == "SESSION_STORAGE_ERROR"
+  service.list_sessions = bug
+  # A bug is answered 500 with the same JSON body, and re-raised so the server logs its traceback
+  # (the test client raises what the server would log).
+  with pytest.raises(RuntimeError, match="a bug in a session store"):
+    client.get("/apps/weather_app/users/u/sessions")
+  from starlette.testclient import TestClient
+  quiet = TestClient(client.app, base_url="http://127.0.0.1:8000", raise_server_exceptions=False)
+  answer = quiet.get("/apps/weather_app/users/u/sessions")
+  assert answer.status_code == 500 and answer.json() == {"detail": "a bug in a session store",
+                                                         "error_code": "AGENT_ERROR"}

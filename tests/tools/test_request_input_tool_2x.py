@@ -31,3 +31,12 @@ def test_request_input_is_a_long_running_tool_named_for_the_protocol():
   assert request_input.is_long_running and declaration.name == "adk_request_input"
   schema = declaration.parameters_json_schema or declaration.parameters.model_dump(exclude_none=True)
   assert "message" in schema["properties"] and "message" in schema["required"]
+
+
+def test_google_adk_2x_samples_import_paths():
+  # samples/hitl/request_input_tool and samples/workflows/node_as_tool (google-adk 2.x's contributing/samples)
+  from adk_nb.apps import ResumabilityConfig
+  from adk_nb.apps._configs import ResumabilityConfig as from_configs
+  from adk_nb.tools import request_input as exported
+
+  assert exported is request_input and from_configs is ResumabilityConfig

@@ -6,8 +6,7 @@ import the simulators.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from ...utils.lazy import lazy_exports
 
 _HOME = {"LlmBackedUserSimulator": "llm_backed_user_simulator",
          "LlmBackedUserSimulatorConfig": "llm_backed_user_simulator", "BaseUserSimulatorConfig": "user_simulator",
@@ -16,7 +15,4 @@ _HOME = {"LlmBackedUserSimulator": "llm_backed_user_simulator",
 __all__ = sorted(_HOME)
 
 
-def __getattr__(name: str) -> Any:
-  if name not in _HOME:
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-  return getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
+__getattr__ = lazy_exports(__name__, {name: f".{module}" for name, module in _HOME.items()})

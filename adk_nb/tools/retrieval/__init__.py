@@ -5,8 +5,7 @@ first use of their names; `VertexAiRagRetrieval` is Gemini's built-in retrieval 
 corpus.
 """
 
-from typing import Any
-
+from ...utils.lazy import lazy_exports
 from .base_retrieval_tool import BaseRetrievalTool
 
 __all__ = ["BaseRetrievalTool", "FilesRetrieval", "LlamaIndexRetrieval", "VertexAiRagRetrieval"]
@@ -15,9 +14,4 @@ _LAZY = {"FilesRetrieval": ".files_retrieval", "LlamaIndexRetrieval": ".llama_in
          "VertexAiRagRetrieval": ".vertex_ai_rag_retrieval"}
 
 
-def __getattr__(name: str) -> Any:
-  if name not in _LAZY:
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-  import importlib
-
-  return getattr(importlib.import_module(_LAZY[name], __name__), name)
+__getattr__ = lazy_exports(__name__, _LAZY)
