@@ -327,9 +327,10 @@ function timelinePart(model, container, button) {
     setTicker();
   }
   button.addEventListener("click", () => {
-    show(container.hidden);
-    model.set("timeline", !container.hidden);
+    const open = container.hidden;
+    model.set("timeline", open);  // the trait first: the kernel pushes rows while it is set
     model.save_changes();
+    if (open === container.hidden) show(open);  // (the trait's change may have shown it already)
   });
   function onTrait() {
     if (Boolean(model.get("timeline")) === container.hidden) show(Boolean(model.get("timeline")));
@@ -394,8 +395,62 @@ function detailsPart(model, side, tree, filter) {
     entry.root.scrollIntoView({ block: "nearest" });
   }
 
+  // "fork here" and "edit & continue" on a model or tool step (offered by the kernel in `msg.actions`): the
+  // continued run opens in a new view below. The edit is checked as JSON here and again in the kernel.
+  const notes = new Map();  // id -> what the kernel last said about a fork or edit of that step
+
+  function paintActions(msg) {
+    const box = el("div", "adknb-side-actions");
+    const fork = el("button", "adknb-fork", "fork here");
+    fork.title = "a new session with everything up to this step, continued live from it (shown below)";
+    const edit = el("button", "adknb-edit", "edit & continue");
+    edit.title = `edit ${msg.actions.what} and continue from the edit in a new session (shown below)`;
+    const editor = el("div", "adknb-editor");
+    editor.hidden = true;
+    const label = el("div", "adknb-editor-label", `${msg.actions.what}, as JSON:`);
+    const text = el("textarea", "adknb-edit-box");
+    text.value = msg.actions.value;
+    text.rows = Math.min(14, msg.actions.value.split("\n").length + 1);
+    text.spellcheck = false;
+    const send = el("button", "adknb-edit-send", "continue from the edit");
+    const note = el("div", "adknb-edit-note", notes.get(msg.id) || "");
+    editor.append(label, text, send);
+    fork.addEventListener("click", () => {
+      note.textContent = "forking…";
+      model.send({ type: "fork", id: msg.id });
+    });
+    edit.addEventListener("click", () => { editor.hidden = !editor.hidden; if (!editor.hidden) text.focus(); });
+    send.addEventListener("click", () => {
+      try {
+        JSON.parse(text.value);
+      } catch (err) {
+        note.textContent = `not valid JSON (${err.message}); strings need quotes, e.g. "Booked.". Nothing was sent.`;
+        note.dataset.error = "yes";
+        return;
+      }
+      delete note.dataset.error;
+      note.textContent = "continuing…";
+      model.send({ type: "edit", id: msg.id, value: text.value });
+    });
+    box.append(fork, edit, editor, note);
+    return box;
+  }
+
+  function onNote(msg) {
+    const text = msg.type === "continued" ? `continued below, in session ${msg.session}` : msg.message;
+    notes.set(msg.id, text);
+    if (msg.id !== model.get("selected")) return;
+    const note = content.querySelector(".adknb-edit-note");
+    if (!note) return;
+    note.textContent = text;
+    if (msg.type === "step_error") note.dataset.error = "yes"; else delete note.dataset.error;
+  }
+
+  function forget() { details.clear(); asked.clear(); }
+
   function paint(msg) {
     content.textContent = "";
+    if (msg.actions) content.append(paintActions(msg));
     for (const section of msg.sections || []) {
       const part = el("details", "adknb-section");
       part.open = true;
@@ -449,7 +504,8 @@ function detailsPart(model, side, tree, filter) {
     if (ev.target instanceof HTMLTextAreaElement || ev.target instanceof HTMLInputElement) return;
     if (ev.key === "n") go(1); else if (ev.key === "p") go(-1); else if (ev.key === "Escape") select("");
   });
-  return { select: (id) => select(model.get("selected") === id ? "" : id), draw, show };
+  return { select: (id) => select(model.get("selected") === id ? "" : id), draw, show, onNote,
+           onStatus() { forget(); draw(); } };
 }
 
 // ---- the view --------------------------------------------------------------------------------------------
@@ -507,6 +563,7 @@ function render({ model, el: root }) {
     if (msg.type === "reset") { waiting = false; redraw(msg.nodes, msg.seq); return; }
     if (msg.type === "detail") { details.show(msg); return; }
     if (msg.type === "trace") { timeline.draw(msg); return; }
+    if (msg.type === "continued" || msg.type === "step_error") { details.onNote(msg); return; }
     if (msg.type !== "ops") return;
     if (msg.seq <= seq) return;            // already in the snapshot
     if (msg.seq !== seq + 1) {             // a gap: ask for everything once
@@ -533,6 +590,7 @@ function render({ model, el: root }) {
   // anywidget removes these listeners itself when the view goes (they are registered with the view).
   model.on("msg:custom", onMsg);
   model.on("change:status", setStatus);
+  model.on("change:status", details.onStatus);  // what a step offers (fork, edit) depends on the run's status
   model.on("change:title", setStatus);
   model.on("change:nodes", onSnapshot);
   model.on("change:filter", filter.onFilterTrait);

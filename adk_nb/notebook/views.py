@@ -20,6 +20,7 @@ from ..inspect.step import vocabulary
 from ..inspect.timeline import Trace, steps_of_nodes, trace
 from ..inspect.text import jsonable, readable_hint, to_json_text
 from . import _parent_guard
+from .step_edit import actions_for, event_of, replacement
 from ._loop import call_in_loop, logger, running_loop
 from ._static import run_view_html, state_html, tree_html
 
@@ -118,13 +119,15 @@ class EventTree(anywidget.AnyWidget):
   def __init__(self, source: Optional[Callable[[], list]] = None,
                loop: Optional[Callable[[], Any]] = None,
                detail: Optional[Callable[[str, bool], dict]] = None,
-               trace_of: Optional[Callable[[], Trace]] = None, **kwargs: Any):
+               trace_of: Optional[Callable[[], Trace]] = None,
+               on_step_action: Optional[Callable[[dict], None]] = None, **kwargs: Any):
     super().__init__(**kwargs)
     self._source = source or (lambda: list(self.nodes))
     self._loop_of = loop or (lambda: None)
     self._detail = detail
     self._trace_of = trace_of or (lambda: trace(steps_of_nodes(self._source())))
     self._trace_due = 0.0
+    self._on_step_action = on_step_action
     _parent_guard.install()  # its first message to the kernel arrives mid-cell
     self._sent_seq = 0
     self.messages_sent = 0
@@ -143,11 +146,11 @@ class EventTree(anywidget.AnyWidget):
       self.nodes = [dict(n) for n in self._source()]
       self.seq = self._sent_seq
 
-  def send_trace(self, *, throttled: bool = False) -> None:
+  def send_trace(self, *, throttled: bool = False, asked: bool = False) -> None:
     """Sends the timeline's rows (`adk_nb.inspect.timeline.trace`) to every open view, computed here only
-    while the timeline tab is open. `throttled`: skipped when one was sent less than TRACE_EVERY seconds
-    ago (or 20 times what computing the last one took, for a very long run)."""
-    if not self.timeline:
+    while the timeline tab is open (or when a view `asked`, as it opens the tab). `throttled`: skipped when
+    one was sent less than TRACE_EVERY seconds ago (or 20 times what computing the last one took)."""
+    if not (self.timeline or asked):
       return
     now = time.monotonic()
     if throttled and now < self._trace_due:
@@ -164,7 +167,9 @@ class EventTree(anywidget.AnyWidget):
     if content.get("type") == "hello":
       call_in_loop(self._loop_of(), self._send_everything)
     elif content.get("type") == "trace":
-      call_in_loop(self._loop_of(), self.send_trace)
+      call_in_loop(self._loop_of(), lambda: self.send_trace(asked=True))
+    elif content.get("type") in ("fork", "edit") and self._on_step_action is not None:
+      call_in_loop(self._loop_of(), lambda: self._on_step_action(content))
     elif content.get("type") == "detail":
       node_id, full = str(content.get("id", "")), bool(content.get("full"))
       call_in_loop(self._loop_of(), lambda: self._send_detail(node_id, full))
@@ -433,7 +438,9 @@ class RunView(widgets.VBox):
     self.run = run
     run.steps.keep_ops = True  # this view replays the step log
     self.tree = EventTree(source=run.steps.nodes, loop=lambda: run.loop, detail=self._detail, title=run.label,
-                          trace_of=lambda: trace(run.steps), nodes=run.steps.nodes())
+                          trace_of=lambda: trace(run.steps), on_step_action=self._continue, nodes=run.steps.nodes())
+    self.continued: list["LiveRun"] = []
+    """Runs continued from a step of this one ("fork here", "edit & continue"), each shown below as its own view."""
     run.steps.take_ops()  # already in the snapshot
     self.state = StateView(on_edit=self._edit_state, loop=lambda: run.loop)
     self.panel = ConfirmationPanel(run)
@@ -479,7 +486,30 @@ class RunView(widgets.VBox):
     step = self.run.steps.steps.get(node_id)
     if step is None:
       return None
-    return step_details(step, self.run.events, limit=None if full else DETAIL_LIMIT)
+    detail = step_details(step, self.run.events, limit=None if full else DETAIL_LIMIT)
+    actions = actions_for(self.run, step)
+    return detail if actions is None else {**detail, "actions": actions}
+
+  def _continue(self, content: dict) -> None:
+    """"fork here" or "edit & continue" on a step: `run.edit(step, ...)` continues in a new run shown below."""
+    node_id = str(content.get("id", ""))
+    step = self.run.steps.steps.get(node_id)
+    try:
+      if step is None or actions_for(self.run, step) is None:
+        raise ValueError("Only a finished model or tool step of a run that is not running can be continued from; "
+                         "nothing was sent.")
+      if content.get("type") == "fork":
+        replace_with = event_of(self.run, step)
+      else:
+        value = content.get("value")
+        replace_with = replacement(self.run, step, value if isinstance(value, str) else json.dumps(value))
+      new = self.run.edit(step, replace_with)
+    except (ValueError, TypeError) as exc:  # shown in the details panel; nothing was forked
+      self.tree.send({"type": "step_error", "id": node_id, "message": str(exc)})
+      return
+    self.continued.append(new)
+    self.tree.send({"type": "continued", "id": node_id, "session": new.session_id})
+    self.children = (*self.children, new.view)
 
   def _on_change(self, change: "RunChange") -> None:
     self.changed(final=change.final)

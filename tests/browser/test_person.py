@@ -121,21 +121,39 @@ Hi''',
 ]
 
 
-def test_a_model_request_is_read_in_the_page_not_in_a_scroll_box(page, lab, write_notebook):
+def test_details_show_beside_the_tree_with_previous_and_next_step_and_read_in_the_page(page, lab, write_notebook):
   name = write_notebook("details.ipynb", DETAILS_NOTEBOOK)
+  page.set_viewport_size({"width": 1500, "height": 900})
   _open_and_run_all(page, lab, name)
   page.wait_for_selector(".adknb-tree[data-status='done']", timeout=60_000)
   _wait_for_cells_to_finish(page)
   tree = page.locator(".adknb-tree").first
   model_call = tree.locator("details[data-kind='model_call']").first
   model_call.locator(":scope > summary .adknb-info").click()
-  model_call.locator(".adknb-detail .adknb-section-title:has-text('request')").first.wait_for(timeout=30_000)
-  model_call.locator(":scope > .adknb-detail pre:has-text('Rule 79')").first.wait_for(timeout=30_000)
-  # Neither the tree nor the request's text is a scroll box: the whole request is in the page.
-  scrolls = page.evaluate("""() => [document.querySelector('.adknb-tree'),
-                                    ...document.querySelectorAll('.adknb-tree .adknb-detail pre')]
+  side = tree.locator(".adknb-side")
+  side.locator(".adknb-section-title:has-text('request')").first.wait_for(timeout=30_000)
+  side.locator("pre:has-text('Rule 79')").first.wait_for(timeout=30_000)
+  # Beside the tree, not inside it: the panel starts right of the steps, and the step is marked in the tree.
+  body_box, side_box = tree.locator(".adknb-body").bounding_box(), side.bounding_box()
+  assert side_box["x"] >= body_box["x"] + body_box["width"] and abs(side_box["y"] - body_box["y"]) < 5
+  assert model_call.get_attribute("data-selected") == "yes" and model_call.locator(".adknb-section").count() == 0
+  assert side.locator(".adknb-side-kind").inner_text().lower() == "model"
+  # Neither the tree's frame nor the request's text is a scroll box: the whole request is in the page.
+  scrolls = page.evaluate("""() => [document.querySelector('.adknb-tree'), document.querySelector('.adknb-side'),
+                                    ...document.querySelectorAll('.adknb-tree .adknb-side pre')]
       .filter(e => e.scrollHeight > e.clientHeight + 1).map(e => e.className)""")
   assert scrolls == []
+  # Previous and next step, as adk web's event panel: before the model call comes its agent.
+  side.locator(".adknb-prev").click()
+  page.wait_for_function("() => document.querySelector('.adknb-side-kind').textContent.toLowerCase() === 'agent'")
+  before = tree.locator("details.adknb-node[data-selected='yes']")
+  assert before.count() == 1 and before.get_attribute("data-kind") == "agent"
+  side.locator(".adknb-section").first.wait_for(timeout=30_000)
+  side.locator(".adknb-next").click()
+  page.wait_for_function("() => document.querySelector('.adknb-side-kind').textContent.toLowerCase() === 'model'")
+  assert model_call.get_attribute("data-selected") == "yes"
+  side.locator(".adknb-close").click()
+  side.wait_for(state="hidden")
 
 
 TRACE_NOTEBOOK = [

@@ -91,3 +91,74 @@ def test_an_open_timeline_follows_the_run_in_throttled_pushes(make_refund_agent)
   traces = [m for m in sent if m["type"] == "trace"]
   assert traces and traces[-1] == trace(run.steps).as_message()  # the last push shows the finished run
   assert not any(row[message["fields"].index("running")] for message in traces[-1:] for row in message["rows"])
+
+
+def _forecaster(runs: list[str]):
+  from adk_nb import Agent
+  from adk_nb.models import ScriptedModel
+
+  def lookup(city: str) -> dict:
+    """Weather for a city."""
+    runs.append(city)
+    return {"city": city, "temp": 21}
+
+  def script(request):
+    last = request.contents[-1].parts[-1]
+    if last.function_response:
+      return f"{last.function_response.response['city']}: {last.function_response.response['temp']} degrees"
+    return call("lookup", city="Paris")
+
+  model = ScriptedModel(script)
+  return Agent(name="forecaster", model=model, tools=[lookup]), model
+
+
+def _detail(tree, step_id: str, sent: list[dict]) -> dict:
+  tree._handle_custom_msg({"type": "detail", "id": step_id}, [])
+  return sent[-1]
+
+
+def test_edit_and_continue_from_a_tool_step_opens_the_continued_run_below():
+  runs: list[str] = []
+  agent, model = _forecaster(runs)
+  run = nb.run(agent, "weather?", store="memory://")
+  view, tree = run.view, run.view.tree
+  sent = _sent(tree)
+  [tool] = [s for s in run.steps.steps.values() if s.kind == "tool_call"]
+  actions = _detail(tree, tool.id, sent)["actions"]
+  assert actions["what"] == "the tool's result" and '"temp": 21' in actions["value"]
+  calls = len(model.requests)
+  # Bad JSON: the kernel says how to fix it and nothing runs.
+  tree._handle_custom_msg({"type": "edit", "id": tool.id, "value": '{"city": "Paris", temp: 35}'}, [])
+  assert sent[-1]["type"] == "step_error" and "not valid JSON" in sent[-1]["message"]
+  assert "nothing was sent" in sent[-1]["message"] and view.continued == [] and len(model.requests) == calls
+  tree._handle_custom_msg({"type": "edit", "id": tool.id,
+                           "value": actions["value"].replace('"temp": 21', '"temp": 35')}, [])
+  [edited] = view.continued
+  assert sent[-1] == {"type": "continued", "id": tool.id, "session": edited.session_id}
+  assert edited.final_text == "Paris: 35 degrees" and runs == ["Paris"]  # the tool did not run again
+  assert len(model.requests) == calls + 1  # one live model call: only what follows the edit
+  assert view.children[-1] is edited.view  # shown below the run it came from
+  assert run.final_text == "Paris: 21 degrees"  # the original is as it was
+
+
+def test_fork_here_on_a_model_step_continues_from_its_answer_and_edits_check_the_shape():
+  runs: list[str] = []
+  agent, model = _forecaster(runs)
+  run = nb.run(agent, "weather?", store="memory://")
+  tree = run.view.tree
+  sent = _sent(tree)
+  first, last = [s for s in run.steps.steps.values() if s.kind == "model_call"]
+  assert _detail(tree, first.id, sent)["actions"]["value"] == '{\n  "call": "lookup",\n  "args": {\n    "city": "Paris"\n  }\n}'
+  assert _detail(tree, last.id, sent)["actions"] == {"what": "the model's answer", "value": '"Paris: 21 degrees"'}
+  tree._handle_custom_msg({"type": "edit", "id": first.id, "value": '{"call": "lookup", "args": ["Rome"]}'}, [])
+  assert sent[-1]["type"] == "step_error" and "must be a JSON object" in sent[-1]["message"]
+  tree._handle_custom_msg({"type": "fork", "id": first.id}, [])  # the same call, continued live: the tool runs
+  [forked] = run.view.continued
+  assert forked.final_text == "Paris: 21 degrees" and runs == ["Paris", "Paris"]
+  tree._handle_custom_msg({"type": "edit", "id": first.id, "value": '{"call": "lookup", "args": {"city": "Rome"}}'}, [])
+  assert run.view.continued[-1].final_text == "Rome: 21 degrees" and runs[-1] == "Rome"
+  # Steps with nothing to continue from offer nothing, and a message naming one is refused.
+  [agent_step] = [s for s in run.steps.steps.values() if s.kind == "agent"]
+  assert "actions" not in _detail(tree, agent_step.id, sent)
+  tree._handle_custom_msg({"type": "fork", "id": agent_step.id}, [])
+  assert sent[-1]["type"] == "step_error" and len(run.view.continued) == 2
