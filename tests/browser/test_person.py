@@ -204,3 +204,60 @@ def test_the_timeline_is_a_trace_one_row_per_span_with_durations_and_a_broken_wa
   assert wait["share"] < 0.2  # the person's wait does not squash the rest
   (invocation, agent) = rows[:2]
   assert invocation["indent"] < agent["indent"] < rows[2]["indent"]  # invocation > agent > model call
+
+
+EDIT_NOTEBOOK = [
+    '''%load_ext adk_nb
+from adk_nb import Agent
+from adk_nb.models import ScriptedModel, call
+looked_up = []
+def lookup(city: str) -> dict:
+    """Weather for a city."""
+    looked_up.append(city)
+    return {"city": city, "temp": 21, "note": "<img src=x onerror=window.__pwned=1>"}
+def script(request):
+    last = request.contents[-1].parts[-1]
+    if last.function_response:
+        r = last.function_response.response
+        return f"{r['city']}: {r['temp']} degrees {r['note']}"
+    return call("lookup", city="Paris")
+forecaster = Agent(name="forecaster", model=ScriptedModel(script), tools=[lookup])''',
+    '''%%agent forecaster --store memory://
+weather?''',
+]
+
+
+def test_edit_and_continue_from_a_tool_result_opens_the_continued_run_below(page, lab, write_notebook):
+  name = write_notebook("edit.ipynb", EDIT_NOTEBOOK)
+  page.set_viewport_size({"width": 1500, "height": 900})
+  _open_and_run_all(page, lab, name)
+  page.wait_for_selector(".adknb-tree[data-status='done']", timeout=60_000)
+  _wait_for_cells_to_finish(page)
+  tree = page.locator(".adknb-tree").first
+  tree.locator("details[data-kind='tool_call'] > summary .adknb-info").first.click()
+  side = tree.locator(".adknb-side")
+  side.locator(".adknb-edit").click()
+  box = side.locator(".adknb-edit-box")
+  box.wait_for(timeout=30_000)
+  assert '"temp": 21' in box.input_value() and "<img src=x onerror=window.__pwned=1>" in box.input_value()
+  # Not JSON: said at once, and nothing is sent (no second view appears).
+  box.fill('{"city": "Paris", temp: 35}')
+  side.locator(".adknb-edit-send").click()
+  assert "not valid JSON" in side.locator(".adknb-edit-note").inner_text()
+  assert page.locator(".adknb-runview .adknb-tree").count() == 1
+  box.fill('{"city": "Paris", "temp": 35, "note": "<img src=x onerror=window.__pwned=1>"}')
+  side.locator(".adknb-edit-send").click()
+  # The continued run opens in a new view below the first, and its answer reflects the edit.
+  edited = page.locator(".adknb-runview .adknb-tree").nth(1)
+  edited.wait_for(timeout=60_000)
+  edited.locator("xpath=self::*[@data-status='done']").wait_for(timeout=60_000)
+  assert "Paris: 35 degrees <img src=x onerror=window.__pwned=1>" in edited.inner_text()  # shown as text
+  assert "continued below, in session" in side.locator(".adknb-edit-note").inner_text()
+  assert page.evaluate("() => window.__pwned") is None
+  assert page.locator(".adknb-tree img").count() == 0
+  # "fork here" on the first model call: everything before it from the recording, the rest live, below.
+  tree.locator("details[data-kind='model_call'] > summary .adknb-info").first.click()
+  side.locator(".adknb-fork").click()
+  forked = page.locator(".adknb-runview .adknb-tree").nth(2)
+  forked.locator("xpath=self::*[@data-status='done']").wait_for(timeout=60_000)
+  assert "Paris: 21 degrees" in forked.inner_text()
