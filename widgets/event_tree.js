@@ -398,6 +398,7 @@ function detailsPart(model, side, tree, filter) {
   // "fork here" and "edit & continue" on a model or tool step (offered by the kernel in `msg.actions`): the
   // continued run opens in a new view below. The edit is checked as JSON here and again in the kernel.
   const notes = new Map();  // id -> what the kernel last said about a fork or edit of that step
+  const drafts = new Map();  // id -> the editor's text while it is open (kept when the panel is drawn again)
 
   function paintActions(msg) {
     const box = el("div", "adknb-side-actions");
@@ -406,10 +407,11 @@ function detailsPart(model, side, tree, filter) {
     const edit = el("button", "adknb-edit", "edit & continue");
     edit.title = `edit ${msg.actions.what} and continue from the edit in a new session (shown below)`;
     const editor = el("div", "adknb-editor");
-    editor.hidden = true;
+    editor.hidden = !drafts.has(msg.id);
     const label = el("div", "adknb-editor-label", `${msg.actions.what}, as JSON:`);
     const text = el("textarea", "adknb-edit-box");
-    text.value = msg.actions.value;
+    text.value = drafts.has(msg.id) ? drafts.get(msg.id) : msg.actions.value;
+    text.addEventListener("input", () => drafts.set(msg.id, text.value));
     text.rows = Math.min(14, msg.actions.value.split("\n").length + 1);
     text.spellcheck = false;
     const send = el("button", "adknb-edit-send", "continue from the edit");
@@ -419,7 +421,10 @@ function detailsPart(model, side, tree, filter) {
       note.textContent = "forking…";
       model.send({ type: "fork", id: msg.id });
     });
-    edit.addEventListener("click", () => { editor.hidden = !editor.hidden; if (!editor.hidden) text.focus(); });
+    edit.addEventListener("click", () => {
+      editor.hidden = !editor.hidden;
+      if (editor.hidden) drafts.delete(msg.id); else { drafts.set(msg.id, text.value); text.focus(); }
+    });
     send.addEventListener("click", () => {
       try {
         JSON.parse(text.value);
@@ -446,9 +451,12 @@ function detailsPart(model, side, tree, filter) {
     if (msg.type === "step_error") note.dataset.error = "yes"; else delete note.dataset.error;
   }
 
-  function forget() { details.clear(); asked.clear(); }
+  let painted = null;  // the message the panel shows: the same one is not drawn again
+  function forget() { details.clear(); asked.clear(); painted = null; }
 
   function paint(msg) {
+    if (painted === msg && content.isConnected && content.firstChild) return;
+    painted = msg;
     content.textContent = "";
     if (msg.actions) content.append(paintActions(msg));
     for (const section of msg.sections || []) {
@@ -480,7 +488,7 @@ function detailsPart(model, side, tree, filter) {
     next.disabled = !neighbour(1);
     const full = Boolean(model.get("selected_full"));
     const msg = details.get(id);
-    if (msg) paint(msg); else { content.textContent = ""; content.append(el("div", "adknb-side-wait", "…")); }
+    if (msg) paint(msg); else { painted = null; content.textContent = ""; content.append(el("div", "adknb-side-wait", "…")); }
     if (!msg || (full && !complete(msg))) askDetail(id, full);
   }
 

@@ -3,7 +3,12 @@ the chat, long state keys leave room for their values."""
 
 from __future__ import annotations
 
+import os
+import pathlib
+
 from tests.browser.test_runview import _open_and_run_all, _wait_for_cells_to_finish
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
 
 WAITING_NOTEBOOK = [
     '''%load_ext adk_nb
@@ -227,7 +232,7 @@ weather?''',
 ]
 
 
-def test_edit_and_continue_from_a_tool_result_opens_the_continued_run_below(page, lab, write_notebook):
+def test_edit_and_continue_from_a_tool_result_opens_the_continued_run_below(page, lab, write_notebook, tmp_path):
   name = write_notebook("edit.ipynb", EDIT_NOTEBOOK)
   page.set_viewport_size({"width": 1500, "height": 900})
   _open_and_run_all(page, lab, name)
@@ -255,6 +260,17 @@ def test_edit_and_continue_from_a_tool_result_opens_the_continued_run_below(page
   assert "continued below, in session" in side.locator(".adknb-edit-note").inner_text()
   assert page.evaluate("() => window.__pwned") is None
   assert page.locator(".adknb-tree img").count() == 0
+  # The README's screenshot (the panel beside the tree, the editor, the continued run below): only when asked.
+  no_news = page.get_by_role("button", name="No", exact=True)  # JupyterLab's news question, over the output
+  if no_news.count():
+    no_news.first.click()
+  page.evaluate("() => document.querySelectorAll('.adknb-side .adknb-section').forEach(d => { d.open = false; })")
+  page.set_viewport_size({"width": 1300, "height": 1800})  # the whole view, the continued run included
+  page.locator(".adknb-runview").first.scroll_into_view_if_needed()
+  target = (REPO / "docs" if os.environ.get("ADK_NB_UPDATE_SCREENSHOT") else tmp_path) / "edit_continue.png"
+  page.locator(".adknb-runview").first.screenshot(path=str(target))
+  page.set_viewport_size({"width": 1500, "height": 900})
+  assert target.stat().st_size > 10_000
   # "fork here" on the first model call: everything before it from the recording, the rest live, below.
   tree.locator("details[data-kind='model_call'] > summary .adknb-info").first.click()
   side.locator(".adknb-fork").click()
