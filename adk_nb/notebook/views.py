@@ -480,6 +480,9 @@ class RunView(widgets.VBox):
     if self._handle is not None:
       self._handle.cancel()
       self._handle = None
+    for child in self.children:
+      if isinstance(child, RunView):  # a run continued from a step of this one: its view goes too
+        child.close()
     close_widgets(self)
 
   def _detail(self, node_id: str, full: bool) -> Optional[dict]:
