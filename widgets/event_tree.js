@@ -338,11 +338,55 @@ function timelinePart(model, container, button) {
   return { draw, onTrait, setTicker, dispose() { if (ticker !== null) clearInterval(ticker); } };
 }
 
+// ---- step actions: "fork here" and "edit & continue" on a model or tool step, offered by the kernel in
+// `msg.actions` and drawn in the details panel. The continued run opens in a new view below; the edit is
+// checked as JSON here and again in the kernel.
+function stepActions(model, msg, notes, drafts) {
+  const box = el("div", "adknb-side-actions");
+  const fork = el("button", "adknb-fork", "fork here");
+  fork.title = "a new session with everything up to this step, continued live from it (shown below)";
+  const edit = el("button", "adknb-edit", "edit & continue");
+  edit.title = `edit ${msg.actions.what} and continue from the edit in a new session (shown below)`;
+  const editor = el("div", "adknb-editor");
+  editor.hidden = !drafts.has(msg.id);
+  const label = el("div", "adknb-editor-label", `${msg.actions.what}, as JSON:`);
+  const text = el("textarea", "adknb-edit-box");
+  text.value = drafts.has(msg.id) ? drafts.get(msg.id) : msg.actions.value;
+  text.addEventListener("input", () => drafts.set(msg.id, text.value));
+  text.rows = Math.min(14, msg.actions.value.split("\n").length + 1);
+  text.spellcheck = false;
+  const send = el("button", "adknb-edit-send", "continue from the edit");
+  const note = el("div", "adknb-edit-note", notes.get(msg.id) || "");
+  editor.append(label, text, send);
+  fork.addEventListener("click", () => {
+    note.textContent = "forking…";
+    model.send({ type: "fork", id: msg.id });
+  });
+  edit.addEventListener("click", () => {
+    editor.hidden = !editor.hidden;
+    if (editor.hidden) drafts.delete(msg.id); else { drafts.set(msg.id, text.value); text.focus(); }
+  });
+  send.addEventListener("click", () => {
+    try {
+      JSON.parse(text.value);
+    } catch (err) {
+      note.textContent = `not valid JSON (${err.message}); strings need quotes, e.g. "Booked.". Nothing was sent.`;
+      note.dataset.error = "yes";
+      return;
+    }
+    delete note.dataset.error;
+    note.textContent = "continuing…";
+    model.send({ type: "edit", id: msg.id, value: text.value });
+  });
+  box.append(fork, edit, editor, note);
+  return box;
+}
+
 // ---- details: the selected step's request, response and event, in a side panel beside the tree ---------
 // The `selected` trait names the step shown (every view follows it); payloads travel as messages and are
 // kept only in this drawing, never in the widget state. "‹ prev" / "next ›" step through the steps shown.
 
-function detailsPart(model, side, tree, filter) {
+function detailsPart(model, side, tree) {
   const head = el("div", "adknb-side-head");
   const kind = el("span", "adknb-side-kind");
   const title = el("span", "adknb-side-title");
@@ -388,6 +432,11 @@ function detailsPart(model, side, tree, filter) {
     return at < 0 ? undefined : steps[at + step];
   }
 
+  function nav() {
+    prev.disabled = !neighbour(-1);
+    next.disabled = !neighbour(1);
+  }
+
   function reveal(entry) {
     for (let up = entry.root.parentElement; up; up = up.parentElement) {
       if (up.tagName === "DETAILS" && up.classList.contains("adknb-node")) up.open = true;
@@ -395,51 +444,8 @@ function detailsPart(model, side, tree, filter) {
     entry.root.scrollIntoView({ block: "nearest" });
   }
 
-  // "fork here" and "edit & continue" on a model or tool step (offered by the kernel in `msg.actions`): the
-  // continued run opens in a new view below. The edit is checked as JSON here and again in the kernel.
   const notes = new Map();  // id -> what the kernel last said about a fork or edit of that step
   const drafts = new Map();  // id -> the editor's text while it is open (kept when the panel is drawn again)
-
-  function paintActions(msg) {
-    const box = el("div", "adknb-side-actions");
-    const fork = el("button", "adknb-fork", "fork here");
-    fork.title = "a new session with everything up to this step, continued live from it (shown below)";
-    const edit = el("button", "adknb-edit", "edit & continue");
-    edit.title = `edit ${msg.actions.what} and continue from the edit in a new session (shown below)`;
-    const editor = el("div", "adknb-editor");
-    editor.hidden = !drafts.has(msg.id);
-    const label = el("div", "adknb-editor-label", `${msg.actions.what}, as JSON:`);
-    const text = el("textarea", "adknb-edit-box");
-    text.value = drafts.has(msg.id) ? drafts.get(msg.id) : msg.actions.value;
-    text.addEventListener("input", () => drafts.set(msg.id, text.value));
-    text.rows = Math.min(14, msg.actions.value.split("\n").length + 1);
-    text.spellcheck = false;
-    const send = el("button", "adknb-edit-send", "continue from the edit");
-    const note = el("div", "adknb-edit-note", notes.get(msg.id) || "");
-    editor.append(label, text, send);
-    fork.addEventListener("click", () => {
-      note.textContent = "forking…";
-      model.send({ type: "fork", id: msg.id });
-    });
-    edit.addEventListener("click", () => {
-      editor.hidden = !editor.hidden;
-      if (editor.hidden) drafts.delete(msg.id); else { drafts.set(msg.id, text.value); text.focus(); }
-    });
-    send.addEventListener("click", () => {
-      try {
-        JSON.parse(text.value);
-      } catch (err) {
-        note.textContent = `not valid JSON (${err.message}); strings need quotes, e.g. "Booked.". Nothing was sent.`;
-        note.dataset.error = "yes";
-        return;
-      }
-      delete note.dataset.error;
-      note.textContent = "continuing…";
-      model.send({ type: "edit", id: msg.id, value: text.value });
-    });
-    box.append(fork, edit, editor, note);
-    return box;
-  }
 
   function onNote(msg) {
     const text = msg.type === "continued" ? `continued below, in session ${msg.session}` : msg.message;
@@ -458,7 +464,7 @@ function detailsPart(model, side, tree, filter) {
     if (painted === msg && content.isConnected && content.firstChild) return;
     painted = msg;
     content.textContent = "";
-    if (msg.actions) content.append(paintActions(msg));
+    if (msg.actions) content.append(stepActions(model, msg, notes, drafts));
     for (const section of msg.sections || []) {
       const part = el("details", "adknb-section");
       part.open = true;
@@ -484,8 +490,7 @@ function detailsPart(model, side, tree, filter) {
     kind.textContent = entry ? labels[entry.data.kind] || entry.data.kind : "";
     title.textContent = entry ? entry.data.title || "" : "";
     if (entry) entry.root.dataset.selected = "yes";
-    prev.disabled = !neighbour(-1);
-    next.disabled = !neighbour(1);
+    nav();
     const full = Boolean(model.get("selected_full"));
     const msg = details.get(id);
     if (msg) paint(msg); else { painted = null; content.textContent = ""; content.append(el("div", "adknb-side-wait", "…")); }
@@ -513,6 +518,7 @@ function detailsPart(model, side, tree, filter) {
     if (ev.key === "n") go(1); else if (ev.key === "p") go(-1); else if (ev.key === "Escape") select("");
   });
   return { select: (id) => select(model.get("selected") === id ? "" : id), draw, show, onNote,
+           onSteps() { if (!side.hidden) nav(); },  // steps arriving live: "next ›" may have somewhere to go now
            onStatus() { forget(); draw(); } };
 }
 
@@ -542,7 +548,7 @@ function render({ model, el: root }) {
   const tree = treePart(model, body, (id) => details.select(id));
   const filter = filterPart(model, root, tree);
   const timeline = timelinePart(model, timelineBox, timelineButton);
-  details = detailsPart(model, side, tree, filter);
+  details = detailsPart(model, side, tree);
   tools.append(filter.box, expand, filter.errorsOnly, timelineButton);
 
   let seq = 0;
@@ -582,6 +588,7 @@ function render({ model, el: root }) {
     seq = msg.seq;
     count.textContent = `${tree.byId.size} steps`;
     if (filter.active) filter.apply();
+    details.onSteps();
   }
 
   function onSnapshot() {
