@@ -91,6 +91,17 @@ def test_an_open_timeline_follows_the_run_in_throttled_pushes(make_refund_agent)
   traces = [m for m in sent if m["type"] == "trace"]
   assert traces and traces[-1] == trace(run.steps).as_message()  # the last push shows the finished run
   assert not any(row[message["fields"].index("running")] for message in traces[-1:] for row in message["rows"])
+  # After tree batches a push waits TRACE_EVERY after the last one; the run's end always pushes; a closed tab none.
+  sent.clear()
+  tree.TRACE_EVERY = 3600.0
+  tree.send_trace()  # as at the run's end: always sent
+  tree.send_trace(throttled=True)  # after a tree batch, within TRACE_EVERY of the last: not computed
+  assert len(sent) == 1
+  tree.send_trace()
+  assert len(sent) == 2
+  tree.set_state({"timeline": False})
+  tree.send_trace()
+  assert len(sent) == 2
 
 
 def _forecaster(runs: list[str]):
