@@ -9,9 +9,10 @@ on worker threads, adk_nb's default; `--tool-on-loop` declares it `run_on_loop=T
 - `no view`: the run alone (the step model is still built: every view reads it);
 - `default`: one agent, its RunView displayed as a `%%agent` cell shows it (event tree, state,
   approval panel, artifacts);
-- `graph`: the same agent inside a SequentialAgent, so the RunView also carries the live graph.
-  The timeline is a tab of the tree drawn in the browser from the tree's own messages: it costs
-  the kernel nothing more, and redraws after tree batches and while a step runs, at most 10/s.
+- `graph`: the same agent inside a SequentialAgent, so the RunView also carries the live graph;
+- `timeline`: the default view with its timeline tab open. The trace's rows are computed in the
+  kernel (`adk_nb.inspect.timeline.trace`) only while the tab is open, pushed after tree batches at
+  most 4 times a second (less when computing one costs more); the browser only draws them.
 
 For each: kernel CPU per streamed event (budget 0.1 ms; also without the scripted model's own work,
 measured alone in the same kernel), wall time, comm messages per second,
@@ -92,6 +93,7 @@ if profiler: profiler.enable()
 run = nb.run(agent, "go", store="memory://", run_config=config, view={view})
 if {view}:  # as `%%agent` shows it: refreshed (with its static HTML) when the run ends
     run.view.display_handle = display(run.view, display_id=True)
+    run.view.tree.timeline = {timeline}
 await run
 if profiler: profiler.disable()
 cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
@@ -161,10 +163,13 @@ def _comm_figures(msgs: list[dict], result: dict) -> dict:
   tree = [m for m in comm if m["content"]["comm_id"] == result["tree"]
           and m["content"]["data"].get("method") == "custom"
           and m["content"]["data"].get("content", {}).get("type") == "ops"]
+  traces = [m for m in comm if m["content"]["comm_id"] == result["tree"]
+            and m["content"]["data"].get("content", {}).get("type") == "trace"]
   graph = [m for m in comm if m["content"]["comm_id"] == result["graph"]
            and "status" in (m["content"]["data"].get("state") or {})]
   return {"comm": len(comm), "comm_per_s": len(comm) / result["wall"],
           "comm_peak": _peak_per_second([_sent_at(m) for m in comm]),
+          "traces": len(traces), "trace_peak": _peak_per_second([_sent_at(m) for m in traces]),
           "tree_batches": len(tree), "tree_peak": _peak_per_second([_sent_at(m) for m in tree]),
           "graph_updates": len(graph), "graph_peak": _peak_per_second([_sent_at(m) for m in graph])}
 
@@ -181,13 +186,13 @@ def _kernel():
 
 def measure(variant: str, calls: int, chunks: int, profile: bool, tool_on_loop: bool = False) -> dict:
   """One run of `variant` in a fresh kernel (after a short warm-up run), so every run starts from the same heap."""
-  view, graph = variant != "no view", variant == "graph"
+  view, graph, timeline = variant != "no view", variant == "graph", variant == "timeline"
   km, kc = _kernel()
   try:
     _execute(kc, SETUP.format(calls=calls, chunks=chunks, tool_on_loop=tool_on_loop))
-    _execute(kc, MEASURE.format(name="warmup", view=view, graph=graph, profile=False, calls=10))
-    msgs = _execute(kc, MEASURE.format(name="measured", view=view, graph=graph, profile=profile and view,
-                                       calls=calls))
+    _execute(kc, MEASURE.format(name="warmup", view=view, graph=graph, timeline=timeline, profile=False, calls=10))
+    msgs = _execute(kc, MEASURE.format(name="measured", view=view, graph=graph, timeline=timeline,
+                                       profile=profile and view, calls=calls))
   finally:
     kc.stop_channels()
     km.shutdown_kernel(now=True)
@@ -207,7 +212,7 @@ def main() -> None:
   calls = args.events * 15 // 100  # each call is 2 committed events (call, result)
   chunks = args.events - 2 * calls
   load_before = os.getloadavg()
-  measured: dict[str, list[dict]] = {"no view": [], "default": [], "graph": []}
+  measured: dict[str, list[dict]] = {"no view": [], "default": [], "graph": [], "timeline": []}
   for _ in range(args.repeat):  # interleaved, so a change in the machine's load touches every variant
     for variant in measured:
       measured[variant].append(measure(variant, calls, chunks, args.profile, args.tool_on_loop))
@@ -221,7 +226,7 @@ def main() -> None:
   print()
   print(f"{'run':<9} {'CPU/event':>10} {'CPU s':>6} {'wall s':>6} {'GC s':>5} {'comm msgs':>9} {'/s':>5} {'peak/s':>6} "
         f"{'tree batches':>12} {'peak/s':>6} {'graph updates':>13} {'peak/s':>6} {'widget state':>12}")
-  for name in ("no view", "default", "graph"):
+  for name in ("no view", "default", "graph", "timeline"):
     r = runs[name]
     viewed = name != "no view"
     print(f"{name:<9} {r['cpu'] / r['events'] * 1000:>7.3f} ms {r['cpu']:>6.2f} {r['wall']:>6.2f} {r['gc']:>5.2f} "
@@ -230,7 +235,7 @@ def main() -> None:
              + f" {r['state_bytes'] / 1024:>8.0f} KiB" if viewed else "")
           + ("" if r["status"] == "done" else f"  status {r['status']}"))
   base = runs["no view"]["cpu"] / runs["no view"]["events"] * 1000
-  for name in ("default", "graph"):
+  for name in ("default", "graph", "timeline"):
     r = runs[name]
     print(f"{name}: the view's own share {r['cpu'] / r['events'] * 1000 - base:+.3f} ms per event")
   print("without the scripted model's own work (building its replies and chunks, measured alone in the same "
@@ -240,7 +245,8 @@ def main() -> None:
                                                         for name, xs in spread.items()))
   print("budgets: 0.1 ms of kernel CPU per event; comm messages bounded; tree (and timeline) and graph "
         "updates at most 10-20/s; widget state under 1 MiB")
-  print("the timeline tab (browser side) redraws after tree batches and while a step runs, at most 10/s")
+  print(f"timeline: {runs['timeline']['traces']} traces sent, peak {runs['timeline']['trace_peak']}/s")
+  print("timeline: the kernel computes the trace while the tab is open, pushed after tree batches at most 4/s")
   if args.profile:
     for name in ("default", "graph"):
       print(f"\n---- {name}: top functions by own CPU time ----\n{runs[name]['printed']}")

@@ -1,22 +1,26 @@
-// adk_nb event tree: draws nodes sent by the kernel. Every model, tool and state text is
-// inserted with textContent, never as HTML. Updates arrive as append-only batches
-// ({type: "ops", seq, ops}); the `nodes` trait holds the full snapshot for reloads.
-
-// The labels and status words come from Python (adk_nb.inspect.LABELS / STATUS_TEXT) in
-// the `labels` and `status_text` traits, so the live view, static HTML and trajectory agree.
+// @ts-check
+// adk_nb event tree: draws what the kernel computes. Every model, tool and state text is inserted with
+// textContent, never as HTML. Tree updates arrive as append-only batches ({type: "ops", seq, ops}); the
+// `nodes` trait holds the full snapshot for reloads. The timeline's rows ({type: "trace"}) and a step's
+// details ({type: "detail"}) are computed in Python and only drawn here. Kinds, statuses and their words
+// come from Python too (the `labels`, `status_text` and `vocabulary` traits): this file declares none.
+//
+// Four parts, each a factory returning what the others need: treePart (the nested steps), filterPart (the
+// filter box and "errors only"), timelinePart (the trace tab) and detailsPart (the side panel beside the
+// tree, with previous / next step). `render` composes them and wires the model's events.
 
 /**
  * @typedef {{id: string, parent: ?string, kind: string, title: string, text: string, status: string,
  *            t?: number, ms?: number, meta?: string, result?: string, branch?: string, traceback?: string,
  *            folded?: boolean, sources?: {title: string, href: string}[], queries?: string[]}} Node
+ * @typedef {{data: Node, root: HTMLDetailsElement, [part: string]: any}} Entry
  */
-
-const CONTAINERS = new Set(["invocation", "agent", "sequential", "parallel", "loop", "iteration", "workflow", "node"]);
 
 function formatMs(ms) {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
+/** @returns {any} */
 function el(tag, cls, text) {
   const node = document.createElement(tag);
   if (cls) node.className = cls;
@@ -27,6 +31,26 @@ function el(tag, cls, text) {
 // Only http(s) links are made clickable (the kernel already blanks other hrefs; this is the second check).
 function safeHref(href) {
   return typeof href === "string" && /^https?:\/\//i.test(href.trim());
+}
+
+function vocab(model) {
+  const v = model.get("vocabulary") || {};
+  return { containers: new Set(v.containers || []), errorStatuses: new Set(v.error_statuses || []),
+           errorKinds: new Set(v.error_kinds || []) };
+}
+
+// What a person opened or folded lives in dict traits (ids only, the oldest choice dropped first), so a view
+// re-rendered when a run step ends keeps it, in every view of the widget.
+const REMEMBERED = 500;
+
+function remember(model, name, id, value) {
+  const map = { ...(model.get(name) || {}) };
+  delete map[id];  // set again below, as the newest
+  if (value !== undefined) map[id] = value;
+  const ids = Object.keys(map);
+  for (const old of ids.slice(0, Math.max(0, ids.length - REMEMBERED))) delete map[old];
+  model.set(name, map);
+  model.save_changes();
 }
 
 // A grounded model call's sources (links) and the searches it ran, all as text nodes.
@@ -59,47 +83,11 @@ function paintGrounding(box, n) {
   }
 }
 
-function render({ model, el: root }) {
-  root.classList.add("adknb-tree");
-  const header = el("div", "adknb-header");
-  const title = el("span", "adknb-title");
-  const status = el("span", "adknb-status");
-  const count = el("span", "adknb-count");
-  header.append(title, status, count);
-  // Tools: a filter (author, kind or text), expand all, errors only.
-  const tools = el("div", "adknb-tools");
-  const filter = el("input", "adknb-filter");
-  filter.type = "search";
-  filter.placeholder = "filter: author, kind or text";
-  filter.setAttribute("aria-label", "filter the steps");
-  const expand = el("button", "adknb-expand", "expand all");
-  const errorsOnly = el("label", "adknb-errors-only");
-  const errorsBox = el("input");
-  errorsBox.type = "checkbox";
-  errorsOnly.append(errorsBox, document.createTextNode(" errors only"));
-  const timelineButton = el("button", "adknb-timeline-toggle", "timeline");
-  timelineButton.setAttribute("aria-pressed", "false");
-  tools.append(filter, expand, errorsOnly, timelineButton);
-  const timeline = el("div", "adknb-timeline");
-  timeline.hidden = true;
-  const body = el("div", "adknb-body");
-  root.append(header, tools, timeline, body);
+// ---- tree: the steps as nested <details>, built from the snapshot and the op batches ------------------
 
+function treePart(model, body, onInfo) {
+  /** @type {Map<string, Entry>} */
   let byId = new Map();
-  let seq = 0;
-  let waiting = false;
-
-  function setStatus() {
-    const value = model.get("status") || "";
-    setTicker();
-    drawTimeline();
-    status.textContent = value;
-    status.dataset.status = value;
-    root.dataset.status = value;
-    title.textContent = model.get("title") || "agent run";
-    const words = model.get("status_text") || {};
-    status.textContent = words[value] || value;
-  }
 
   function paint(entry) {
     const n = entry.data;
@@ -123,19 +111,116 @@ function render({ model, el: root }) {
     entry.root.dataset.author = n.title || "";
   }
 
-  // ---- filter ----------------------------------------------------------------------------------
+  function startsOpen(n) {
+    const chosen = (model.get("opened") || {})[n.id];
+    if (chosen !== undefined) return Boolean(chosen);
+    if (model.get("expanded")) return true;
+    return !n.folded;  // the step model says which kinds start folded (tool calls, state, thoughts)
+  }
+
+  function add(n) {
+    const known = byId.get(n.id);
+    if (known) { Object.assign(known.data, n); paint(known); return; }
+    const nodeRoot = el("details", "adknb-node");
+    if (vocab(model).containers.has(n.kind)) nodeRoot.classList.add("adknb-container");
+    nodeRoot.open = startsOpen(n);
+    const summary = el("summary");
+    /** @type {Entry} */
+    const entry = {
+      data: { ...n }, root: nodeRoot,
+      kind: el("span", "adknb-kind"), title: el("span", "adknb-node-title"),
+      status: el("span", "adknb-node-status"), ms: el("span", "adknb-ms"), meta: el("span", "adknb-meta"),
+      text: el("pre", "adknb-text"), result: el("pre", "adknb-result"), grounding: el("div", "adknb-grounding"),
+      traceback: el("details", "adknb-traceback"), tracebackText: el("pre", "adknb-text"),
+      info: el("button", "adknb-info", "details"), children: el("div", "adknb-children"),
+    };
+    entry.info.title = "Show the request, response and event of this step beside the tree";
+    entry.info.addEventListener("click", (ev) => {
+      ev.preventDefault();  // a button in a <summary> would also fold the node
+      onInfo(entry.data.id);
+    });
+    // A click folds or opens the step here and records it in the `opened` trait, which every view follows.
+    summary.addEventListener("click", (ev) => {
+      if (ev.defaultPrevented) return;  // the details button
+      ev.preventDefault();
+      nodeRoot.open = !nodeRoot.open;
+      remember(model, "opened", entry.data.id, nodeRoot.open);
+    });
+    summary.append(entry.kind, entry.title, entry.status, entry.ms, entry.meta, entry.info);
+    const tracebackSummary = el("summary", "", "traceback");
+    tracebackSummary.addEventListener("click", (ev) => {
+      ev.preventDefault();
+      entry.traceback.open = !entry.traceback.open;
+      remember(model, "tracebacks", entry.data.id, entry.traceback.open ? true : undefined);
+    });
+    entry.traceback.open = Boolean((model.get("tracebacks") || {})[n.id]);
+    entry.traceback.append(tracebackSummary, entry.tracebackText);
+    nodeRoot.append(summary, entry.text, entry.result, entry.grounding, entry.traceback, entry.children);
+    if (model.get("selected") === n.id) nodeRoot.dataset.selected = "yes";
+    paint(entry);
+    const parent = n.parent !== null && n.parent !== undefined ? byId.get(n.parent) : undefined;
+    (parent ? parent.children : body).appendChild(nodeRoot);
+    byId.set(n.id, entry);
+  }
+
+  function apply(op) {
+    const [kind, a, b] = op;
+    if (kind === "add") { add(a); return; }
+    const entry = byId.get(a);
+    if (!entry) return;
+    if (kind === "set") { Object.assign(entry.data, b); paint(entry); }
+    else if (kind === "text") { entry.data.text = (entry.data.text || "") + b; paint(entry); }
+  }
+
+  function rebuild(nodes) {
+    body.textContent = "";
+    byId = new Map();
+    for (const n of nodes || []) add(n);
+  }
+
+  function onOpened() {
+    const chosen = model.get("opened") || {};
+    // "expand all" empties the choices: every step opens (and so does every step arriving later).
+    if (model.get("expanded") && !Object.keys(chosen).length) for (const entry of byId.values()) entry.root.open = true;
+    for (const [id, open] of Object.entries(chosen)) {
+      const entry = byId.get(id);
+      if (entry) entry.root.open = Boolean(open);
+    }
+  }
+
+  function onTracebacks() {
+    const open = model.get("tracebacks") || {};
+    for (const [id, entry] of byId) entry.traceback.open = Boolean(open[id]);
+  }
+
+  return { get byId() { return byId; }, add, apply, rebuild, onOpened, onTracebacks };
+}
+
+// ---- filter: author, kind or text, and "errors only" --------------------------------------------------
+
+function filterPart(model, root, tree) {
+  const box = el("input", "adknb-filter");
+  box.type = "search";
+  box.placeholder = "filter: author, kind or text";
+  box.setAttribute("aria-label", "filter the steps");
+  const errorsOnly = el("label", "adknb-errors-only");
+  const errorsBox = el("input");
+  errorsBox.type = "checkbox";
+  errorsOnly.append(errorsBox, document.createTextNode(" errors only"));
 
   function matches(entry, needle, errors) {
     const n = entry.data;
-    if (errors && !(n.status === "error" || n.status === "rejected" || n.kind === "error")) return false;
+    const v = vocab(model);
+    if (errors && !(v.errorStatuses.has(n.status) || v.errorKinds.has(n.kind))) return false;
     if (!needle) return true;
     const labels = model.get("labels") || {};
     const hay = `${labels[n.kind] || n.kind} ${n.kind} ${n.title || ""} ${n.text || ""} ${n.branch || ""}`;
     return hay.toLowerCase().includes(needle);
   }
 
-  function applyFilter() {
-    const needle = filter.value.trim().toLowerCase();
+  function apply() {
+    const byId = tree.byId;
+    const needle = box.value.trim().toLowerCase();
     const errors = errorsBox.checked;
     root.dataset.filtered = needle || errors ? "yes" : "";
     if (!needle && !errors) { for (const e of byId.values()) e.root.hidden = false; return; }
@@ -166,201 +251,162 @@ function render({ model, el: root }) {
     }
   }
 
-  // ---- timeline: a trace view of the same nodes, one row per span -----------------------------
-  // Rows follow the tree (invocation > agent > model call / tool call / human wait), indented by depth, each
-  // with its whole label, a bar at least a few pixels wide and its duration written beside it. A wait on a
-  // person is drawn broken: it takes at most WAIT_SHARE of the axis, so it does not squash everything else.
-
-  const BARS = new Set(["invocation", "agent", "sequential", "parallel", "loop", "workflow", "node", "model_call",
-                        "tool_call", "approval", "input_request"]);
-  const LANES = new Set(["agent", "sequential", "parallel", "loop", "workflow"]);
-  const RUNNING = new Set(["running", "streaming", "pending", "needs approval"]);
-  const HUMAN = new Set(["approval", "input_request"]);
-  const WAIT_SHARE = 0.1;
-
-  function laneOf(entry) {
-    for (let e = entry; e; e = byId.get(e.data.parent)) {
-      if (e.data.kind === "node") return String(e.data.title || "").replace(/@\d+$/, "");  // writer@1, writer@2 -> writer
-      if (LANES.has(e.data.kind)) return e.data.branch && e.data.branch.includes(".") ? `${e.data.title} (${e.data.branch})` : e.data.title;
-      if (e.data.parent === null || e.data.parent === undefined) break;
-    }
-    return "run";
+  // The graph sets `filter` when a node is clicked; typing in the box sets it too, so a view re-rendered
+  // later (the cell's display is refreshed when a run step ends) keeps the same filter.
+  function onFilterTrait() {
+    if (box.value !== (model.get("filter") || "")) box.value = model.get("filter") || "";
+    apply();
   }
-
-  // Tree batches arrive up to 15 times a second and a running step ticks 4 times a second: the
-  // timeline redraws (every bar again) at most 10 times a second, the last change always drawn.
-  const TIMELINE_EVERY_MS = 100;
-  let lastTimeline = 0;
-  let timelineTimer = null;
-  function scheduleTimeline() {
-    if (timeline.hidden || timelineTimer !== null) return;
-    const wait = Math.max(0, lastTimeline + TIMELINE_EVERY_MS - Date.now());
-    timelineTimer = setTimeout(() => { timelineTimer = null; drawTimeline(); }, wait);
+  function onErrorsTrait() {
+    const value = Boolean(model.get("errors_only"));
+    if (errorsBox.checked !== value) errorsBox.checked = value;
+    apply();
   }
+  box.addEventListener("input", () => { apply(); model.set("filter", box.value); model.save_changes(); });
+  errorsBox.addEventListener("change", () => {
+    apply();
+    model.set("errors_only", errorsBox.checked);
+    model.save_changes();
+  });
+  errorsBox.checked = Boolean(model.get("errors_only"));
+  return { box, errorsOnly, apply, onFilterTrait, onErrorsTrait, get active() { return Boolean(root.dataset.filtered); } };
+}
 
-  // The spans in tree order (a parent before its children), each with its depth among spans.
-  function spans(now) {
-    const kids = new Map();
-    for (const entry of byId.values()) {
-      const parent = entry.data.parent ?? null;
-      if (!kids.has(parent)) kids.set(parent, []);
-      kids.get(parent).push(entry);
-    }
-    const out = [];
-    const walk = (parent, depth) => {
-      for (const entry of kids.get(parent) || []) {
-        const n = entry.data;
-        const timed = BARS.has(n.kind) && n.t !== undefined && n.t !== null;
-        if (timed) {
-          const running = (n.ms === undefined || n.ms === null) && RUNNING.has(n.status);
-          const end = n.ms !== undefined && n.ms !== null ? n.t + n.ms / 1000 : (running ? now : n.t);
-          out.push({ n, entry, depth, start: n.t, end, running, human: HUMAN.has(n.kind) });
-        }
-        walk(n.id, timed ? depth + 1 : depth);
-      }
-    };
-    walk(null, 0);
-    return out;
-  }
+// ---- timeline: the trace rows the kernel computed (adk_nb.inspect.timeline.trace), drawn as bars -------
+// Open or closed lives in the `timeline` trait. While it is open the kernel sends rows after tree batches
+// (throttled there); while the run goes on this view asks once a second, so running bars grow to "now".
 
-  // Time to axis position: every wait on a person shrinks to at most WAIT_SHARE of the busy time.
-  function axis(rows, t0) {
-    const waits = rows.filter((r) => r.human && r.end > r.start).map((r) => [r.start, r.end]).sort((a, b) => a[0] - b[0]);
-    const merged = [];
-    for (const w of waits) {
-      const last = merged[merged.length - 1];
-      if (last && w[0] <= last[1]) last[1] = Math.max(last[1], w[1]); else merged.push([...w]);
-    }
-    const t1 = Math.max(...rows.map((r) => r.end));
-    const waited = merged.reduce((sum, [a, b]) => sum + (b - a), 0);
-    const cap = Math.max(t1 - t0 - waited, 0.001) * WAIT_SHARE;
-    const scale = merged.map(([a, b]) => Math.min(1, cap / (b - a)));
-    const at = (t) => {
-      let v = t - t0;
-      merged.forEach(([a, b], i) => { if (t > a) v -= (Math.min(t, b) - a) * (1 - scale[i]); });
-      return v;
-    };
-    return { at, total: Math.max(at(t1), 0.001), broken: (r) => merged.some(([a, b], i) => scale[i] < 1 && r.start < b && r.end > a) };
-  }
+const TRACE_EVERY_MS = 1000;
 
-  function drawTimeline() {
-    if (timeline.hidden) return;
-    lastTimeline = Date.now();
-    const labels = model.get("labels") || {};
-    const rows = spans(Date.now() / 1000);
-    timeline.textContent = "";
-    if (!rows.length) { timeline.append(el("div", "adknb-timeline-empty", "nothing timed yet")); return; }
-    const t0 = Math.min(...rows.map((r) => r.start));
-    const { at, total, broken } = axis(rows, t0);
+function timelinePart(model, container, button) {
+  let ticker = null;
+
+  function draw(msg) {
+    if (container.hidden) return;
+    container.textContent = "";
+    const fields = msg.fields || [];
+    const rows = (msg.rows || []).map((row) => Object.fromEntries(fields.map((f, i) => [f, row[i]])));
+    if (!rows.length) { container.append(el("div", "adknb-timeline-empty", msg.axis || "nothing timed yet")); return; }
     for (const r of rows) {
-      const text = `${r.human ? "human wait: " : ""}${labels[r.n.kind] || r.n.kind} ${r.n.title}`;
       const row = el("div", "adknb-span");
-      row.dataset.lane = laneOf(r.entry);
-      row.dataset.kind = r.n.kind;
-      const name = el("div", "adknb-span-name", text);
+      row.dataset.lane = r.lane;
+      row.dataset.kind = r.kind;
+      const name = el("div", "adknb-span-name", r.label);
       name.style.paddingLeft = `${r.depth * 0.9}em`;
       const track = el("div", "adknb-track");
       const bar = el("div", "adknb-bar");
-      bar.dataset.kind = r.n.kind;
-      bar.dataset.status = r.n.status || "";
+      bar.dataset.kind = r.kind;
+      bar.dataset.status = r.status || "";
       if (r.running) bar.dataset.running = "yes";
-      const left = (at(r.start) / total) * 100, right = (at(r.end) / total) * 100;
+      if (r.broken) bar.dataset.broken = "yes";  // drawn shortened, with a break mark; the text gives its real length
+      const left = r.x0 * 100, right = r.x1 * 100;
       bar.style.left = `${left}%`;
       bar.style.width = `${right - left}%`;  // CSS gives every bar a minimum width, so 0 ms still shows
-      const ms = (r.end - r.start) * 1000;
-      const cut = broken(r);
-      if (cut) bar.dataset.broken = "yes";  // drawn shortened, with a break mark; the text gives its real length
-      const dur = el("span", "adknb-dur", `${cut ? "≈ " : ""}${formatMs(ms)}${r.running ? " so far" : ""}`);
+      const dur = el("span", "adknb-dur", r.duration);
       if (right <= 78) dur.style.left = `calc(${right}% + 4px)`; else dur.style.right = `calc(${100 - left}% + 4px)`;
-      bar.title = `${text}\n${formatMs(ms)}${r.running ? " so far" : ""} · ${r.n.status || ""}`;
+      bar.title = `${r.label}\n${r.duration} · ${r.status || ""}`;
       track.append(bar, dur);
       row.append(name, track);
-      timeline.append(row);
+      container.append(row);
     }
-    timeline.append(el("div", "adknb-timeline-axis",
-                       `0 … ${formatMs((Math.max(...rows.map((r) => r.end)) - t0) * 1000)}` +
-                       (rows.some((r) => broken(r)) ? " (waits on a person drawn shortened)" : "")));
+    container.append(el("div", "adknb-timeline-axis", msg.axis));
   }
 
-  let ticker = null;
+  function ask() { model.send({ type: "trace" }); }
+
   function setTicker() {
-    const live = !timeline.hidden && model.get("status") === "running";
-    if (live && ticker === null) ticker = setInterval(scheduleTimeline, 250);  // running bars grow to "now"
+    const live = !container.hidden && (model.get("vocabulary").going_on || []).includes(model.get("status"));
+    if (live && ticker === null) ticker = setInterval(ask, TRACE_EVERY_MS);
     if (!live && ticker !== null) { clearInterval(ticker); ticker = null; }
   }
 
-  // Open or closed lives in the `timeline` trait, so a view re-rendered when a run step ends (the cell's
-  // display is refreshed) keeps the timeline a person opened.
-  function showTimeline(open) {
-    timeline.hidden = !open;
-    timelineButton.setAttribute("aria-pressed", String(open));
-    drawTimeline();
+  function show(open) {
+    container.hidden = !open;
+    button.setAttribute("aria-pressed", String(open));
+    if (open) { container.textContent = ""; container.append(el("div", "adknb-timeline-empty", "…")); ask(); }
     setTicker();
   }
-  timelineButton.addEventListener("click", () => {
-    showTimeline(timeline.hidden);
-    model.set("timeline", !timeline.hidden);
+  button.addEventListener("click", () => {
+    const open = container.hidden;
+    model.set("timeline", open);  // the trait first: the kernel pushes rows while it is set
     model.save_changes();
+    if (open === container.hidden) show(open);  // (the trait's change may have shown it already)
   });
-  function onTimelineTrait() {
-    if (Boolean(model.get("timeline")) === timeline.hidden) showTimeline(Boolean(model.get("timeline")));
+  function onTrait() {
+    if (Boolean(model.get("timeline")) === container.hidden) show(Boolean(model.get("timeline")));
   }
+  return { draw, onTrait, setTicker, dispose() { if (ticker !== null) clearInterval(ticker); } };
+}
 
-  // ---- what a person opened --------------------------------------------------------------------
-  // The cell's display is refreshed when a run step ends (JupyterLab draws the widget anew) and the
-  // snapshot then rebuilds the tree: every step is drawn from these traits, so what a person opened
-  // or folded stays so, in every view of the widget. Ids only, never payloads, and a bounded number.
-
-  const REMEMBERED = 500;  // ids kept per trait (the oldest choice goes first): the widget state stays small
-
-  function remember(name, id, value) {
-    const map = { ...(model.get(name) || {}) };
-    delete map[id];  // set again below, as the newest
-    if (value !== undefined) map[id] = value;
-    const ids = Object.keys(map);
-    for (const old of ids.slice(0, Math.max(0, ids.length - REMEMBERED))) delete map[old];
-    model.set(name, map);
-    model.save_changes();
-  }
-
-  function startsOpen(n) {
-    const chosen = (model.get("opened") || {})[n.id];
-    if (chosen !== undefined) return Boolean(chosen);
-    if (model.get("expanded")) return true;
-    // Tool calls, state changes and thoughts start folded (the step model says which); everything else is open.
-    return !(n.folded || n.kind === "state" || n.kind === "tool_call");
-  }
-
-  function onOpenedTrait() {
-    const chosen = model.get("opened") || {};
-    // "expand all" empties the choices: every step opens (and so does every step arriving later).
-    if (model.get("expanded") && !Object.keys(chosen).length) for (const entry of byId.values()) entry.root.open = true;
-    for (const [id, open] of Object.entries(chosen)) {
-      const entry = byId.get(id);
-      if (entry) entry.root.open = Boolean(open);
+// ---- step actions: "fork here" and "edit & continue" on a model or tool step, offered by the kernel in
+// `msg.actions` and drawn in the details panel. The continued run opens in a new view below; the edit is
+// checked as JSON here and again in the kernel.
+function stepActions(model, msg, notes, drafts) {
+  const box = el("div", "adknb-side-actions");
+  const fork = el("button", "adknb-fork", "fork here");
+  fork.title = "a new session with everything up to this step, continued live from it (shown below)";
+  const edit = el("button", "adknb-edit", "edit & continue");
+  edit.title = `edit ${msg.actions.what} and continue from the edit in a new session (shown below)`;
+  const editor = el("div", "adknb-editor");
+  editor.hidden = !drafts.has(msg.id);
+  const label = el("div", "adknb-editor-label", `${msg.actions.what}, as JSON:`);
+  const text = el("textarea", "adknb-edit-box");
+  text.value = drafts.has(msg.id) ? drafts.get(msg.id) : msg.actions.value;
+  text.addEventListener("input", () => drafts.set(msg.id, text.value));
+  text.rows = Math.min(14, msg.actions.value.split("\n").length + 1);
+  text.spellcheck = false;
+  const send = el("button", "adknb-edit-send", "continue from the edit");
+  const note = el("div", "adknb-edit-note", notes.get(msg.id) || "");
+  editor.append(label, text, send);
+  fork.addEventListener("click", () => {
+    note.textContent = "forking…";
+    model.send({ type: "fork", id: msg.id });
+  });
+  edit.addEventListener("click", () => {
+    editor.hidden = !editor.hidden;
+    if (editor.hidden) drafts.delete(msg.id); else { drafts.set(msg.id, text.value); text.focus(); }
+  });
+  send.addEventListener("click", () => {
+    try {
+      JSON.parse(text.value);
+    } catch (err) {
+      note.textContent = `not valid JSON (${err.message}); strings need quotes, e.g. "Booked.". Nothing was sent.`;
+      note.dataset.error = "yes";
+      return;
     }
-  }
+    delete note.dataset.error;
+    note.textContent = "continuing…";
+    model.send({ type: "edit", id: msg.id, value: text.value });
+  });
+  box.append(fork, edit, editor, note);
+  return box;
+}
 
-  function onTracebacksTrait() {
-    const open = model.get("tracebacks") || {};
-    for (const [id, entry] of byId) entry.traceback.open = Boolean(open[id]);
-  }
+// ---- details: the selected step's request, response and event, in a side panel beside the tree ---------
+// The `selected` trait names the step shown (every view follows it); payloads travel as messages and are
+// kept only in this drawing, never in the widget state. "‹ prev" / "next ›" step through the steps shown.
 
-  function onErrorsOnlyTrait() {
-    const value = Boolean(model.get("errors_only"));
-    if (errorsBox.checked !== value) errorsBox.checked = value;
-    applyFilter();
-  }
+function detailsPart(model, side, tree) {
+  const head = el("div", "adknb-side-head");
+  const kind = el("span", "adknb-side-kind");
+  const title = el("span", "adknb-side-title");
+  const prev = el("button", "adknb-prev", "‹ prev");
+  const next = el("button", "adknb-next", "next ›");
+  const close = el("button", "adknb-close", "×");
+  prev.title = "the step before (p)";
+  next.title = "the step after (n)";
+  close.title = "close the details";
+  close.setAttribute("aria-label", "close the details");
+  head.append(kind, title, prev, next, close);
+  const content = el("div", "adknb-side-body");
+  side.append(head, content);
+  side.hidden = true;
 
-  // ---- detail on demand --------------------------------------------------------------------------
-  // Payloads travel as messages and are kept only here, in this drawing (never in the widget state).
+  /** @type {Map<string, any>} */
+  const details = new Map();  // id -> the last detail message seen for it
+  const asked = new Set();    // "id full" requests this drawing sent and has no answer for yet
 
-  const details = new Map();    // id -> the last detail message seen for it
-  const asked = new Set();      // "id full" requests this drawing sent and has no answer for yet
-
-  function complete(msg) {
-    return !(msg.sections || []).some((section) => section.cut);
-  }
+  const complete = (msg) => !(msg.sections || []).some((section) => section.cut);
 
   function askDetail(id, full) {
     const key = `${id} ${full}`;
@@ -369,192 +415,211 @@ function render({ model, el: root }) {
     model.send({ type: "detail", id, full });
   }
 
-  // Shows the panel of a step whose details are open (the `detail_panels` trait), asking the kernel when needed.
-  function drawDetail(entry) {
-    const id = entry.data.id;
-    const wanted = (model.get("detail_panels") || {})[id];
-    if (wanted === undefined) { entry.detail.hidden = true; entry.detail.textContent = ""; return; }
-    const msg = details.get(id);
-    if (msg) paintDetail(entry, msg);
-    if (!msg || (wanted && !complete(msg))) askDetail(id, Boolean(wanted));
+  function select(id) {
+    model.set("selected", id);
+    model.set("selected_full", false);
+    model.save_changes();
   }
 
-  // While a details panel is open the tree grows to its content, so a model request is read in the page,
-  // not by scrolling inside the tree's box.
-  function grow() {
-    root.classList.toggle("adknb-reading", Object.keys(model.get("detail_panels") || {}).length > 0);
+  // The steps prev / next walk: every step in tree order that the filter shows.
+  function shown() {
+    return [...tree.byId.values()].filter((e) => !e.root.hidden && !e.root.closest("details.adknb-node[hidden]"));
   }
 
-  function onDetailPanelsTrait() {
-    grow();
-    for (const entry of byId.values()) {
-      if (!entry.detail.hidden || (model.get("detail_panels") || {})[entry.data.id] !== undefined) drawDetail(entry);
+  function neighbour(step) {
+    const steps = shown();
+    const at = steps.findIndex((e) => e.data.id === model.get("selected"));
+    return at < 0 ? undefined : steps[at + step];
+  }
+
+  function nav() {
+    prev.disabled = !neighbour(-1);
+    next.disabled = !neighbour(1);
+  }
+
+  function reveal(entry) {
+    for (let up = entry.root.parentElement; up; up = up.parentElement) {
+      if (up.tagName === "DETAILS" && up.classList.contains("adknb-node")) up.open = true;
     }
+    entry.root.scrollIntoView({ block: "nearest" });
   }
 
-  function showDetail(msg) {
-    details.set(msg.id, msg);
-    asked.delete(`${msg.id} false`);  // any answer will do for the first 20,000 characters
-    if (complete(msg)) asked.delete(`${msg.id} true`);
-    const entry = byId.get(msg.id);
-    if (entry) drawDetail(entry);
+  const notes = new Map();  // id -> what the kernel last said about a fork or edit of that step
+  const drafts = new Map();  // id -> the editor's text while it is open (kept when the panel is drawn again)
+
+  function onNote(msg) {
+    const text = msg.type === "continued" ? `continued below, in session ${msg.session}` : msg.message;
+    notes.set(msg.id, text);
+    if (msg.id !== model.get("selected")) return;
+    const note = content.querySelector(".adknb-edit-note");
+    if (!note) return;
+    note.textContent = text;
+    if (msg.type === "step_error") note.dataset.error = "yes"; else delete note.dataset.error;
   }
 
-  function paintDetail(entry, msg) {
-    const box = entry.detail;
-    box.textContent = "";
-    box.hidden = false;
+  let painted = null;  // the message the panel shows: the same one is not drawn again
+  function forget() { details.clear(); asked.clear(); painted = null; }
+
+  function paint(msg) {
+    if (painted === msg && content.isConnected && content.firstChild) return;
+    painted = msg;
+    content.textContent = "";
+    if (msg.actions) content.append(stepActions(model, msg, notes, drafts));
     for (const section of msg.sections || []) {
       const part = el("details", "adknb-section");
       part.open = true;
-      const head = el("summary", "adknb-section-title", section.title);
-      const pre = el("pre", "adknb-section-text", section.text);
-      part.append(head, pre);
+      part.append(el("summary", "adknb-section-title", section.title), el("pre", "adknb-section-text", section.text));
       if (section.cut) {
         const more = el("button", "adknb-more", `show all ${section.cut.toLocaleString()} characters`);
-        more.addEventListener("click", () => { askDetail(msg.id, true); remember("detail_panels", msg.id, true); });
+        more.addEventListener("click", () => { askDetail(msg.id, true); model.set("selected_full", true); model.save_changes(); });
         part.append(more);
       }
-      box.append(part);
+      content.append(part);
     }
   }
 
-  function add(n) {
-    if (byId.has(n.id)) { Object.assign(byId.get(n.id).data, n); paint(byId.get(n.id)); return; }
-    const nodeRoot = el("details", "adknb-node");
-    if (CONTAINERS.has(n.kind)) nodeRoot.classList.add("adknb-container");
-    nodeRoot.open = startsOpen(n);
-    const summary = el("summary");
-    const entry = {
-      data: { ...n }, root: nodeRoot,
-      kind: el("span", "adknb-kind"), title: el("span", "adknb-node-title"),
-      status: el("span", "adknb-node-status"), ms: el("span", "adknb-ms"), meta: el("span", "adknb-meta"),
-      text: el("pre", "adknb-text"), result: el("pre", "adknb-result"), grounding: el("div", "adknb-grounding"),
-      traceback: el("details", "adknb-traceback"), tracebackText: el("pre", "adknb-text"),
-      detail: el("div", "adknb-detail"), info: el("button", "adknb-info", "details"),
-      children: el("div", "adknb-children"),
-    };
-    entry.detail.hidden = true;
-    entry.info.title = "Show the request, response and event of this step";
-    entry.info.addEventListener("click", (ev) => {
-      ev.preventDefault();  // a button in a <summary> would also fold the node
-      const shown = (model.get("detail_panels") || {})[entry.data.id] !== undefined;
-      remember("detail_panels", entry.data.id, shown ? undefined : false);
-      drawDetail(entry);
-    });
-    // A click folds or opens the step here and records it in the `opened` trait, which every view follows.
-    summary.addEventListener("click", (ev) => {
-      if (ev.defaultPrevented) return;  // the details button
-      ev.preventDefault();
-      nodeRoot.open = !nodeRoot.open;
-      remember("opened", entry.data.id, nodeRoot.open);
-    });
-    summary.append(entry.kind, entry.title, entry.status, entry.ms, entry.meta, entry.info);
-    const tracebackSummary = el("summary", "", "traceback");
-    tracebackSummary.addEventListener("click", (ev) => {
-      ev.preventDefault();
-      entry.traceback.open = !entry.traceback.open;
-      remember("tracebacks", entry.data.id, entry.traceback.open ? true : undefined);
-    });
-    entry.traceback.open = Boolean((model.get("tracebacks") || {})[n.id]);
-    entry.traceback.append(tracebackSummary, entry.tracebackText);
-    nodeRoot.append(summary, entry.text, entry.result, entry.grounding, entry.traceback, entry.detail, entry.children);
-    paint(entry);
-    const parent = n.parent !== null && n.parent !== undefined ? byId.get(n.parent) : undefined;
-    (parent ? parent.children : body).appendChild(nodeRoot);
-    byId.set(n.id, entry);
-    if ((model.get("detail_panels") || {})[n.id] !== undefined) drawDetail(entry);
+  function draw() {
+    const id = model.get("selected") || "";
+    for (const entry of tree.byId.values()) {
+      if (entry.root.dataset.selected && entry.data.id !== id) delete entry.root.dataset.selected;
+    }
+    const entry = tree.byId.get(id);
+    side.hidden = !id;
+    if (!id) { content.textContent = ""; return; }
+    const labels = model.get("labels") || {};
+    kind.textContent = entry ? labels[entry.data.kind] || entry.data.kind : "";
+    title.textContent = entry ? entry.data.title || "" : "";
+    if (entry) entry.root.dataset.selected = "yes";
+    nav();
+    const full = Boolean(model.get("selected_full"));
+    const msg = details.get(id);
+    if (msg) paint(msg); else { painted = null; content.textContent = ""; content.append(el("div", "adknb-side-wait", "…")); }
+    if (!msg || (full && !complete(msg))) askDetail(id, full);
   }
 
-  function apply(op) {
-    const [kind, a, b] = op;
-    if (kind === "add") { add(a); return; }
-    const entry = byId.get(a);
-    if (!entry) return;
-    if (kind === "set") { Object.assign(entry.data, b); paint(entry); }
-    else if (kind === "text") { entry.data.text = (entry.data.text || "") + b; paint(entry); }
+  function show(msg) {
+    details.set(msg.id, msg);
+    asked.delete(`${msg.id} false`);  // any answer will do for the first 20,000 characters
+    if (complete(msg)) asked.delete(`${msg.id} true`);
+    if (msg.id === model.get("selected")) draw();
   }
 
-  function rebuild(nodes, newSeq) {
-    body.textContent = "";
-    byId = new Map();
-    for (const n of nodes || []) add(n);
+  function go(step) {
+    const to = neighbour(step);
+    if (!to) return;
+    reveal(to);
+    select(to.data.id);
+  }
+  prev.addEventListener("click", () => go(-1));
+  next.addEventListener("click", () => go(1));
+  close.addEventListener("click", () => select(""));
+  side.addEventListener("keydown", (ev) => {
+    if (ev.target instanceof HTMLTextAreaElement || ev.target instanceof HTMLInputElement) return;
+    if (ev.key === "n") go(1); else if (ev.key === "p") go(-1); else if (ev.key === "Escape") select("");
+  });
+  return { select: (id) => select(model.get("selected") === id ? "" : id), draw, show, onNote,
+           onSteps() { if (!side.hidden) nav(); },  // steps arriving live: "next ›" may have somewhere to go now
+           onStatus() { forget(); draw(); } };
+}
+
+// ---- the view --------------------------------------------------------------------------------------------
+
+function render({ model, el: root }) {
+  root.classList.add("adknb-tree");
+  const header = el("div", "adknb-header");
+  const title = el("span", "adknb-title");
+  const status = el("span", "adknb-status");
+  const count = el("span", "adknb-count");
+  header.append(title, status, count);
+  const tools = el("div", "adknb-tools");
+  const expand = el("button", "adknb-expand", "expand all");
+  const timelineButton = el("button", "adknb-timeline-toggle", "timeline");
+  timelineButton.setAttribute("aria-pressed", "false");
+  const timelineBox = el("div", "adknb-timeline");
+  timelineBox.hidden = true;
+  const main = el("div", "adknb-main");
+  const body = el("div", "adknb-body");
+  const side = el("aside", "adknb-side");
+  side.tabIndex = -1;
+  main.append(body, side);
+  root.append(header, tools, timelineBox, main);
+
+  let details;
+  const tree = treePart(model, body, (id) => details.select(id));
+  const filter = filterPart(model, root, tree);
+  const timeline = timelinePart(model, timelineBox, timelineButton);
+  details = detailsPart(model, side, tree);
+  tools.append(filter.box, expand, filter.errorsOnly, timelineButton);
+
+  let seq = 0;
+  let waiting = false;
+
+  function setStatus() {
+    const value = model.get("status") || "";
+    const words = model.get("status_text") || {};
+    status.textContent = words[value] || value;
+    status.dataset.status = value;
+    root.dataset.status = value;
+    title.textContent = model.get("title") || "agent run";
+    timeline.setTicker();
+  }
+
+  function redraw(nodes, newSeq) {
+    tree.rebuild(nodes);
     seq = newSeq || 0;
-    count.textContent = `${byId.size} steps`;
-    if (root.dataset.filtered) applyFilter();
+    count.textContent = `${tree.byId.size} steps`;
+    if (filter.active) filter.apply();
+    details.draw();
   }
 
   function onMsg(msg) {
     if (!msg || typeof msg !== "object") return;
-    if (msg.type === "reset") { waiting = false; rebuild(msg.nodes, msg.seq); return; }
-    if (msg.type === "detail") { showDetail(msg); return; }
+    if (msg.type === "reset") { waiting = false; redraw(msg.nodes, msg.seq); return; }
+    if (msg.type === "detail") { details.show(msg); return; }
+    if (msg.type === "trace") { timeline.draw(msg); return; }
+    if (msg.type === "continued" || msg.type === "step_error") { details.onNote(msg); return; }
     if (msg.type !== "ops") return;
     if (msg.seq <= seq) return;            // already in the snapshot
     if (msg.seq !== seq + 1) {             // a gap: ask for everything once
       if (!waiting) { waiting = true; model.send({ type: "hello" }); }
       return;
     }
-    for (const op of msg.ops) apply(op);
+    for (const op of msg.ops) tree.apply(op);
     seq = msg.seq;
-    count.textContent = `${byId.size} steps`;
-    if (root.dataset.filtered) applyFilter();
-    scheduleTimeline();
+    count.textContent = `${tree.byId.size} steps`;
+    if (filter.active) filter.apply();
+    details.onSteps();
   }
 
   function onSnapshot() {
-    if ((model.get("seq") || 0) >= seq) rebuild(model.get("nodes"), model.get("seq"));
+    if ((model.get("seq") || 0) >= seq) redraw(model.get("nodes"), model.get("seq"));
   }
 
-  // The graph sets `filter` when a node is clicked; typing in the box sets it too, so a view
-  // re-rendered later (the cell's display is refreshed when a run step ends) keeps the same filter.
-  function onFilterTrait() {
-    if (filter.value !== (model.get("filter") || "")) filter.value = model.get("filter") || "";
-    applyFilter();
-  }
-  filter.addEventListener("input", () => { applyFilter(); model.set("filter", filter.value); model.save_changes(); });
-  errorsBox.addEventListener("change", () => {
-    applyFilter();
-    model.set("errors_only", errorsBox.checked);
-    model.save_changes();
-  });
   expand.addEventListener("click", () => {
     model.set("expanded", true);  // every step open, the ones arriving later too
     model.set("opened", {});
     model.save_changes();
   });
-  errorsBox.checked = Boolean(model.get("errors_only"));
-  rebuild(model.get("nodes"), model.get("seq"));
+  redraw(model.get("nodes"), model.get("seq"));
   setStatus();
-  grow();
+  // anywidget removes these listeners itself when the view goes (they are registered with the view).
   model.on("msg:custom", onMsg);
   model.on("change:status", setStatus);
+  model.on("change:status", details.onStatus);  // what a step offers (fork, edit) depends on the run's status
   model.on("change:title", setStatus);
   model.on("change:nodes", onSnapshot);
-  model.on("change:filter", onFilterTrait);
-  model.on("change:timeline", onTimelineTrait);
-  model.on("change:opened", onOpenedTrait);
-  model.on("change:tracebacks", onTracebacksTrait);
-  model.on("change:detail_panels", onDetailPanelsTrait);
-  model.on("change:expanded", onOpenedTrait);
-  model.on("change:errors_only", onErrorsOnlyTrait);
-  if (model.get("filter") || errorsBox.checked) onFilterTrait();
-  onTimelineTrait();
+  model.on("change:filter", filter.onFilterTrait);
+  model.on("change:errors_only", filter.onErrorsTrait);
+  model.on("change:timeline", timeline.onTrait);
+  model.on("change:opened", tree.onOpened);
+  model.on("change:expanded", tree.onOpened);
+  model.on("change:tracebacks", tree.onTracebacks);
+  model.on("change:selected", details.draw);
+  model.on("change:selected_full", details.draw);
+  if (model.get("filter") || model.get("errors_only")) filter.onFilterTrait();
+  timeline.onTrait();
   model.send({ type: "hello" });
-  return () => {
-    if (ticker !== null) clearInterval(ticker);
-    if (timelineTimer !== null) clearTimeout(timelineTimer);
-    model.off("msg:custom", onMsg);
-    model.off("change:status", setStatus);
-    model.off("change:title", setStatus);
-    model.off("change:nodes", onSnapshot);
-    model.off("change:filter", onFilterTrait);
-    model.off("change:timeline", onTimelineTrait);
-    model.off("change:opened", onOpenedTrait);
-    model.off("change:tracebacks", onTracebacksTrait);
-    model.off("change:detail_panels", onDetailPanelsTrait);
-    model.off("change:expanded", onOpenedTrait);
-    model.off("change:errors_only", onErrorsOnlyTrait);
-  };
+  return () => timeline.dispose();
 }
 
 export default { render };

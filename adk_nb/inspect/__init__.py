@@ -4,7 +4,7 @@
 - `builder`: `StepBuilder` folds events and progress points into steps (`steps_of(events)`).
 - `changelog`: the step log live views replay in batches, each reader from its own cursor.
 - `text`: how values read (JSON, one-line arguments, long texts cut).
-- `details`, `timeline`: detail panels and timeline bars built from the steps.
+- `details`: a step's detail panel; `timeline`: `trace(steps)`, the rows (one per span) every timeline draws.
 - `diff`: `diff_runs(a, b)`, two runs aligned step by step in a pandas DataFrame (pandas imported on call).
 """
 

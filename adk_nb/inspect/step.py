@@ -32,6 +32,22 @@ FOLDED_KINDS = {"state", "tool_call", "thought"}
 """Kinds every view draws folded (collapsed) until a person opens them."""
 
 CONTAINER_KINDS = {"invocation", "agent", "sequential", "parallel", "loop", "iteration", "workflow", "node"}
+"""Kinds that hold other steps: filtering by one of them (an agent's name) shows everything inside it."""
+
+ERROR_STATUSES = ("error", "rejected")
+"""Statuses "errors only" keeps, with every step of a kind in ERROR_KINDS."""
+
+ERROR_KINDS = ("error",)
+
+GOING_ON = ("running", "paused")
+"""Run statuses (and invocation step statuses) of a run that goes on: its unended steps reach the present."""
+
+
+def vocabulary() -> dict:
+  """The kind and status sets a view of the tree needs, as the browser receives them (the JS declares none;
+  the words for each kind and status are LABELS and STATUS_TEXT)."""
+  return {"containers": sorted(CONTAINER_KINDS), "error_statuses": list(ERROR_STATUSES),
+          "error_kinds": list(ERROR_KINDS), "going_on": list(GOING_ON)}
 
 @dataclass
 class Step:

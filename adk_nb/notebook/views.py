@@ -17,8 +17,11 @@ from ..errors import SessionBusyError
 from ..events.protocol import REQUEST_INPUT, node_confirmation
 from ..inspect.details import DETAIL_LIMIT, step_details
 from ..inspect import LABELS, STATUS_TEXT
+from ..inspect.step import vocabulary
+from ..inspect.timeline import Trace, steps_of_nodes, trace
 from ..inspect.text import jsonable, readable_hint, to_json_text
 from . import _parent_guard
+from .step_edit import actions_for, event_of, replacement
 from ._loop import call_in_loop, logger, running_loop
 from ._static import run_view_html, state_html, tree_html
 
@@ -88,6 +91,9 @@ class EventTree(anywidget.AnyWidget):
   """How each kind of step is named (the one table every view uses)."""
   status_text = traitlets.Dict(dict(STATUS_TEXT)).tag(sync=True)
   """How each status reads (a symbol and a word: never colour alone)."""
+  vocabulary = traitlets.Dict(vocabulary()).tag(sync=True)
+  """Which kinds hold other steps and which statuses and kinds are errors (`adk_nb.inspect.step.vocabulary()`):
+  the browser declares no kind or status of its own."""
   filter = traitlets.Unicode("").tag(sync=True)
   """Text the tree is filtered by (set by clicking a node of the graph; the filter box edits it too)."""
   timeline = traitlets.Bool(False).tag(sync=True)
@@ -99,20 +105,30 @@ class EventTree(anywidget.AnyWidget):
   """Steps a person opened (true) or folded (false), by id; the others show as they start."""
   tracebacks = traitlets.Dict().tag(sync=True)
   """Steps whose folded traceback a person opened: {id: true}."""
-  detail_panels = traitlets.Dict().tag(sync=True)
-  """Steps whose "details" panel is open: {id: true once "show all" was clicked}; the payloads are never kept."""
+  selected = traitlets.Unicode("").tag(sync=True)
+  """The step whose details show in the panel beside the tree ('' when the panel is closed); payloads are never kept."""
+  selected_full = traitlets.Bool(False).tag(sync=True)
+  """True once "show all" was clicked for the selected step's cut sections."""
   expanded = traitlets.Bool(False).tag(sync=True)
   """True once "expand all" was clicked: every step shows open, the ones arriving later too, unless folded since."""
   errors_only = traitlets.Bool(False).tag(sync=True)
   """True while "errors only" is ticked."""
 
+  TRACE_EVERY = 0.25
+  """Seconds between two timelines pushed after tree batches (at least; more when computing one costs more)."""
+
   def __init__(self, source: Optional[Callable[[], list]] = None,
                loop: Optional[Callable[[], Any]] = None,
-               detail: Optional[Callable[[str, bool], dict]] = None, **kwargs: Any):
+               detail: Optional[Callable[[str, bool], dict]] = None,
+               trace_of: Optional[Callable[[], Trace]] = None,
+               on_step_action: Optional[Callable[[dict], None]] = None, **kwargs: Any):
     super().__init__(**kwargs)
     self._source = source or (lambda: list(self.nodes))
     self._loop_of = loop or (lambda: None)
     self._detail = detail
+    self._trace_of = trace_of or (lambda: trace(steps_of_nodes(self._source())))
+    self._trace_due = 0.0
+    self._on_step_action = on_step_action
     _parent_guard.install()  # its first message to the kernel arrives mid-cell
     self._sent_seq = 0
     self.messages_sent = 0
@@ -131,11 +147,30 @@ class EventTree(anywidget.AnyWidget):
       self.nodes = [dict(n) for n in self._source()]
       self.seq = self._sent_seq
 
+  def send_trace(self, *, throttled: bool = False, asked: bool = False) -> None:
+    """Sends the timeline's rows (`adk_nb.inspect.timeline.trace`) to every open view, computed here only
+    while the timeline tab is open (or when a view `asked`, as it opens the tab). `throttled`: skipped when
+    one was sent less than TRACE_EVERY seconds ago (or 20 times what computing the last one took)."""
+    if not (self.timeline or asked):
+      return
+    now = time.monotonic()
+    if throttled and now < self._trace_due:
+      return
+    message = self._trace_of().as_message()
+    spent = time.monotonic() - now
+    self._trace_due = time.monotonic() + max(self.TRACE_EVERY, 20 * spent)
+    self.messages_sent += 1
+    self.send(message)
+
   def _on_browser_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
     if not isinstance(content, dict):
       return
     if content.get("type") == "hello":
       call_in_loop(self._loop_of(), self._send_everything)
+    elif content.get("type") == "trace":
+      call_in_loop(self._loop_of(), lambda: self.send_trace(asked=True))
+    elif content.get("type") in ("fork", "edit") and self._on_step_action is not None:
+      call_in_loop(self._loop_of(), lambda: self._on_step_action(content))
     elif content.get("type") == "detail":
       node_id, full = str(content.get("id", "")), bool(content.get("full"))
       call_in_loop(self._loop_of(), lambda: self._send_detail(node_id, full))
@@ -404,7 +439,9 @@ class RunView(widgets.VBox):
     self.run = run
     self._seq: Optional[int] = run.steps.follow()  # this view's cursor in the step log (see StepLog)
     self.tree = EventTree(source=run.steps.nodes, loop=lambda: run.loop, detail=self._detail, title=run.label,
-                          nodes=run.steps.nodes())
+                          trace_of=lambda: trace(run.steps), on_step_action=self._continue, nodes=run.steps.nodes())
+    self.continued: list["LiveRun"] = []
+    """Runs continued from a step of this one ("fork here", "edit & continue"), each shown below as its own view."""
     self.state = StateView(on_edit=self._edit_state, loop=lambda: run.loop)
     self.panel = ConfirmationPanel(run)
     self.graph = _graph_for(run, self._select)
@@ -446,13 +483,39 @@ class RunView(widgets.VBox):
     if self._handle is not None:
       self._handle.cancel()
       self._handle = None
+    for child in self.children:
+      if isinstance(child, RunView):  # a run continued from a step of this one: its view goes too
+        child.close()
     close_widgets(self)
 
   def _detail(self, node_id: str, full: bool) -> Optional[dict]:
     step = self.run.steps.steps.get(node_id)
     if step is None:
       return None
-    return step_details(step, self.run.events, limit=None if full else DETAIL_LIMIT)
+    detail = step_details(step, self.run.events, limit=None if full else DETAIL_LIMIT)
+    actions = actions_for(self.run, step)
+    return detail if actions is None else {**detail, "actions": actions}
+
+  def _continue(self, content: dict) -> None:
+    """"fork here" or "edit & continue" on a step: `run.edit(step, ...)` continues in a new run shown below."""
+    node_id = str(content.get("id", ""))
+    step = self.run.steps.steps.get(node_id)
+    try:
+      if step is None or actions_for(self.run, step) is None:
+        raise ValueError("Only a finished model or tool step of a run that is not running can be continued from; "
+                         "nothing was sent.")
+      if content.get("type") == "fork":
+        replace_with = event_of(self.run, step)
+      else:
+        value = content.get("value")
+        replace_with = replacement(self.run, step, value if isinstance(value, str) else json.dumps(value))
+      new = self.run.edit(step, replace_with)
+    except (ValueError, TypeError) as exc:  # shown in the details panel; nothing was forked
+      self.tree.send({"type": "step_error", "id": node_id, "message": str(exc)})
+      return
+    self.continued.append(new)
+    self.tree.send({"type": "continued", "id": node_id, "session": new.session_id})
+    self.children = (*self.children, new.view)
 
   def _on_change(self, change: "RunChange") -> None:
     self.changed(final=change.final)
@@ -496,6 +559,8 @@ class RunView(widgets.VBox):
           self.graph.follow(run.steps.steps, [op[1]["id"] if op[0] == "add" else op[1] for op in ops])
       if self.tree.status != run.status:
         self.tree.status = run.status
+      if ops and self.tree.timeline:  # only while the timeline tab is open
+        self.tree.send_trace(throttled=True)
       if scopes is not None and scopes != self.state.scopes:
         self.state.scopes = scopes
         self.state.changed = list(run.changed_keys)
@@ -507,6 +572,7 @@ class RunView(widgets.VBox):
     """Ends a run step: last flush, full snapshot in the widget state, panel refreshed, display refreshed."""
     self.flush()
     self.tree.snapshot()
+    self.tree.send_trace()
     self.panel.refresh()
     if self.artifacts.items != self.run.artifacts:
       self.artifacts.items = list(self.run.artifacts)

@@ -120,7 +120,7 @@ def test_request_details_rejection_and_dark_theme(page, lab, write_notebook):
   # The request as sent, on demand; its text (with markup in it) shown literally.
   first_model = tree.locator("details[data-kind='model_call']").first
   first_model.locator(":scope > summary .adknb-info").click()
-  detail = first_model.locator(":scope > .adknb-detail")
+  detail = tree.locator(".adknb-side")
   detail.locator(".adknb-section-title:has-text('request: system instruction')").wait_for(timeout=30_000)
   assert "Handle <script>window.__pwned=4</script> refunds." in detail.inner_text()
   assert "tool declarations (1)" in detail.inner_text() and '"name": "refund"' in detail.inner_text()

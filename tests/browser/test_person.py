@@ -3,7 +3,12 @@ the chat, long state keys leave room for their values."""
 
 from __future__ import annotations
 
+import os
+import pathlib
+
 from tests.browser.test_runview import _open_and_run_all, _wait_for_cells_to_finish
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
 
 WAITING_NOTEBOOK = [
     '''%load_ext adk_nb
@@ -121,21 +126,39 @@ Hi''',
 ]
 
 
-def test_a_model_request_is_read_in_the_page_not_in_a_scroll_box(page, lab, write_notebook):
+def test_details_show_beside_the_tree_with_previous_and_next_step_and_read_in_the_page(page, lab, write_notebook):
   name = write_notebook("details.ipynb", DETAILS_NOTEBOOK)
+  page.set_viewport_size({"width": 1500, "height": 900})
   _open_and_run_all(page, lab, name)
   page.wait_for_selector(".adknb-tree[data-status='done']", timeout=60_000)
   _wait_for_cells_to_finish(page)
   tree = page.locator(".adknb-tree").first
   model_call = tree.locator("details[data-kind='model_call']").first
   model_call.locator(":scope > summary .adknb-info").click()
-  model_call.locator(".adknb-detail .adknb-section-title:has-text('request')").first.wait_for(timeout=30_000)
-  model_call.locator(":scope > .adknb-detail pre:has-text('Rule 79')").first.wait_for(timeout=30_000)
-  # Neither the tree nor the request's text is a scroll box: the whole request is in the page.
-  scrolls = page.evaluate("""() => [document.querySelector('.adknb-tree'),
-                                    ...document.querySelectorAll('.adknb-tree .adknb-detail pre')]
+  side = tree.locator(".adknb-side")
+  side.locator(".adknb-section-title:has-text('request')").first.wait_for(timeout=30_000)
+  side.locator("pre:has-text('Rule 79')").first.wait_for(timeout=30_000)
+  # Beside the tree, not inside it: the panel starts right of the steps, and the step is marked in the tree.
+  body_box, side_box = tree.locator(".adknb-body").bounding_box(), side.bounding_box()
+  assert side_box["x"] >= body_box["x"] + body_box["width"] and abs(side_box["y"] - body_box["y"]) < 5
+  assert model_call.get_attribute("data-selected") == "yes" and model_call.locator(".adknb-section").count() == 0
+  assert side.locator(".adknb-side-kind").inner_text().lower() == "model"
+  # Neither the tree's frame nor the request's text is a scroll box: the whole request is in the page.
+  scrolls = page.evaluate("""() => [document.querySelector('.adknb-tree'), document.querySelector('.adknb-side'),
+                                    ...document.querySelectorAll('.adknb-tree .adknb-side pre')]
       .filter(e => e.scrollHeight > e.clientHeight + 1).map(e => e.className)""")
   assert scrolls == []
+  # Previous and next step, as adk web's event panel: before the model call comes its agent.
+  side.locator(".adknb-prev").click()
+  page.wait_for_function("() => document.querySelector('.adknb-side-kind').textContent.toLowerCase() === 'agent'")
+  before = tree.locator("details.adknb-node[data-selected='yes']")
+  assert before.count() == 1 and before.get_attribute("data-kind") == "agent"
+  side.locator(".adknb-section").first.wait_for(timeout=30_000)
+  side.locator(".adknb-next").click()
+  page.wait_for_function("() => document.querySelector('.adknb-side-kind').textContent.toLowerCase() === 'model'")
+  assert model_call.get_attribute("data-selected") == "yes"
+  side.locator(".adknb-close").click()
+  side.wait_for(state="hidden")
 
 
 TRACE_NOTEBOOK = [
@@ -186,3 +209,71 @@ def test_the_timeline_is_a_trace_one_row_per_span_with_durations_and_a_broken_wa
   assert wait["share"] < 0.2  # the person's wait does not squash the rest
   (invocation, agent) = rows[:2]
   assert invocation["indent"] < agent["indent"] < rows[2]["indent"]  # invocation > agent > model call
+
+
+EDIT_NOTEBOOK = [
+    '''%load_ext adk_nb
+from adk_nb import Agent
+from adk_nb.models import ScriptedModel, call
+looked_up = []
+def lookup(city: str) -> dict:
+    """Weather for a city."""
+    looked_up.append(city)
+    return {"city": city, "temp": 21, "note": "<img src=x onerror=window.__pwned=1>"}
+def script(request):
+    last = request.contents[-1].parts[-1]
+    if last.function_response:
+        r = last.function_response.response
+        return f"{r['city']}: {r['temp']} degrees {r['note']}"
+    return call("lookup", city="Paris")
+forecaster = Agent(name="forecaster", model=ScriptedModel(script), tools=[lookup])''',
+    '''%%agent forecaster --store memory://
+weather?''',
+]
+
+
+def test_edit_and_continue_from_a_tool_result_opens_the_continued_run_below(page, lab, write_notebook, tmp_path):
+  name = write_notebook("edit.ipynb", EDIT_NOTEBOOK)
+  page.set_viewport_size({"width": 1500, "height": 900})
+  _open_and_run_all(page, lab, name)
+  page.wait_for_selector(".adknb-tree[data-status='done']", timeout=60_000)
+  _wait_for_cells_to_finish(page)
+  tree = page.locator(".adknb-tree").first
+  tree.locator("details[data-kind='tool_call'] > summary .adknb-info").first.click()
+  side = tree.locator(".adknb-side")
+  side.locator(".adknb-edit").click()
+  box = side.locator(".adknb-edit-box")
+  box.wait_for(timeout=30_000)
+  assert '"temp": 21' in box.input_value() and "<img src=x onerror=window.__pwned=1>" in box.input_value()
+  # Not JSON: said at once, and nothing is sent (no second view appears).
+  box.fill('{"city": "Paris", temp: 35}')
+  side.locator(".adknb-edit-send").click()
+  assert "not valid JSON" in side.locator(".adknb-edit-note").inner_text()
+  assert page.locator(".adknb-runview .adknb-tree").count() == 1
+  box.fill('{"city": "Paris", "temp": 35, "note": "<img src=x onerror=window.__pwned=1>"}')
+  side.locator(".adknb-edit-send").click()
+  # The continued run opens in a new view below the first, and its answer reflects the edit.
+  edited = page.locator(".adknb-runview .adknb-tree").nth(1)
+  edited.wait_for(timeout=60_000)
+  edited.locator("xpath=self::*[@data-status='done']").wait_for(timeout=60_000)
+  assert "Paris: 35 degrees <img src=x onerror=window.__pwned=1>" in edited.inner_text()  # shown as text
+  assert "continued below, in session" in side.locator(".adknb-edit-note").inner_text()
+  assert page.evaluate("() => window.__pwned") is None
+  assert page.locator(".adknb-tree img").count() == 0
+  # The README's screenshot (the panel beside the tree, the editor, the continued run below): only when asked.
+  no_news = page.get_by_role("button", name="No", exact=True)  # JupyterLab's news question, over the output
+  if no_news.count():
+    no_news.first.click()
+  page.evaluate("() => document.querySelectorAll('.adknb-side .adknb-section').forEach(d => { d.open = false; })")
+  page.set_viewport_size({"width": 1300, "height": 1800})  # the whole view, the continued run included
+  page.locator(".adknb-runview").first.scroll_into_view_if_needed()
+  target = (REPO / "docs" if os.environ.get("ADK_NB_UPDATE_SCREENSHOT") else tmp_path) / "edit_continue.png"
+  page.locator(".adknb-runview").first.screenshot(path=str(target))
+  page.set_viewport_size({"width": 1500, "height": 900})
+  assert target.stat().st_size > 10_000
+  # "fork here" on the first model call: everything before it from the recording, the rest live, below.
+  tree.locator("details[data-kind='model_call'] > summary .adknb-info").first.click()
+  side.locator(".adknb-fork").click()
+  forked = page.locator(".adknb-runview .adknb-tree").nth(2)
+  forked.locator("xpath=self::*[@data-status='done']").wait_for(timeout=60_000)
+  assert "Paris: 21 degrees" in forked.inner_text()

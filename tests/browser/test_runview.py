@@ -167,7 +167,7 @@ def test_steps_and_details_opened_during_a_run_stay_open_when_it_ends(page, lab,
   first_call.locator(":scope > summary").click()
   first_model = tree.locator("details[data-kind='model_call']").first
   first_model.locator(":scope > summary .adknb-info").click()
-  first_model.locator(":scope > .adknb-detail .adknb-section-title").first.wait_for(timeout=30_000)
+  tree.locator(".adknb-side .adknb-section-title").first.wait_for(timeout=30_000)
   assert page.locator(".adknb-tree[data-status='running']").count() == 1  # two model calls (2 s) still to come
   page.evaluate("() => { document.querySelector('.adknb-tree').dataset.drawnBefore = 'yes'; }")
   page.wait_for_selector(".adknb-tree[data-status='done']", timeout=60_000)
@@ -178,7 +178,7 @@ def test_steps_and_details_opened_during_a_run_stay_open_when_it_ends(page, lab,
   assert first_call.evaluate("d => d.open") is True
   assert first_call.locator(":scope > .adknb-result").is_visible()
   assert '"note": "<b>in stock</b>"' in first_call.locator(":scope > .adknb-result").inner_text()
-  detail = first_model.locator(":scope > .adknb-detail")
+  detail = tree.locator(".adknb-side")
   detail.locator(".adknb-section-title:has-text('request')").first.wait_for(timeout=30_000)
   assert detail.is_visible()
   # The others keep their defaults: the later tool calls are still folded.

@@ -181,18 +181,19 @@ def test_one_label_table_everywhere():
   assert run.view.tree.labels == LABELS
 
 
-def test_timeline_bars_and_figure_mark_human_waits_and_lanes(make_refund_agent):
-  from adk_nb.inspect.timeline import timeline_bars
+def test_trace_rows_and_figure_mark_human_waits_and_lanes(make_refund_agent):
+  from adk_nb.inspect.timeline import trace
 
   run = nb.run(loop_and_parallel(), "go", store="memory://", view=False)
-  bars = timeline_bars(run.steps)
-  assert {b.lane for b in bars if b.kind == "model_call"} == {"a (fan.a)", "b (fan.b)", "critic", "reviser"}
-  assert all(b.end >= b.start >= 0 and not b.running for b in bars)
+  spans = trace(run.steps).spans
+  assert {s.lane for s in spans if s.kind == "model_call"} == {"a (fan.a)", "b (fan.b)", "critic", "reviser"}
+  assert all(s.end >= s.start >= 0 and not s.running for s in spans)
   figure = run.timeline()
-  assert {t.name for t in figure.data} >= {"agent", "model", "tool", "parallel", "loop"}
+  assert {t.name for t in figure.data} >= {"agent", "model", "parallel", "loop"}
+  assert list(figure.layout.yaxis.ticktext) == ["\u2003" * s.depth + s.label for s in spans]  # the same rows
   agent, _ = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Refunded."])
   paused = nb.run(agent, "Refund A1", store="memory://", view=False)
-  [wait] = [b for b in timeline_bars(paused.steps) if b.human]
+  [wait] = [s for s in trace(paused.steps).spans if s.human]
   assert wait.running and wait.label.startswith("human wait: approval refund(")
   assert "human wait" in {t.name for t in paused.timeline().data}
 

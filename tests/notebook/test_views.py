@@ -345,12 +345,12 @@ def test_what_a_person_opened_in_the_tree_is_widget_state_that_a_step_end_keeps(
   tree = run.view.tree
   step = next(n["id"] for n in tree.nodes if n["kind"] == "tool_call")
   # What the browser writes when a person opens the folded tool call, its details and "errors only".
-  tree.set_state({"opened": {step: True}, "detail_panels": {step: False}, "errors_only": True})
+  tree.set_state({"opened": {step: True}, "selected": step, "errors_only": True})
   buttons, _ = _buttons(run)
   buttons["Approve"].click()  # the run resumes and ends: a new snapshot, the display refreshed
   assert run.status == "done"
   state = tree.get_state()
-  assert state["opened"] == {step: True} and state["detail_panels"] == {step: False}
+  assert state["opened"] == {step: True} and state["selected"] == step
   assert state["errors_only"] is True and state["tracebacks"] == {} and state["expanded"] is False
 
 def test_a_workflow_question_gets_a_reply_form_that_resumes_the_workflow():
