@@ -1,0 +1,130 @@
+"""The sessions view (`%agent sessions AGENT` where a widget front end draws): driven through the widget's messages.
+
+Each test sends what the browser sends (`view.list._handle_custom_msg`) and reads what a person sees:
+the rows, the notice, the run opened below, the store and the files written.
+"""
+
+from __future__ import annotations
+
+import json
+
+from adk_nb.models import call
+from adk_nb.notebook import arun
+from adk_nb.notebook._sessions import registry
+from adk_nb.notebook.sessions_view import SessionsView, sessions_html, sessions_view
+
+
+async def _view_with_sessions(make_refund_agent, store=None):
+  """An agent with a paused session p1 and a done session d1; its sessions view."""
+  agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Hi.", "Refunded."])
+  paused = await arun(agent, "Refund A1", session="p1", store=store)
+  done = await arun(agent, "hello", session="d1", store=store)
+  assert (paused.status, done.status) == ("paused", "done")
+  view = await sessions_view(registry.get(agent, store), "agent")
+  return agent, refunds, view
+
+
+async def _send(view: SessionsView, message: dict) -> dict:
+  view.list._handle_custom_msg(message, [])
+  await view.settled()
+  return view.list.notice
+
+
+def _rows(view):
+  return {r["session"]: r for r in view.list.rows}
+
+
+async def test_the_view_lists_sessions_with_status_and_renames_outside_the_session(make_refund_agent, tmp_path):
+  agent, _, view = await _view_with_sessions(make_refund_agent)
+  rows = _rows(view)
+  assert {k: r["status"] for k, r in rows.items()} == {"p1": "paused", "d1": "done"}
+  assert rows["d1"]["current"] and rows["p1"]["last_update"] and rows["p1"]["events"] == 4
+  assert view.list.rows[0]["session"] == "d1"  # newest activity first
+
+  notice = await _send(view, {"type": "rename", "session": "p1", "user": "user", "name": "  Ticket <b>7</b> "})
+  assert notice == {"text": "Session p1 is now named 'Ticket <b>7</b>'.", "error": False}
+  assert _rows(view)["p1"]["name"] == "Ticket <b>7</b>"
+  # The name is not agent state, nor in the session: it is beside the SQLite store.
+  runner = registry.get(agent).runner
+  stored = await runner.session_service.get_session(app_name=runner.app_name, user_id="user", session_id="p1")
+  assert "Ticket" not in json.dumps(stored.state) and "Ticket" not in stored.model_dump_json()
+  names = json.loads((tmp_path / ".adk_nb" / "session_names.json").read_text())
+  assert names == {"sessions.db": {agent.name: {"user": {"p1": "Ticket <b>7</b>"}}}}
+  # A fresh view (another kernel) reads the name; the static form escapes it.
+  registry.clear()
+  again = await sessions_view(registry.get(agent), "agent")
+  assert _rows(again)["p1"]["name"] == "Ticket <b>7</b>"
+  assert "Ticket &lt;b&gt;7&lt;/b&gt;" in sessions_html(agent.name, again.list.rows)
+  # A bad name is refused, naming the fix; nothing changes.
+  notice = await _send(again, {"type": "rename", "session": "p1", "user": "user", "name": "a\nb"})
+  assert notice["error"] and "one line" in notice["text"] and _rows(again)["p1"]["name"] == "Ticket <b>7</b>"
+  assert (await _send(again, {"type": "rename", "session": "p1", "name": ""}))["text"] == "Session p1 has no name now."
+  assert _rows(again)["p1"]["name"] == ""
+
+
+async def test_delete_needs_the_confirmation_and_takes_the_name_with_it(make_refund_agent):
+  agent, _, view = await _view_with_sessions(make_refund_agent, store="memory://")
+  await _send(view, {"type": "rename", "session": "d1", "user": "user", "name": "greeting"})
+  notice = await _send(view, {"type": "delete", "session": "d1", "user": "user"})
+  assert notice["error"] and "nothing was deleted" in notice["text"] and "d1" in _rows(view)
+  notice = await _send(view, {"type": "delete", "session": "d1", "user": "user", "confirmed": True})
+  assert notice == {"text": "Deleted session d1 of user user.", "error": False}
+  assert set(_rows(view)) == {"p1"}
+  notice = await _send(view, {"type": "delete", "session": "d1", "user": "user", "confirmed": True})
+  assert notice["error"] and "No session 'd1'" in notice["text"] and "%agent sessions agent" in notice["text"]
+
+
+async def test_open_shows_the_session_below_with_its_buttons(make_refund_agent):
+  agent, refunds, view = await _view_with_sessions(make_refund_agent, store="memory://")
+  notice = await _send(view, {"type": "open", "session": "p1", "user": "user"})
+  assert not notice["error"] and "waits for 1 answer" in notice["text"]
+  assert view.list.opened == "p1" and view.run.status == "paused"
+  assert view.below.children == (view.run.view,) and view.run.pending[0].tool == "refund"
+  assert registry.get(agent, "memory://").session_id == "p1"  # the next %%agent cell continues it
+  view.run.approve()
+  await view.run
+  assert refunds == [("A1", 250.0)]
+  await view.refresh()
+  assert _rows(view)["p1"]["status"] == "done"
+
+
+async def test_export_and_import_in_google_adks_session_json(make_refund_agent, tmp_path):
+  agent, _, view = await _view_with_sessions(make_refund_agent, store="memory://")
+  notice = await _send(view, {"type": "export", "session": "p1", "user": "user"})
+  assert notice["text"] == "Exported session p1 to p1.session.json (google-adk's session JSON)."
+  written = (tmp_path / "p1.session.json").read_text()
+  assert notice["download"] == {"file": "p1.session.json", "text": written}
+  exported = json.loads(written)
+  assert exported["id"] == "p1" and exported["userId"] == "user" and "invocationId" in exported["events"][0]
+  # By path, under a new id: the same events, the pause kept.
+  notice = await _send(view, {"type": "import", "path": "p1.session.json", "session": "p1-copy"})
+  assert notice == {"text": "Imported session p1-copy of user user (4 events).", "error": False}
+  assert _rows(view)["p1-copy"]["status"] == "paused"
+  # From a file the browser read: an existing id is refused and nothing is written.
+  notice = await _send(view, {"type": "import", "text": written, "file": "p1.session.json"})
+  assert notice["error"] and "already exists" in notice["text"] and "nothing was imported" in notice["text"]
+  notice = await _send(view, {"type": "import", "text": '{"not": "a session"}', "file": "x.json"})
+  assert notice["error"] and "'x.json' is not a session in google-adk's JSON format" in notice["text"]
+  notice = await _send(view, {"type": "import", "path": " "})
+  assert notice["error"] and "Name the file" in notice["text"]
+  assert set(_rows(view)) == {"p1", "d1", "p1-copy"}
+
+
+def test_percent_agent_sessions_gives_the_table_without_a_widget_front_end(shell, make_refund_agent):
+  agent, _ = make_refund_agent(["Hi."])
+  shell.user_ns["agent"] = agent
+  shell.run_cell("%%agent agent --store memory:// --session s1\nhello", store_history=True)
+  assert shell.run_cell("%agent rename agent --session s1 'my first'", store_history=True).error_in_exec is None
+  table = shell.run_cell("%agent sessions agent", store_history=True).result
+  assert dict(zip(table["session"], table["name"])) == {"s1": "my first"}
+  shell.kernel = object()  # a Jupyter kernel: a front end may draw the view
+  try:
+    view = shell.run_cell("%agent sessions agent", store_history=True).result
+    assert isinstance(view, SessionsView) and _rows(view)["s1"]["name"] == "my first"
+    bundle = view._repr_mimebundle_()
+    data = bundle[0] if isinstance(bundle, tuple) else bundle
+    assert "<b>Sessions of support</b>" in data["text/html"] and "application/vnd.jupyter.widget-view+json" in data
+    table = shell.run_cell("%agent sessions agent --table", store_history=True).result
+    assert list(table["session"]) == ["s1"]
+  finally:
+    del shell.kernel
