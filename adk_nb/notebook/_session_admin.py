@@ -97,7 +97,7 @@ def session_json(session: Session) -> str:
 
 
 async def import_session(entry: NotebookAgent, path: str, session_id: Optional[str] = None,
-                         user_id: Optional[str] = None) -> Session:
+                         user_id: Optional[str] = None, free_id: bool = False) -> Session:
   """Creates a session in the agent's store from google-adk's session JSON: its events are appended in order.
 
   Raises ValueError naming the fix (nothing is written) when the file is not a session, or when a
@@ -106,12 +106,18 @@ async def import_session(entry: NotebookAgent, path: str, session_id: Optional[s
   source = Path(path)
   if not source.is_file():
     raise ValueError(f"No file {str(source)!r}; export one with `%agent export AGENT --session S`.")
-  return await import_session_text(entry, source.read_text(encoding="utf-8"), str(source), session_id, user_id)
+  return await import_session_text(entry, source.read_text(encoding="utf-8"), str(source), session_id, user_id,
+                                   free_id)
 
 
 async def import_session_text(entry: NotebookAgent, text: str, source: str = "the file",
-                              session_id: Optional[str] = None, user_id: Optional[str] = None) -> Session:
-  """`import_session` from the JSON text itself (what the sessions view's file picker sends)."""
+                              session_id: Optional[str] = None, user_id: Optional[str] = None,
+                              free_id: bool = False) -> Session:
+  """`import_session` from the JSON text itself (what the sessions view's file picker sends).
+
+  `free_id`: when the file's session id is taken (and no `session_id` is given), import it as
+  `ID-copy` (or `ID-copy2`, ...) instead of refusing: what the sessions view does.
+  """
   try:
     loaded = Session.model_validate_json(text)
   except ValueError as exc:
@@ -121,6 +127,11 @@ async def import_session_text(entry: NotebookAgent, text: str, source: str = "th
   service = runner.session_service
   new_id = session_id or loaded.id
   user = user_id or loaded.user_id or entry.user_id or "user"
+  copies = 1
+  while free_id and session_id is None and await service.get_session(
+      app_name=runner.app_name, user_id=user, session_id=new_id) is not None:
+    new_id = f"{loaded.id}-copy{copies if copies > 1 else ''}"
+    copies += 1
   if await service.get_session(app_name=runner.app_name, user_id=user, session_id=new_id) is not None:
     raise ValueError(f"Session {new_id!r} already exists in {entry.name}'s store; nothing was imported. "
                      f"Pass --session NEW_ID to import it under another id.")

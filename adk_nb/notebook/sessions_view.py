@@ -5,7 +5,7 @@ events, status (paused / done / error / new) and lineage (the session a fork cam
 open one (its run view shows below the list, with its buttons when it is paused), rename it, delete
 it (the browser asks first), export it as google-adk's session JSON (a file in the working folder
 and a download link) and import such a file (a path in the working folder, or a file picked in the
-browser). The browser only draws and sends requests; every action runs here, in the kernel's loop,
+browser; a session id already taken is imported as `ID-copy`). The browser only draws and sends requests; every action runs here, in the kernel's loop,
 and its outcome is written in `notice`.
 """
 
@@ -155,11 +155,12 @@ class SessionsView(widgets.VBox):
       if len(text) > IMPORT_LIMIT:
         raise ValueError(f"The file has {len(text):,} characters (more than {IMPORT_LIMIT:,}); put it in the "
                          "working folder and import it by path. Nothing was imported.")
-      return await admin.import_session_text(self.entry, text, str(request.get("file") or "the file"), new_id)
+      return await admin.import_session_text(self.entry, text, str(request.get("file") or "the file"), new_id,
+                                             free_id=True)
     path = request.get("path")
     if not isinstance(path, str) or not path.strip():
       raise ValueError("Name the file to import (a path in the working folder) or pick one; nothing was imported.")
-    return await admin.import_session(self.entry, path.strip(), new_id)
+    return await admin.import_session(self.entry, path.strip(), new_id, free_id=True)
 
   def _repr_mimebundle_(self, **kwargs: Any):
     return _with_html(super()._repr_mimebundle_(**kwargs), sessions_html(self.list.agent, self.list.rows))

@@ -97,17 +97,23 @@ async def test_export_and_import_in_google_adks_session_json(make_refund_agent, 
   exported = json.loads(written)
   assert exported["id"] == "p1" and exported["userId"] == "user" and "invocationId" in exported["events"][0]
   # By path, under a new id: the same events, the pause kept.
-  notice = await _send(view, {"type": "import", "path": "p1.session.json", "session": "p1-copy"})
-  assert notice == {"text": "Imported session p1-copy of user user (4 events).", "error": False}
-  assert _rows(view)["p1-copy"]["status"] == "paused"
-  # From a file the browser read: an existing id is refused and nothing is written.
+  notice = await _send(view, {"type": "import", "path": "p1.session.json", "session": "p1-again"})
+  assert notice == {"text": "Imported session p1-again of user user (4 events).", "error": False}
+  assert _rows(view)["p1-again"]["status"] == "paused"
+  # From a file the browser read: the file's id is taken, so it comes in as p1-copy, then p1-copy2.
   notice = await _send(view, {"type": "import", "text": written, "file": "p1.session.json"})
+  assert notice == {"text": "Imported session p1-copy of user user (4 events).", "error": False}
+  notice = await _send(view, {"type": "import", "text": written, "file": "p1.session.json"})
+  assert notice["text"].startswith("Imported session p1-copy2 ")
+  # An id asked for and taken is refused, and nothing is written.
+  notice = await _send(view, {"type": "import", "text": written, "file": "p1.session.json", "session": "d1"})
   assert notice["error"] and "already exists" in notice["text"] and "nothing was imported" in notice["text"]
   notice = await _send(view, {"type": "import", "text": '{"not": "a session"}', "file": "x.json"})
   assert notice["error"] and "'x.json' is not a session in google-adk's JSON format" in notice["text"]
   notice = await _send(view, {"type": "import", "path": " "})
   assert notice["error"] and "Name the file" in notice["text"]
-  assert set(_rows(view)) == {"p1", "d1", "p1-copy"}
+  assert set(_rows(view)) == {"p1", "d1", "p1-again", "p1-copy", "p1-copy2"}
+  assert _rows(view)["d1"]["events"] == 2
 
 
 def test_percent_agent_sessions_gives_the_table_without_a_widget_front_end(shell, make_refund_agent):
