@@ -2,7 +2,8 @@
 
 Each row shows the session's name (a display name, see `_session_names`), id, user, last activity,
 events, status (paused / done / error / new) and lineage (the session a fork came from). A person can
-open one (its run view shows below the list, with its buttons when it is paused), rename it, delete
+open one (its run view shows below the list, with its buttons when it is paused; the list follows
+the opened run's status), rename it, delete
 it (the browser asks first), export it as google-adk's session JSON (a file in the working folder
 and a download link) and import such a file (a path in the working folder, or a file picked in the
 browser; a session id already taken is imported as `ID-copy`). The browser only draws and sends requests; every action runs here, in the kernel's loop,
@@ -60,6 +61,7 @@ class SessionsView(widgets.VBox):
     """The LiveRun of the opened session (None until one is opened)."""
     self._loop = running_loop()
     self._tasks: set[asyncio.Task] = set()
+    self._unfollow: Any = None  # unsubscribes from the opened run
     super().__init__(children=[self.list, self.below], **kwargs)
     self.list.on_msg(self._on_browser_msg)
 
@@ -82,9 +84,7 @@ class SessionsView(widgets.VBox):
       target = loop if loop is not None and loop.is_running() else running_loop()
       if target is None:
         return
-      task = spawn(target, self.act(content), f"Sessions view: {content['type']}")
-      self._tasks.add(task)
-      task.add_done_callback(self._tasks.discard)
+      self._track(spawn(target, self.act(content), f"Sessions view: {content['type']}"))
     call_in_loop(loop, start)
 
   async def act(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -138,12 +138,25 @@ class SessionsView(widgets.VBox):
     self.entry.runs.append(run)
     self._close_opened()
     self.run = run
+    self._unfollow = run.subscribe(self._on_run_change)
     self.below.children = [run.view] if run.view is not None else []
     self.list.opened = found.id
     return (f"Opened session {found.id}: the next %%agent {self.shown} cell continues it"
             + (f"; it waits for {len(run.pending)} answer(s) below." if run.pending else "."))
 
+  def _on_run_change(self, change: Any) -> None:
+    """When a step of the opened run ends (approved and done, paused again, failed), the list says so."""
+    if change.final:
+      self._track(spawn(change.run.loop or asyncio.get_running_loop(), self.refresh(), "Sessions view: refresh"))
+
+  def _track(self, task: "asyncio.Task") -> None:
+    self._tasks.add(task)
+    task.add_done_callback(self._tasks.discard)
+
   def _close_opened(self) -> None:
+    if self._unfollow is not None:
+      self._unfollow()
+      self._unfollow = None
     self.below.children = []
     self.run = None
     self.list.opened = ""

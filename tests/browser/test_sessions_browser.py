@@ -66,7 +66,7 @@ def test_sessions_view_renames_deletes_after_asking_exports_imports_and_opens(pa
   view.get_by_role("button", name="Import", exact=True).click()
   view.locator(".adknb-sess-notice", has_text="Imported session p1-copy of user user").wait_for(timeout=30_000)
   assert row("p1-copy").locator(".adknb-sess-status").inner_text() == "‖ paused"
-  # Open shows the session below, with its buttons: approving finishes it, and the list says so.
+  # Open shows the session below, with its buttons: approving finishes it, and the list follows.
   row("p1").get_by_role("button", name="Open").click()
   view.locator(".adknb-sess-notice", has_text="Opened session p1").wait_for(timeout=30_000)
   output = page.locator(".jp-OutputArea-output", has=page.locator(".adknb-sessions"))
@@ -75,7 +75,6 @@ def test_sessions_view_renames_deletes_after_asking_exports_imports_and_opens(pa
   assert opened.get_attribute("data-status") == "paused"
   output.get_by_role("button", name="Approve", exact=True).click()
   output.locator(".adknb-tree[data-status='done']").wait_for(timeout=60_000)
-  view.get_by_role("button", name="Refresh").click()
   row("p1").locator(".adknb-sess-status", has_text="✓ done").wait_for(timeout=30_000)
   assert row("p1-copy").locator(".adknb-sess-status").inner_text() == "‖ paused"
   assert page.evaluate("() => window.__pwned === undefined")

@@ -83,9 +83,12 @@ async def test_open_shows_the_session_below_with_its_buttons(make_refund_agent):
   assert registry.get(agent, "memory://").session_id == "p1"  # the next %%agent cell continues it
   view.run.approve()
   await view.run
+  await view.settled()
   assert refunds == [("A1", 250.0)]
-  await view.refresh()
-  assert _rows(view)["p1"]["status"] == "done"
+  assert _rows(view)["p1"]["status"] == "done"  # the list follows the opened run
+  # Opening another session lets go of the first: its list row is no longer followed.
+  await _send(view, {"type": "open", "session": "d1", "user": "user"})
+  assert view.list.opened == "d1" and view.below.children == (view.run.view,)
 
 
 async def test_export_and_import_in_google_adks_session_json(make_refund_agent, tmp_path):
