@@ -296,7 +296,11 @@ def _print_quiet(live: LiveRun) -> None:
 
 async def agent_line(line: str) -> Any:
   """`%agent sessions|state|pending|resume|reset [AGENT]` (pending and resume take `--session NAME`);
-  `%agent tools AGENT`."""
+  `%agent tools AGENT`; `%agent export|import|delete|rename AGENT ...`.
+
+  `sessions` is the sessions view in a Jupyter kernel (`adk_nb.notebook.sessions_view`), else (and
+  with `--table`) a DataFrame.
+  """
   words = shlex.split(line)
   if not words or words[0] not in _SUBCOMMANDS:
     raise UsageError("usage: %agent sessions|state|pending|resume|reset|tools [AGENT] [--session NAME]; "
