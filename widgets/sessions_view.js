@@ -48,7 +48,9 @@ function render({ model, el: root }) {
     if (!file) return;
     file.text().then((text) => { model.send({ type: "import", text, file: file.name }); picker.value = ""; });
   });
-  root.append(title, tools, notice, table);
+  const scroll = el("div", "adknb-sess-scroll");
+  scroll.append(table);
+  root.append(title, tools, notice, scroll);
   let asking = null;   // the session whose delete is being confirmed
   let renaming = null; // the session whose name is being edited
   let link = null;
@@ -57,7 +59,7 @@ function render({ model, el: root }) {
     model.send({ type, session: row.session, user: row.user, ...(extra || {}) });
   }
 
-  function cells(tr, row) {
+  function cells(tr, row, lineageShown) {
     const name = el("td", "adknb-sess-name");
     if (renaming === row.session) {
       const box = el("input", "adknb-sess-rename");
@@ -79,10 +81,19 @@ function render({ model, el: root }) {
     }
     const status = el("td", "adknb-sess-status", STATUS[row.status] || row.status);
     tr.dataset.status = row.status;
-    const lineage = el("td", "adknb-sess-lineage",
-                       row.forked_from ? `forked from ${row.forked_from} @ ${row.forked_at}` : "");
     tr.append(name, el("td", "adknb-sess-user", row.user), el("td", "adknb-sess-when", when(row.last_update)),
-              el("td", "adknb-sess-events", row.events), status, lineage);
+              el("td", "adknb-sess-events", row.events), status);
+    if (lineageShown) {
+      const lineage = el("td", "adknb-sess-lineage");
+      if (row.forked_from) {
+        // The point is an invocation or event id (long): cut in the cell, whole in the tooltip.
+        const at = String(row.forked_at || "");
+        lineage.append(el("span", "", `forked from ${row.forked_from}`),
+                       el("span", "adknb-sess-at", ` @ ${at.length > 14 ? `${at.slice(0, 13)}…` : at}`));
+        lineage.title = `forked from ${row.forked_from} at ${at}`;
+      }
+      tr.append(lineage);
+    }
     const actions = el("td", "adknb-sess-actions");
     if (asking === row.session) {
       actions.append(el("span", "adknb-sess-ask", `Delete ${row.name || row.session}? This cannot be undone.`),
@@ -101,15 +112,17 @@ function render({ model, el: root }) {
     const rows = model.get("rows") || [];
     title.textContent = `Sessions of ${model.get("agent") || "the agent"} (${rows.length})`;
     table.textContent = "";
+    const lineageShown = rows.some((r) => r.forked_from);  // the column only when some session is a fork
     const head = el("tr");
-    for (const h of ["session", "user", "last activity", "events", "status", "lineage", ""]) head.append(el("th", "", h));
+    const columns = ["session", "user", "last activity", "events", "status", ...(lineageShown ? ["lineage"] : []), ""];
+    for (const h of columns) head.append(el("th", "", h));
     const thead = el("thead");
     thead.append(head);
     const body = el("tbody");
     if (!rows.length) {
       const tr = el("tr");
       const td = el("td", "adknb-sess-empty", "No sessions yet: run the agent in a %%agent cell, or import one.");
-      td.colSpan = 7;
+      td.colSpan = columns.length;
       tr.append(td);
       body.append(tr);
     }
@@ -118,7 +131,7 @@ function render({ model, el: root }) {
       const tr = el("tr", "adknb-sess-row");
       tr.dataset.session = row.session;
       if (row.session === opened) tr.classList.add("adknb-sess-opened");
-      cells(tr, row);
+      cells(tr, row, lineageShown);
       body.append(tr);
     }
     table.append(thead, body);

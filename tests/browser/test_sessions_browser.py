@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import pathlib
+
 from tests.browser.test_runview import _open_and_run_all, _wait_for_cells_to_finish
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
 
 EVIL = '<img src=x onerror="window.__pwned=1">'
 
@@ -20,13 +25,14 @@ support = Agent(name="support", model=ScriptedModel([call("refund", order_id="A1
                 tools=[FunctionTool(refund, require_confirmation=True)])''',
     '''%%agent support --store memory:// --session p1 --no-wait
 Refund A1''',
-    '''%%agent support --store memory:// --session d1
+    '''%%agent support --store memory:// --session d1 --out hello_run
 hello''',
+    '''what_if = await hello_run.fork(new_session_id="what-if")''',
     '''%agent sessions support''',
 ]
 
 
-def test_sessions_view_renames_deletes_after_asking_exports_imports_and_opens(page, lab, write_notebook):
+def test_sessions_view_renames_deletes_after_asking_exports_imports_and_opens(page, lab, write_notebook, tmp_path):
   name = write_notebook("sessions.ipynb", SESSIONS_NOTEBOOK)
   _open_and_run_all(page, lab, name)
   view = page.locator(".adknb-sessions").first
@@ -36,10 +42,22 @@ def test_sessions_view_renames_deletes_after_asking_exports_imports_and_opens(pa
   def row(session):
     return view.locator(f"tr.adknb-sess-row[data-session='{session}']")
 
-  assert view.locator("tr.adknb-sess-row").count() == 2
+  assert view.locator("tr.adknb-sess-row").count() == 3
+  lineage = row("what-if").locator(".adknb-sess-lineage")
+  assert lineage.inner_text().startswith("forked from d1 @ e-") and lineage.inner_text().endswith("…")
+  assert lineage.get_attribute("title").startswith("forked from d1 at e-")
   assert row("p1").locator(".adknb-sess-status").inner_text() == "‖ paused"
   assert row("d1").locator(".adknb-sess-status").inner_text() == "✓ done"
   assert row("d1").locator(".adknb-sess-current").count() == 1
+  # Short columns are not squeezed: each header and status reads on one line.
+  lines = view.evaluate("""(root) => [...root.querySelectorAll('th, .adknb-sess-status, .adknb-sess-user, .adknb-sess-events')]
+      .filter(el => el.textContent).map(el => { const range = document.createRange(); range.selectNodeContents(el);
+                                                return [el.textContent, range.getClientRects().length]; })""")
+  assert lines and [line for line in lines if line[1] != 1] == [], lines
+  # Every row's buttons are inside the view (none cut off at its right edge).
+  right = view.evaluate("root => root.getBoundingClientRect().right")
+  assert all(box["x"] + box["width"] <= right for box in
+             (b.bounding_box() for b in view.get_by_role("button", name="Delete…").all())), right
   # Rename: the name is shown as text (never HTML).
   row("d1").get_by_role("button", name="Rename").click()
   box = row("d1").locator("input.adknb-sess-rename")
@@ -55,7 +73,7 @@ def test_sessions_view_renames_deletes_after_asking_exports_imports_and_opens(pa
   row("d1").get_by_role("button", name="Delete…").click()
   row("d1").get_by_role("button", name="Delete", exact=True).click()
   view.locator(".adknb-sess-notice", has_text="Deleted session d1 of user user.").wait_for(timeout=30_000)
-  assert view.locator("tr.adknb-sess-row").count() == 1
+  assert view.locator("tr.adknb-sess-row").count() == 2
   # Export writes google-adk's session JSON in the working folder and offers it as a download.
   row("p1").get_by_role("button", name="Export").click()
   view.locator(".adknb-sess-notice", has_text="Exported session p1 to p1.session.json").wait_for(timeout=30_000)
@@ -78,3 +96,16 @@ def test_sessions_view_renames_deletes_after_asking_exports_imports_and_opens(pa
   row("p1").locator(".adknb-sess-status", has_text="✓ done").wait_for(timeout=30_000)
   assert row("p1-copy").locator(".adknb-sess-status").inner_text() == "‖ paused"
   assert page.evaluate("() => window.__pwned === undefined")
+  # The README's screenshot: refreshed only when asked.
+  row("p1").get_by_role("button", name="Rename").click()
+  row("p1").locator("input.adknb-sess-rename").fill("Refund for order A1")
+  row("p1").locator("input.adknb-sess-rename").press("Enter")
+  row("p1").locator(".adknb-sess-display", has_text="Refund for order A1").wait_for(timeout=30_000)
+  no_news = page.get_by_role("button", name="No", exact=True)  # JupyterLab's news question, over the output
+  if no_news.count():
+    no_news.first.click()
+  page.set_viewport_size({"width": 1100, "height": 1800})
+  output.scroll_into_view_if_needed()
+  target = (REPO / "docs" if os.environ.get("ADK_NB_UPDATE_SCREENSHOT") else tmp_path) / "sessions.png"
+  output.screenshot(path=str(target))
+  assert target.stat().st_size > 10_000
