@@ -19,6 +19,7 @@ from ..pending import pending_of
 from ..sessions import Session
 from ..sessions.fork import lineage
 from ._session_names import names_of, set_name
+from ._loop import logger
 from ._sessions import NotebookAgent
 
 COLUMNS = ["session", "name", "user", "current", "last_update", "events", "status", "forked_from", "forked_at"]
@@ -39,7 +40,11 @@ async def session_rows(entry: NotebookAgent) -> list[dict[str, Any]]:
   runner = entry.runner
   service = runner.session_service
   listed = await service.list_sessions(app_name=runner.app_name)
-  names = names_of(entry)
+  try:
+    names = names_of(entry)
+  except ValueError as exc:  # a damaged names file: the sessions are listed all the same, without names
+    logger.warning("adk_nb: %s", exc)
+    names = {}
   rows = []
   for stub in listed.sessions:
     session = await service.get_session(app_name=runner.app_name, user_id=stub.user_id, session_id=stub.id)

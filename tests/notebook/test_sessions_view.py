@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from adk_nb.models import call
 from adk_nb.notebook import arun
 from adk_nb.notebook._sessions import registry
@@ -137,3 +139,38 @@ def test_percent_agent_sessions_gives_the_table_without_a_widget_front_end(shell
     assert list(table["session"]) == ["s1"]
   finally:
     del shell.kernel
+
+
+def test_names_of_a_database_url_live_in_the_working_folder_without_its_password(tmp_path):
+  from types import SimpleNamespace
+
+  from adk_nb.notebook._session_names import names_of, set_name
+  from adk_nb.notebook._sessions import NotebookAgent
+
+  runner = SimpleNamespace(app_name="support", session_service=object())
+  entry = NotebookAgent(target=None, runner=runner, store="postgresql+asyncpg://ada:s3cret@db.example/adk")
+  set_name(entry, "user", "s1", "first")
+  written = (tmp_path / ".adk_nb" / "session_names.json").read_text()
+  assert "s3cret" not in written
+  assert json.loads(written) == {"postgresql+asyncpg://ada:***@db.example/adk": {"support": {"user": {"s1": "first"}}}}
+  assert names_of(entry) == {("user", "s1"): "first"}
+  # A Runner built by hand (no store URI): names stay in memory, per session service.
+  mine = NotebookAgent(target=None, runner=runner, store=None)
+  set_name(mine, "user", "s1", "mine")
+  assert names_of(mine) == {("user", "s1"): "mine"} and names_of(entry) == {("user", "s1"): "first"}
+  # A damaged names file is named, with the fix; the sessions are not in it.
+  (tmp_path / ".adk_nb" / "session_names.json").write_text("{oops")
+  with pytest.raises(ValueError, match="fix or delete that file"):
+    names_of(entry)
+  with pytest.raises(ValueError, match="fix or delete that file"):  # never written over: other names are in it
+    set_name(entry, "user", "s2", "second")
+  assert (tmp_path / ".adk_nb" / "session_names.json").read_text() == "{oops"
+
+
+async def test_a_damaged_names_file_still_lists_the_sessions(make_refund_agent, tmp_path, caplog):
+  agent, _, view = await _view_with_sessions(make_refund_agent)
+  (tmp_path / ".adk_nb" / "session_names.json").write_text("{oops")
+  await view.refresh()
+  assert set(_rows(view)) == {"p1", "d1"} and "fix or delete that file" in caplog.text
+  notice = await _send(view, {"type": "rename", "session": "p1", "user": "user", "name": "x"})
+  assert notice["error"] and "fix or delete that file" in notice["text"]
