@@ -144,13 +144,17 @@ function render({ model, el: root }) {
     notice.classList.toggle("adknb-sess-error", !!n.error);
     if (!n.text) return;
     notice.append(el("span", "", n.text));
-    if (n.download) {
-      link = URL.createObjectURL(new Blob([n.download.text], { type: "application/json" }));
-      const a = el("a", "adknb-sess-download", `download ${n.download.file}`);
-      a.href = link;
-      a.setAttribute("download", n.download.file);
-      notice.append(" ", a);
-    }
+  }
+
+  // An export's file arrives as one message (never in the widget state): offered as a download link.
+  function onMsg(msg) {
+    if (!msg || msg.type !== "download") return;
+    if (link) URL.revokeObjectURL(link);
+    link = URL.createObjectURL(new Blob([String(msg.text || "")], { type: "application/json" }));
+    const a = el("a", "adknb-sess-download", `download ${msg.file}`);
+    a.href = link;
+    a.setAttribute("download", String(msg.file || "session.json"));
+    notice.append(" ", a);
   }
 
   draw();
@@ -159,12 +163,14 @@ function render({ model, el: root }) {
   model.on("change:opened", draw);
   model.on("change:agent", draw);
   model.on("change:notice", showNotice);
+  model.on("msg:custom", onMsg);
   return () => {
     if (link) URL.revokeObjectURL(link);
     model.off("change:rows", draw);
     model.off("change:opened", draw);
     model.off("change:agent", draw);
     model.off("change:notice", showNotice);
+    model.off("msg:custom", onMsg);
   };
 }
 

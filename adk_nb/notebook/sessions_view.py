@@ -39,7 +39,8 @@ class SessionList(anywidget.AnyWidget):
   rows = traitlets.List().tag(sync=True)
   """[{session, name, user, current, last_update (s since the epoch), events, status, forked_from, forked_at}]."""
   notice = traitlets.Dict().tag(sync=True)
-  """The outcome of the last action: {'text', 'error': bool, 'download'?: {'file', 'text'}}."""
+  """The outcome of the last action: {'text', 'error': bool}. An export's file is sent as a message
+  ({'type': 'download', 'file', 'text'}), which the browser offers as a download link."""
   opened = traitlets.Unicode("").tag(sync=True)
   """The id of the session shown below the list ("" when none)."""
 
@@ -88,7 +89,10 @@ class SessionsView(widgets.VBox):
     call_in_loop(loop, start)
 
   async def act(self, request: dict[str, Any]) -> dict[str, Any]:
-    """Carries out one request and shows its outcome in `notice` (also returned); refreshes the list."""
+    """Carries out one request and shows its outcome in `notice`; refreshes the list.
+
+    Returns the notice, with an export's {'file', 'text'} under 'download'.
+    """
     kind = request.get("type")
     session = str(request.get("session") or "")
     user = request.get("user") if isinstance(request.get("user"), str) else None
@@ -125,9 +129,10 @@ class SessionsView(widgets.VBox):
     except (ValueError, OSError, SessionBusyError) as exc:
       text, error = str(exc), True
     await self.refresh()
-    notice = {"text": text, "error": error, **({"download": download} if download else {})}
-    self.list.notice = notice
-    return notice
+    self.list.notice = {"text": text, "error": error}
+    if download:  # the file's text travels as one message, never in the widget state (saved with the notebook)
+      self.list.send({"type": "download", **download})
+    return {"text": text, "error": error, **({"download": download} if download else {})}
 
   async def _open(self, session: str, user: Optional[str]) -> str:
     from .live_run import LiveRun

@@ -95,10 +95,13 @@ async def test_open_shows_the_session_below_with_its_buttons(make_refund_agent):
 
 async def test_export_and_import_in_google_adks_session_json(make_refund_agent, tmp_path):
   agent, _, view = await _view_with_sessions(make_refund_agent, store="memory://")
+  sent = []
+  view.list.send = lambda content, buffers=None: sent.append(content)
   notice = await _send(view, {"type": "export", "session": "p1", "user": "user"})
-  assert notice["text"] == "Exported session p1 to p1.session.json (google-adk's session JSON)."
+  assert notice == {"text": "Exported session p1 to p1.session.json (google-adk's session JSON).", "error": False}
   written = (tmp_path / "p1.session.json").read_text()
-  assert notice["download"] == {"file": "p1.session.json", "text": written}
+  # The file's text goes to the browser as one message (for the download link), not into the widget state.
+  assert sent == [{"type": "download", "file": "p1.session.json", "text": written}]
   exported = json.loads(written)
   assert exported["id"] == "p1" and exported["userId"] == "user" and "invocationId" in exported["events"][0]
   # By path, under a new id: the same events, the pause kept.
