@@ -164,14 +164,8 @@ function render({ model, el: root }) {
   model.on("change:agent", draw);
   model.on("change:notice", showNotice);
   model.on("msg:custom", onMsg);
-  return () => {
-    if (link) URL.revokeObjectURL(link);
-    model.off("change:rows", draw);
-    model.off("change:opened", draw);
-    model.off("change:agent", draw);
-    model.off("change:notice", showNotice);
-    model.off("msg:custom", onMsg);
-  };
+  // anywidget removes this view's listeners when the view goes; only the download's object URL is ours to free.
+  return () => { if (link) URL.revokeObjectURL(link); };
 }
 
 export default { render };
