@@ -13,6 +13,7 @@ and its outcome is written in `notice`.
 from __future__ import annotations
 
 import asyncio
+import os
 from html import escape
 from typing import Any, Optional
 
@@ -116,8 +117,11 @@ class SessionsView(widgets.VBox):
         text = f"Deleted session {session} of user {owner}."
       elif kind == "export":
         found = await admin.find_session(self.entry, session, self.shown, user)
-        target = await admin.export_session(self.entry, session, request.get("path") or None, self.shown, found.user_id)
-        text = f"Exported session {session} to {target} (google-adk's session JSON)."
+        path = request.get("path") or f"{found.id}.session.json"
+        existed = os.path.exists(path)
+        target = await admin.export_session(self.entry, session, path, self.shown, found.user_id)
+        text = (f"Exported session {session} to {target} (google-adk's session JSON"
+                + ("; the file there before was replaced)." if existed else ")."))
         download = {"file": target.name, "text": admin.session_json(found)}
       elif kind == "import":
         imported = await self._import(request)

@@ -102,6 +102,8 @@ async def test_export_and_import_in_google_adks_session_json(make_refund_agent, 
   written = (tmp_path / "p1.session.json").read_text()
   # The file's text goes to the browser as one message (for the download link), not into the widget state.
   assert sent == [{"type": "download", "file": "p1.session.json", "text": written}]
+  again = await _send(view, {"type": "export", "session": "p1", "user": "user"})
+  assert again["text"].endswith("(google-adk's session JSON; the file there before was replaced).")
   exported = json.loads(written)
   assert exported["id"] == "p1" and exported["userId"] == "user" and "invocationId" in exported["events"][0]
   # By path, under a new id: the same events, the pause kept.
