@@ -110,7 +110,8 @@ function render({ model, el: root }) {
 
   function draw() {
     const rows = model.get("rows") || [];
-    title.textContent = `Sessions of ${model.get("agent") || "the agent"} (${rows.length})`;
+    const user = model.get("user");
+    title.textContent = `Sessions of ${model.get("agent") || "the agent"}${user ? ` for user ${user}` : ""} (${rows.length})`;
     table.textContent = "";
     const lineageShown = rows.some((r) => r.forked_from);  // the column only when some session is a fork
     const head = el("tr");
@@ -162,6 +163,7 @@ function render({ model, el: root }) {
   model.on("change:rows", draw);
   model.on("change:opened", draw);
   model.on("change:agent", draw);
+  model.on("change:user", draw);
   model.on("change:notice", showNotice);
   model.on("msg:custom", onMsg);
   // anywidget removes this view's listeners when the view goes; only the download's object URL is ours to free.

@@ -1,7 +1,7 @@
 """A notebook's sessions, managed as in `adk web`: list with status, rename, export and import (google-adk's JSON), delete.
 
-    %agent sessions AGENT                       the sessions view (a table where no widget can be drawn)
-    %agent sessions AGENT --table               a DataFrame: session, name, user, current, last update, events, status
+    %agent sessions AGENT [--user ID]           the sessions view (a table where no widget can be drawn)
+    %agent sessions AGENT --table [--user ID]   a DataFrame: session, name, user, current, last update, events, status
     %agent rename AGENT --session S NAME        sets S's display name ("" removes it; see _session_names)
     %agent export AGENT --session S [PATH]      writes S as google-adk's session JSON (default S.session.json)
     %agent import AGENT PATH [--session NEW]    creates a session from such a file (its events replayed)
@@ -35,11 +35,12 @@ def status_of(session: Session) -> str:
   return "error" if last is not None and last.error_code else "done"
 
 
-async def session_rows(entry: NotebookAgent) -> list[dict[str, Any]]:
-  """The agent's sessions as plain rows (JSON-ready; `last_update` in seconds since the epoch), newest activity first."""
+async def session_rows(entry: NotebookAgent, user_id: Optional[str] = None) -> list[dict[str, Any]]:
+  """The agent's sessions (of one user, or all) as plain rows (JSON-ready; `last_update` in seconds since the
+  epoch), newest activity first."""
   runner = entry.runner
   service = runner.session_service
-  listed = await service.list_sessions(app_name=runner.app_name)
+  listed = await service.list_sessions(app_name=runner.app_name, user_id=user_id)
   try:
     names = names_of(entry)
   except ValueError as exc:  # a damaged names file: the sessions are listed all the same, without names
@@ -62,11 +63,11 @@ async def session_rows(entry: NotebookAgent) -> list[dict[str, Any]]:
   return rows
 
 
-async def sessions_table(entry: NotebookAgent):
-  """The agent's sessions as a DataFrame, newest activity first."""
+async def sessions_table(entry: NotebookAgent, user_id: Optional[str] = None):
+  """The agent's sessions (of one user, or all) as a DataFrame, newest activity first."""
   import pandas as pd
 
-  rows = await session_rows(entry)
+  rows = await session_rows(entry, user_id)
   for row in rows:
     row["last_update"] = pd.to_datetime(row["last_update"], unit="s") if row["last_update"] else None
   return pd.DataFrame(rows, columns=COLUMNS)

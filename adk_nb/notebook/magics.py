@@ -326,6 +326,13 @@ async def agent_line(line: str) -> Any:
     del names[at:at + 2]
   as_table = command == "sessions" and "--table" in names
   names = [n for n in names if not (as_table and n == "--table")]
+  only_user = None
+  if command == "sessions" and "--user" in names:  # one user's sessions
+    at = names.index("--user")
+    if at + 1 >= len(names):
+      raise UsageError("usage: %agent sessions [AGENT] [--user ID] [--table]")
+    only_user = names[at + 1]
+    del names[at:at + 2]
   if len(names) > 1:
     raise UsageError(f"usage: %agent {command} [AGENT]")
   if command == "tools":  # the agent's structure only: it need not have run
@@ -362,10 +369,10 @@ async def agent_line(line: str) -> Any:
     if _can_draw_widgets() and not as_table:  # the view, where a front end can draw it; else the table
       from .sessions_view import sessions_view
 
-      return await sessions_view(entry, names[0] if names else "")
+      return await sessions_view(entry, names[0] if names else "", only_user)
     from ._session_admin import sessions_table
 
-    return await sessions_table(entry)
+    return await sessions_table(entry, only_user)
   if entry.session_id is None:
     return {} if command == "state" else []
   session = await runner.session_service.get_session(app_name=runner.app_name, user_id=entry.user_id,

@@ -44,6 +44,8 @@ class SessionList(anywidget.AnyWidget):
   ({'type': 'download', 'file', 'text'}), which the browser offers as a download link."""
   opened = traitlets.Unicode("").tag(sync=True)
   """The id of the session shown below the list ("" when none)."""
+  user = traitlets.Unicode("").tag(sync=True)
+  """The user whose sessions are listed ("" when every user's are)."""
 
 
 class SessionsView(widgets.VBox):
@@ -53,10 +55,12 @@ class SessionsView(widgets.VBox):
   sends (`{'type': 'open' | 'rename' | 'delete' | 'export' | 'import', 'session', 'user', ...}`).
   """
 
-  def __init__(self, entry: NotebookAgent, shown: str = "", **kwargs: Any):
+  def __init__(self, entry: NotebookAgent, shown: str = "", user: Optional[str] = None, **kwargs: Any):
     self.entry = entry
     self.shown = shown or entry.name
-    self.list = SessionList(agent=entry.name)
+    self.user = user
+    """The user whose sessions are listed (None: every user's)."""
+    self.list = SessionList(agent=entry.name, user=user or "")
     self.below = widgets.VBox()
     """Holds the opened session's run view."""
     self.run = None
@@ -69,7 +73,7 @@ class SessionsView(widgets.VBox):
 
   async def refresh(self) -> list[dict[str, Any]]:
     """Reads the store again; returns the rows shown."""
-    self.list.rows = await admin.session_rows(self.entry)
+    self.list.rows = await admin.session_rows(self.entry, self.user)
     return self.list.rows
 
   async def settled(self) -> None:
@@ -178,11 +182,11 @@ class SessionsView(widgets.VBox):
         raise ValueError(f"The file has {len(text):,} characters (more than {IMPORT_LIMIT:,}); put it in the "
                          "working folder and import it by path. Nothing was imported.")
       return await admin.import_session_text(self.entry, text, str(request.get("file") or "the file"), new_id,
-                                             free_id=True)
+                                             self.user, free_id=True)
     path = request.get("path")
     if not isinstance(path, str) or not path.strip():
       raise ValueError("Name the file to import (a path in the working folder) or pick one; nothing was imported.")
-    return await admin.import_session(self.entry, path.strip(), new_id, free_id=True)
+    return await admin.import_session(self.entry, path.strip(), new_id, self.user, free_id=True)
 
   def _repr_mimebundle_(self, **kwargs: Any):
     return _with_html(super()._repr_mimebundle_(**kwargs), sessions_html(self.list.agent, self.list.rows))
@@ -206,8 +210,8 @@ def sessions_html(agent: str, rows: list[dict[str, Any]]) -> str:
           f"<tbody>{body}</tbody></table></div>")
 
 
-async def sessions_view(entry: NotebookAgent, shown: str = "") -> SessionsView:
-  """The sessions view of a notebook agent, filled from its store."""
-  view = SessionsView(entry, shown)
+async def sessions_view(entry: NotebookAgent, shown: str = "", user: Optional[str] = None) -> SessionsView:
+  """The sessions view of a notebook agent (one user's sessions, or every user's), filled from its store."""
+  view = SessionsView(entry, shown, user)
   await view.refresh()
   return view

@@ -142,6 +142,8 @@ def test_percent_agent_sessions_gives_the_table_without_a_widget_front_end(shell
     assert "<b>Sessions of support</b>" in data["text/html"] and "application/vnd.jupyter.widget-view+json" in data
     table = shell.run_cell("%agent sessions agent --table", store_history=True).result
     assert list(table["session"]) == ["s1"]
+    assert shell.run_cell("%agent sessions agent --table --user nobody", store_history=True).result.empty
+    assert shell.run_cell("%agent sessions agent --user user", store_history=True).result.list.user == "user"
   finally:
     del shell.kernel
 
@@ -179,3 +181,18 @@ async def test_a_damaged_names_file_still_lists_the_sessions(make_refund_agent, 
   assert set(_rows(view)) == {"p1", "d1"} and "fix or delete that file" in caplog.text
   notice = await _send(view, {"type": "rename", "session": "p1", "user": "user", "name": "x"})
   assert notice["error"] and "fix or delete that file" in notice["text"]
+
+
+async def test_the_view_lists_one_users_sessions_and_imports_for_that_user(make_refund_agent, tmp_path):
+  agent, _ = make_refund_agent(["Hi ada.", "Hi bob."])
+  await arun(agent, "hello", session="a1", user="ada", store="memory://")
+  await arun(agent, "hello", session="b1", user="bob", store="memory://")
+  entry = registry.get(agent, "memory://")
+  everyone = await sessions_view(entry, "agent")
+  assert {(r["session"], r["user"]) for r in everyone.list.rows} == {("a1", "ada"), ("b1", "bob")}
+  ada = await sessions_view(entry, "agent", user="ada")
+  assert [r["session"] for r in ada.list.rows] == ["a1"] and ada.list.user == "ada"
+  await _send(everyone, {"type": "export", "session": "b1", "user": "bob"})
+  notice = await _send(ada, {"type": "import", "path": "b1.session.json"})
+  assert notice["text"].startswith("Imported session b1 of user ada ")  # into the listed user's sessions
+  assert sorted(r["session"] for r in ada.list.rows) == ["a1", "b1"]
