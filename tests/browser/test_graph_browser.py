@@ -1,6 +1,6 @@
 """The graph's geometry and glyphs in a real JupyterLab and Chromium (issue 30 item 9).
 
-A small graph has no empty band above or below it, a tall workflow is shown whole (no scroll box
+A small graph has no empty band above, below or right of it, a tall workflow is shown whole (no scroll box
 cutting off its bottom), and every status symbol is drawn by a font the browser has (not the
 empty box of a missing glyph, which `⏸` was).
 """
@@ -34,6 +34,7 @@ GEOMETRY = """(root) => {
   const s = svg.getBoundingClientRect(), f = frame.getBoundingClientRect();
   const boxes = [...root.querySelectorAll('.adknb-gnode rect')].map(r => r.getBoundingClientRect());
   return {above: Math.min(...boxes.map(b => b.top)) - s.top, below: s.bottom - Math.max(...boxes.map(b => b.bottom)),
+          right: s.right - Math.max(...boxes.map(b => b.right)),
           lowest: Math.max(...boxes.map(b => b.bottom)), frameBottom: f.bottom,
           scroll: frame.scrollHeight, client: frame.clientHeight, nodes: boxes.length};
 }"""
@@ -71,6 +72,7 @@ def test_the_graph_is_sized_to_its_content_and_its_glyphs_render(page, lab, writ
   geometry = small.evaluate(GEOMETRY)
   assert geometry["nodes"] == 2
   assert 0 <= geometry["above"] <= 16 and 0 <= geometry["below"] <= 16, geometry
+  assert 0 <= geometry["right"] <= 24, geometry  # no room kept for labels a tree of agents does not have
   # A tall workflow (13 boxes, ~850 px): all of it is in view of its frame, which does not scroll.
   geometry = tall.evaluate(GEOMETRY)
   assert geometry["nodes"] == 13
