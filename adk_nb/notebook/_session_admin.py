@@ -142,8 +142,16 @@ async def import_session_text(entry: NotebookAgent, text: str, source: str = "th
     raise ValueError(f"Session {new_id!r} already exists in {entry.name}'s store; nothing was imported. "
                      f"Pass --session NEW_ID to import it under another id.")
   session = await service.create_session(app_name=runner.app_name, user_id=user, session_id=new_id)
-  for event in loaded.events:
-    await service.append_event(session, event)
+  done = 0
+  try:
+    for event in loaded.events:
+      await service.append_event(session, event)
+      done += 1
+  except Exception as exc:
+    # The store refused an event: the half-made session goes, so what is listed is what was imported.
+    await service.delete_session(app_name=runner.app_name, user_id=user, session_id=new_id)
+    raise ValueError(f"{source!r}: the store refused event {done + 1} of {len(loaded.events)} "
+                     f"({type(exc).__name__}: {exc}); nothing was imported.") from exc
   return session
 
 

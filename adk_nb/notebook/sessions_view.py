@@ -134,8 +134,10 @@ class SessionsView(widgets.VBox):
       else:
         raise ValueError(f"Unknown request {kind!r}; the view sends open, rename, delete, export or import.")
       error = False
-    except (ValueError, OSError, SessionBusyError) as exc:
+    except (ValueError, SessionBusyError) as exc:  # what a person can fix: the message names the fix
       text, error = str(exc), True
+    except Exception as exc:  # noqa: BLE001 - anything else (a file, the store) is shown in the view, not lost in a log
+      text, error = f"{type(exc).__name__}: {exc}", True
     await self.refresh()
     self.list.notice = {"text": text, "error": error}
     if download:  # the file's text travels as one message, never in the widget state (saved with the notebook)

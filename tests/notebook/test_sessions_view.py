@@ -196,3 +196,19 @@ async def test_the_view_lists_one_users_sessions_and_imports_for_that_user(make_
   notice = await _send(ada, {"type": "import", "path": "b1.session.json"})
   assert notice["text"].startswith("Imported session b1 of user ada ")  # into the listed user's sessions
   assert sorted(r["session"] for r in ada.list.rows) == ["a1", "b1"]
+
+
+async def test_an_import_the_store_refuses_half_way_leaves_nothing(make_refund_agent, tmp_path):
+  agent, _, view = await _view_with_sessions(make_refund_agent)  # the SQLite store
+  exported = json.loads((await _export_text(view, "d1")))
+  exported["events"][1]["id"] = "e" * 200  # an event id longer than the database's 128 characters
+  notice = await _send(view, {"type": "import", "text": json.dumps(exported), "file": "long.json", "session": "long"})
+  assert notice["error"] and "refused event 2 of 2" in notice["text"] and "nothing was imported" in notice["text"]
+  assert "long" not in _rows(view)
+
+
+async def _export_text(view, session):
+  sent = []
+  view.list.send = lambda content, buffers=None: sent.append(content)
+  await _send(view, {"type": "export", "session": session, "user": "user"})
+  return sent[-1]["text"]
