@@ -106,12 +106,7 @@ function render({ model, el: root }) {
   draw();
   model.on("change:graph", draw);
   model.on("change:title", draw);
-  model.on("change:status", paint);
-  return () => {
-    model.off("change:graph", draw);
-    model.off("change:title", draw);
-    model.off("change:status", paint);
-  };
+  model.on("change:status", paint);  // anywidget removes these listeners when the view goes
 }
 
 export default { render };

@@ -141,14 +141,17 @@ class ResultsView:
     self.detail.value = f"<div class='adknb-eval'>{_CSS}{case_html(self.results, eval_id, run)}</div>"
     events = self.results.case_events(eval_id, run)
     self.tree = None
+    note = ""
     if events:
-      from ..inspect import steps_of
-      from ..notebook.views import EventTree
+      # The notebook layer registers the viewer (adk_nb.notebook.recorded); this module never imports it.
+      from ..inspect.opener import open_run
 
-      steps = steps_of(events)
-      steps.finish(max((e.timestamp for e in events), default=0.0), "done")
-      self.tree = EventTree(nodes=[s.as_node() for s in steps.steps.values()], status="done",
-                            title=f"{eval_id} · run {run}")
+      self.tree = open_run(events, f"{eval_id} · run {run}")
+      if self.tree is None:
+        note = ("<div class='adknb-eval'><i>This run's events were kept: import adk_nb.notebook "
+                "(or run %load_ext adk_nb) to open it in the event tree.</i></div>")
+    if note:
+      self.detail.value += note
     self.widget.children = [self.header, self.table, self.picker, self.detail] + ([self.tree] if self.tree else [])
 
   def _repr_mimebundle_(self, **kwargs: Any):

@@ -26,7 +26,13 @@ MARGIN = 70
 MARGIN_Y = 32
 """Pixels above and below the drawing (half a node's height, plus a little): the picture is as tall as its content."""
 LABEL_ROOM = 180
-"""Pixels right of the drawing for the labels of edges that loop back (drawn as arcs on the right)."""
+"""At most this many pixels right of the nodes for edge labels and the arcs of edges that loop back."""
+NODE_HALF_WIDTH = 68
+"""Half the width the views draw a node (widgets/graph_view.js NODE_W = 136)."""
+ARC_OUT = 36
+"""How far right of its nodes an edge that loops back is drawn (an arc; widgets/graph_view.js)."""
+LABEL_CHAR = 6.2
+"""Pixels per character of an edge label (10 px sans-serif), to leave room for the longest."""
 
 GRAPH_STATUS_TEXT = {"waiting": "○ waiting", "running": "… running", "paused": "‖ paused", "done": "✓ done",
                      "rejected": "⊘ rejected", "error": "✗ error"}
@@ -110,9 +116,25 @@ class AgentGraph:
       node = self.nodes[node_id]
       node.x = round(MARGIN + (0 if x1 == x0 else (float(x) - x0) / (x1 - x0) * (widest - 1) * SPREAD), 1)
       node.y = round(MARGIN_Y + (0 if y1 == y0 else (float(y) - y0) / (y1 - y0) * (len(rows) - 1) * LAYER), 1)
-    self.width = MARGIN * 2 + (widest - 1) * SPREAD + LABEL_ROOM
+    self.width = MARGIN * 2 + (widest - 1) * SPREAD + self._label_room()
     self.height = MARGIN_Y * 2 + (len(rows) - 1) * LAYER
     return self
+
+  def _label_room(self) -> float:
+    """Pixels the edges need right of the rightmost node: arcs of edges that loop back and labels, as
+    widgets/graph_view.js draws them (none for a tree of agents: the picture is as wide as its nodes)."""
+    right = max(n.x for n in self.nodes.values()) + NODE_HALF_WIDTH
+    extent = right
+    for e in self.edges:
+      a, b = self.nodes.get(e.source), self.nodes.get(e.target)
+      if a is None or b is None:
+        continue
+      text = len(e.label) * LABEL_CHAR
+      if b.y > a.y:  # down: the label starts beside the middle of the edge
+        extent = max(extent, (a.x + b.x) / 2 + 4 + text if e.label else 0)
+      else:  # back up or across: an arc right of both nodes, its label at the arc's outer edge
+        extent = max(extent, max(a.x, b.x) + NODE_HALF_WIDTH + ARC_OUT - 6 + text + 4)
+    return min(LABEL_ROOM, max(0.0, extent - right))
 
   def as_data(self) -> dict[str, Any]:
     """Plain JSON for the browser: {'nodes': [...], 'edges': [...], 'width', 'height'}."""

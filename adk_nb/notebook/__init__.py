@@ -12,6 +12,7 @@ from .chat import ChatView, chat
 from .diff_view import DiffView, diff_view
 from .live_run import LiveRun
 from .magics import AgentMagics, load_ipython_extension, unload_ipython_extension
+from .recorded import open_recorded  # registers the viewer reports use for recorded runs (adk_nb.inspect.opener)
 from .graph import graph_view
 from .tools_view import tools_view
 from .trajectory import trajectory_frame
@@ -36,6 +37,7 @@ __all__ = [
     "diff_view",
     "graph_view",
     "load_ipython_extension",
+    "open_recorded",
     "run",
     "tools_view",
     "trajectory_frame",

@@ -29,7 +29,7 @@ _CELL = re.compile(r"^%%agent(\s|$)")
 _LINE = re.compile(r"^%agent(\s|$)")
 # `{{...}}` first, so a doubled brace stays as written; then `{name}` or `{obj.attr}`.
 _NAME = re.compile(r"\{\{[^{}]*\}\}|\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\}")
-_SUBCOMMANDS = ("sessions", "state", "pending", "resume", "reset", "tools", "export", "import", "delete")
+_SUBCOMMANDS = ("sessions", "state", "pending", "resume", "reset", "tools", "export", "import", "delete", "rename")
 USAGE = ("usage: %%agent AGENT [--session NAME] [--new] [--user ID] [--state k=v ...] [--store URI] "
          "[--approve ask|auto|deny] [--wait SECONDS | --no-wait] [--background] [--out NAME] [--quiet] [-i]")
 
@@ -181,7 +181,7 @@ class AgentMagics(Magics):
     pause it awaits a person's answer (the buttons stay live; `--wait SECONDS`, `--no-wait`),
     then the resumed run. It ends when the run is done; its value is the LiveRun.
     Line: `%agent sessions|state|pending|resume|reset [AGENT] [--session NAME]`, `%agent tools AGENT`,
-    `%agent export|import|delete AGENT ...` (see `adk_nb.notebook._session_admin`).
+    `%agent export|import|delete|rename AGENT ...` (see `adk_nb.notebook._session_admin`).
     """
     if cell is None:  # IPython has expanded `$name` already
       return _sync(_agent_line(line))
@@ -310,7 +310,11 @@ def _print_quiet(live: LiveRun) -> None:
 
 async def agent_line(line: str) -> Any:
   """`%agent sessions|state|pending|resume|reset [AGENT]` (pending and resume take `--session NAME`);
-  `%agent tools AGENT`."""
+  `%agent tools AGENT`; `%agent export|import|delete|rename AGENT ...`.
+
+  `sessions` is the sessions view in a Jupyter kernel (`adk_nb.notebook.sessions_view`), else (and
+  with `--table`) a DataFrame.
+  """
   return await _agent_line(expand(line))
 
 
@@ -318,9 +322,9 @@ async def _agent_line(line: str) -> Any:
   words = shlex.split(line)
   if not words or words[0] not in _SUBCOMMANDS:
     raise UsageError("usage: %agent sessions|state|pending|resume|reset|tools [AGENT] [--session NAME]; "
-                     "%agent export|import|delete AGENT ...")
+                     "%agent export|import|delete|rename AGENT ...")
   command, names = words[0], words[1:]
-  if command in ("export", "import", "delete"):  # the agent's sessions, managed (see _session_admin)
+  if command in ("export", "import", "delete", "rename"):  # the agent's sessions, managed (see _session_admin)
     from . import _session_admin
 
     if not names or names[0].startswith("-"):
@@ -337,6 +341,15 @@ async def _agent_line(line: str) -> Any:
     if at + 1 >= len(names):
       raise UsageError(f"usage: %agent {command} [AGENT] [--session NAME]")
     session_id = names[at + 1]
+    del names[at:at + 2]
+  as_table = command == "sessions" and "--table" in names
+  names = [n for n in names if not (as_table and n == "--table")]
+  only_user = None
+  if command == "sessions" and "--user" in names:  # one user's sessions
+    at = names.index("--user")
+    if at + 1 >= len(names):
+      raise UsageError("usage: %agent sessions [AGENT] [--user ID] [--table]")
+    only_user = names[at + 1]
     del names[at:at + 2]
   if len(names) > 1:
     raise UsageError(f"usage: %agent {command} [AGENT]")
@@ -371,9 +384,13 @@ async def _agent_line(line: str) -> Any:
     print(f"The next %%agent {entry.name} cell starts a new session.")
     return None
   if command == "sessions":  # with each session's status: paused, done, error or new
+    if _can_draw_widgets() and not as_table:  # the view, where a front end can draw it; else the table
+      from .sessions_view import sessions_view
+
+      return await sessions_view(entry, names[0] if names else "", only_user)
     from ._session_admin import sessions_table
 
-    return await sessions_table(entry)
+    return await sessions_table(entry, only_user)
   if entry.session_id is None:
     return {} if command == "state" else []
   session = await runner.session_service.get_session(app_name=runner.app_name, user_id=entry.user_id,

@@ -93,9 +93,9 @@ def test_ascii_pairs_score_as_rouge_score_does():
 
 
 def test_every_pair_scores_as_google_adk_does():
-  from tests.test_differential import _adk_python
+  from tests.support import adk_python
 
-  python = _adk_python()
+  python = adk_python()
   if python is None:
     pytest.skip("google-adk is not installed (./dev test installs it into bench/.venv-adk)")
   if subprocess.run([python, "-c", "import rouge_score"], capture_output=True, timeout=120).returncode:

@@ -84,9 +84,9 @@ def run(python: str, package: str, env: dict) -> dict:
 
 
 def test_quality_scores_verdicts_and_personas_match_google_adk():
-  from tests.test_differential import _adk_python
+  from tests.support import adk_python
 
-  python = _adk_python()
+  python = adk_python()
   if python is None:
     pytest.skip("google-adk is not installed (./dev test installs it into bench/.venv-adk)")
   env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}

@@ -283,7 +283,7 @@ def test_sessions_list_status_export_import_and_delete(shell, make_refund_agent,
   assert done.status == "done"
   table = _run(shell, "%agent sessions agent").result
   assert dict(zip(table["session"], table["status"])) == {"p1": "paused", "d1": "done"}
-  assert list(table.columns) == ["session", "user", "current", "last_update", "events", "status", "forked_from",
+  assert list(table.columns) == ["session", "name", "user", "current", "last_update", "events", "status", "forked_from",
                                  "forked_at"]
   # Export in google-adk's session JSON, import it under a new id: the same events, the pause kept.
   assert _run(shell, f"%agent export agent --session p1 {tmp_path}/p1.json").error_in_exec is None
