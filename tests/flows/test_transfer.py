@@ -104,3 +104,18 @@ async def test_sticky_transfer_skips_a_non_transferable_last_speaker_like_adk():
   await run_turn(runner, "t2")
   r3 = await run_turn(runner, "t3")
   assert r3[-1].author == "a", r3[-1].author
+
+
+async def test_a_transfer_reaches_the_agents_own_sub_agent_before_a_namesake_elsewhere():
+  import warnings
+
+  first_helper = Agent(name="helper", model=ScriptedModel([]))
+  own_helper = Agent(name="helper", model=ScriptedModel(["Helped."]))
+  a = Agent(name="a", model=ScriptedModel([]), sub_agents=[first_helper])
+  b = Agent(name="b", model=ScriptedModel([call("transfer_to_agent", agent_name="helper")]), sub_agents=[own_helper])
+  with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    root = Agent(name="root", model=ScriptedModel([call("transfer_to_agent", agent_name="b")]), sub_agents=[a, b])
+  events = await run_turn(InMemoryRunner(root, app_name="app"), "help")
+  assert summarize(events)[-1] == ("helper", "text", "Helped.")
+  assert len(own_helper.model.requests) == 1 and not first_helper.model.requests

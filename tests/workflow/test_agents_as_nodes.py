@@ -168,3 +168,19 @@ async def test_a_tool_node_given_something_other_than_arguments_names_the_fix():
   runner = InMemoryRunner(Workflow(name="wf", edges=[("START", FunctionTool(weather))]), app_name="app")
   with pytest.raises(ValueError, match="Tool node 'weather' takes its arguments as a dict"):
     await run_turn(runner, "just words")
+
+
+def test_transfer_context_resolution_refuses_self_and_forbidden_relatives():
+  from adk_nb.workflow.utils._transfer_utils import resolve_and_derive_transfer_context
+
+  child = LlmAgent(name="child", disallow_transfer_to_parent=True, disallow_transfer_to_peers=True)
+  peer = LlmAgent(name="peer")
+  root = LlmAgent(name="root", sub_agents=[child, peer])
+  with pytest.raises(ValueError, match="cannot transfer to itself"):
+    resolve_and_derive_transfer_context("child", child, root, None, None)
+  with pytest.raises(ValueError, match="disallow_transfer_to_parent is set"):
+    resolve_and_derive_transfer_context("root", child, root, None, None)
+  with pytest.raises(ValueError, match="disallow_transfer_to_peers is set"):
+    resolve_and_derive_transfer_context("peer", child, root, None, None)
+  assert resolve_and_derive_transfer_context("child", root, root, "ctx", None) == (child, "ctx")
+  assert resolve_and_derive_transfer_context("nobody", root, root, "ctx", None) == (None, None)
