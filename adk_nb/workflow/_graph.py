@@ -130,10 +130,12 @@ class Graph(BaseModel):
     self._compiled = None
 
   def compiled(self) -> "CompiledGraph":
-    """The graph indexed by node name, for the scheduler (built once)."""
+    """The graph indexed by node name, for the scheduler (built once). As in google-adk 2.13, only a
+    validated graph has terminal nodes: a Workflow run on a graph never validated has no output."""
     if self._compiled is None:
       self._compiled = CompiledGraph({n.name: n for n in self.nodes},
-                                     [(e.from_node, e.to_node, e.route) for e in self.edges])
+                                     [(e.from_node, e.to_node, e.route) for e in self.edges],
+                                     frozenset(self._terminal_node_names))
     return self._compiled
 
 
@@ -154,7 +156,8 @@ class _Out:
 class CompiledGraph:
   """A validated graph indexed by node name: what the scheduler reads for every completed node."""
 
-  def __init__(self, nodes: dict[str, BaseNode], edges: list[tuple[BaseNode, BaseNode, Any]]):
+  def __init__(self, nodes: dict[str, BaseNode], edges: list[tuple[BaseNode, BaseNode, Any]],
+               terminals: Optional[frozenset] = None):
     self.nodes = nodes
     self.edges = edges
     self.out: dict[str, list[_Out]] = {name: [] for name in nodes}
@@ -163,7 +166,9 @@ class CompiledGraph:
       self.out[src.name].append(_Out(dst.name, route))
       if src.name not in self.preds[dst.name]:
         self.preds[dst.name].append(src.name)
-    self.terminals = frozenset(n for n in nodes if n != START.name and not self.out[n])
+    self.terminals = terminals if terminals is not None else frozenset(
+        n for n in nodes if n != START.name and not self.out[n])
+    """The nodes whose output is the workflow's (those with no way out, once validated)."""
 
   def next_nodes(self, name: str, route: Any) -> tuple[list[str], bool]:
     """(successors that fire after `name` took `route`, True when routed edges existed but none matched)."""

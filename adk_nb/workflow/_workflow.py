@@ -61,8 +61,14 @@ class Workflow(BaseAgent):
     super().model_post_init(__context)
     if self.edges and self.graph is None:
       self.graph = Graph.from_edge_items(self.edges)
-    if self.graph is not None:
-      self.graph.validate_graph()  # also a Graph passed in (google-adk 2.13 validates only what edges build)
+      self.graph.validate_graph()
+    elif self.graph is not None:
+      # A Graph passed in is checked too (google-adk 2.13 runs it unchecked), but left as given: as
+      # in google-adk, unless its owner called validate_graph() it has no terminal nodes, so the
+      # workflow has no output of its own.
+      from .utils._graph_validation import validate_graph
+
+      validate_graph(self.graph.nodes, self.graph.edges)
     graph = self.graph.compiled() if self.graph is not None else None
     object.__setattr__(self, "_graph", graph)
     if graph is None:

@@ -115,24 +115,27 @@ def test_the_same_function_in_several_chains_is_one_node():
   assert wf.graph.get_next_pending_nodes("a", None) == ["b", "c"]
 
 
-def test_a_graph_built_from_edges_infers_its_nodes_routes_and_runs_in_a_workflow():
-  import asyncio
-  import logging
-
+async def test_a_graph_built_from_edges_infers_its_nodes_routes_and_runs_in_a_workflow():
   from adk_nb import InMemoryRunner
   from adk_nb.testing import run_turn
   from adk_nb.workflow._graph import Graph
 
-  na, nb, nc = FunctionNode(func=a), FunctionNode(func=b), FunctionNode(func=c)
-  graph = Graph(edges=[Edge(from_node=START, to_node=na), Edge(from_node=na, to_node=nb, route="a"),
-                       Edge(from_node=na, to_node=nc, route=DEFAULT_ROUTE)])
+  def build():
+    na, nb, nc = FunctionNode(func=a), FunctionNode(func=b), FunctionNode(func=c)
+    return Graph(edges=[Edge(from_node=START, to_node=na), Edge(from_node=na, to_node=nb, route="a"),
+                        Edge(from_node=na, to_node=nc, route=DEFAULT_ROUTE)])
+
+  graph = build()
   assert [n.name for n in graph.nodes] == ["__START__", "a", "b", "c"]
   assert graph.get_next_pending_nodes("a", "a") == ["b"]
   assert graph.get_next_pending_nodes("a", ["x", "y"]) == ["c"]
   graph.validate_graph()
-  wf = Workflow(name="w", graph=graph)
-  events = asyncio.run(run_turn(InMemoryRunner(wf, app_name="app"), "go"))
-  assert [(e.node_info.path, e.output) for e in events if e.output is not None][-1] == ("w@1/c@1", "c")
+  events = await run_turn(InMemoryRunner(Workflow(name="w", graph=graph), app_name="app"), "go")
+  last = [e for e in events if e.output is not None][-1]
+  assert (last.node_info.path, last.output, last.node_info.output_for) == ("w@1/c@1", "c", ["w@1/c@1", "w@1"])
+  # As google-adk 2.13: a graph passed in without validate_graph() has no terminal nodes (no workflow output).
+  events = await run_turn(InMemoryRunner(Workflow(name="w", graph=build()), app_name="app"), "go")
+  assert [e for e in events if e.output is not None][-1].node_info.output_for == ["w@1/c@1"]
 
 
 def test_a_graph_takes_no_nodes_and_a_graph_passed_in_is_validated():
