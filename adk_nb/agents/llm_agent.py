@@ -282,10 +282,12 @@ class LlmAgent(BaseAgent):
   async def _run_async_impl(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
     from ..flows.llm_flow import run_flow
 
+    ended = False  # a transfer ends the agent before its target runs (flows.llm_flow)
     async for event in run_flow(self, ctx):
       self.__maybe_save_output_to_state(event)
+      ended = ended or (event.actions.end_of_agent and event.author == self.name)
       yield event
-    done = end_of_agent(self, ctx)
+    done = None if ended else end_of_agent(self, ctx)
     if done is not None:
       yield done
 

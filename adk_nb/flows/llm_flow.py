@@ -10,7 +10,7 @@ from google.genai import types
 
 from ..agents import _callbacks
 from ..agents.callback_context import CallbackContext
-from ..agents._resumable import pause_checkpoint, restored_state
+from ..agents._resumable import end_of_agent, pause_checkpoint, restored_state
 from ..agents.run_config import StreamingMode
 from ..events.event import Event
 from ..events.event_actions import EventActions
@@ -365,6 +365,9 @@ async def run_function_calls(agent: "LlmAgent", ctx: "InvocationContext", final:
     return
   if response_event is not None and response_event.actions.transfer_to_agent:
     target = response_event.actions.transfer_to_agent
+    done = end_of_agent(agent, ctx)
+    if done is not None:  # as google-adk: in a resumable app the agent ends before its target starts
+      yield done
     async for event in _transfer.run_target(agent, ctx, target):
       yield event
     if ctx.paused:  # so a resume comes back through this agent (and whatever encloses it)

@@ -119,3 +119,18 @@ async def test_a_transfer_reaches_the_agents_own_sub_agent_before_a_namesake_els
   events = await run_turn(InMemoryRunner(root, app_name="app"), "help")
   assert summarize(events)[-1] == ("helper", "text", "Helped.")
   assert len(own_helper.model.requests) == 1 and not first_helper.model.requests
+
+
+async def test_in_a_resumable_app_the_transferring_agent_ends_before_its_target_runs():
+  from adk_nb.apps import App, ResumabilityConfig
+
+  root, billing, _ = _tree([call("transfer_to_agent", agent_name="billing")], ["Paid.", "Still paid."])
+  app = App(name="app", root_agent=root, resumability_config=ResumabilityConfig(is_resumable=True))
+  runner = InMemoryRunner(app=app)
+
+  def stream(events):
+    return [(e.author, "end" if e.actions.end_of_agent else summarize([e])[0][1]) for e in events[1:]]
+
+  assert stream(await run_turn(runner, "invoice?")) == [  # google-adk 2.13's order
+      ("root", "call"), ("root", "result"), ("root", "end"), ("billing", "text"), ("billing", "end")]
+  assert stream(await run_turn(runner, "again?")) == [("billing", "text"), ("billing", "end")]
