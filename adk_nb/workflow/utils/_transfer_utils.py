@@ -1,8 +1,8 @@
 """Agent transfer seen from a workflow (google-adk 2.x's module path): which agent a transfer
 reaches, and under which node context it then runs.
 
-The target is resolved relative to the agent that transfers (`flows._transfer.resolve_target`:
-child, parent, sibling, then any namesake in the tree), and a transfer to itself, or one the
+The target is resolved relative to the agent that transfers (child, parent, sibling, then any
+namesake in the tree, the rule the LLM flow's handover follows too), and a transfer to itself, or one the
 agent's `disallow_transfer_to_parent` / `disallow_transfer_to_peers` forbids, is a
 WorkflowDataError. adk_nb's LLM flow hands over inside one invocation context, so its own code
 uses only the target half; the context half follows google-adk's rule for code that walks node
@@ -13,13 +13,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from ...flows._transfer import direct_sub_agent
 from .._errors import WorkflowDataError
 
 if TYPE_CHECKING:
   from ...agents.base_agent import BaseAgent
 
 __all__ = ["resolve_and_derive_transfer_context"]
+
+
+def direct_sub_agent(agent: Optional["BaseAgent"], name: str) -> Optional["BaseAgent"]:
+  """`agent`'s own sub-agent called `name` (None when it has none, or no agent is given)."""
+  for sub in (agent.sub_agents if agent is not None else ()):
+    if sub.name == name:
+      return sub
+  return None
 
 
 def resolve_and_derive_transfer_context(target_name: str, current_agent: "BaseAgent", root_agent: "BaseAgent",
