@@ -291,6 +291,13 @@ class LlmAgent(BaseAgent):
     if done is not None:
       yield done
 
+  async def _run_impl(self, *, ctx: Any, node_input: Any) -> AsyncGenerator[Event, None]:
+    """Runs the agent as a graph node by its `mode` (see `workflow._llm_agent_wrapper`)."""
+    from ..workflow._llm_agent_wrapper import run_llm_agent_as_node
+
+    async for event in run_llm_agent_as_node(self, ctx=ctx, node_input=node_input):
+      yield event
+
   def __maybe_save_output_to_state(self, event: Event) -> None:
     """Stores the final answer under output_key; an answer that fails output_schema raises
     pydantic's ValidationError, which ends the run as in ADK.

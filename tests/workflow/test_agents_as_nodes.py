@@ -184,3 +184,30 @@ def test_transfer_context_resolution_refuses_self_and_forbidden_relatives():
     resolve_and_derive_transfer_context("peer", child, root, None, None)
   assert resolve_and_derive_transfer_context("child", root, root, "ctx", None) == (child, "ctx")
   assert resolve_and_derive_transfer_context("nobody", root, root, "ctx", None) == (None, None)
+
+
+async def test_a_custom_node_runs_an_agent_through_its_run_impl_by_mode():
+  from adk_nb.workflow import BaseNode
+
+  model = ScriptedModel(["Hi there."])
+  greeter = LlmAgent(name="greeter", model=model, include_contents="none")
+
+  class Wrap(BaseNode):
+    agent: LlmAgent
+
+    async def _run_impl(self, *, ctx, node_input):
+      async for event in self.agent._run_impl(ctx=ctx, node_input=node_input):
+        yield event
+
+  got = []
+
+  def after(node_input):
+    got.append(node_input)
+
+  runner = InMemoryRunner(Workflow(name="wf", edges=[("START", Wrap(name="wrap", agent=greeter), after)]),
+                          app_name="app")
+  await run_turn(runner, "say hello")
+  assert got == ["Hi there."]  # single_turn (no mode, no parent): the final text is the output
+  assert [c.parts[0].text for c in model.requests[0].contents] == ["say hello"]
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  assert [e.text for e in session.events if e.author == "user"] == ["say hello"]  # the input was not committed twice
