@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import collections.abc
 import inspect
 import logging
 import types as types_mod
@@ -13,6 +14,7 @@ from google.genai import types
 from pydantic import BaseModel, TypeAdapter, model_validator
 
 from ..agents.context import Context
+from ..events.event import Event
 from ..events.request_input import RequestInput
 from ..tools.tool_confirmation import REJECTED_RESPONSE, ToolConfirmation
 from ..tools._function_schema import unwrap_partial as _unwrap_partial
@@ -20,6 +22,9 @@ from ._base_node import BaseNode
 from ._errors import WorkflowConfigurationError, WorkflowDataError
 
 logger = logging.getLogger("adk_nb.workflow")
+
+_GENERATOR_ORIGINS = (collections.abc.Generator, collections.abc.AsyncGenerator, collections.abc.Iterator,
+                      collections.abc.AsyncIterator, collections.abc.Iterable, collections.abc.AsyncIterable)
 
 _EMPTY = inspect.Parameter.empty
 
@@ -105,6 +110,8 @@ class FunctionNode(BaseNode):
   """Where parameters other than ctx/node_input come from: session state, or a dict node input."""
   require_confirmation: Union[bool, Callable[..., Any]] = False
   """Ask a person to approve each run (True), or those for which this predicate of the arguments is true."""
+  state_schema: Any = None
+  """A pydantic model the node's state writes are checked against (StateSchemaError), instead of its workflow's."""
 
   @model_validator(mode="before")
   @classmethod
@@ -171,7 +178,10 @@ class FunctionNode(BaseNode):
     object.__setattr__(self, "_is_plain_sync", not (self._is_async_gen or self._is_gen or self._is_coro
                                                     or self.require_confirmation))
     ret = hints.get("return")
-    if self.output_schema is None and isinstance(ret, type) and issubclass(ret, BaseModel):
+    if typing.get_origin(ret) in _GENERATOR_ORIGINS:  # a generator's schema is what it yields
+      ret = (typing.get_args(ret) or (None,))[0]
+    if (self.output_schema is None and isinstance(ret, type) and issubclass(ret, BaseModel)
+        and not issubclass(ret, (Event, RequestInput))):  # an Event or a request is not the output's type
       self.output_schema = ret
     for p in params:
       if p.kind == "input" and self.input_schema is None and isinstance(p.annotation, type) \

@@ -82,7 +82,9 @@ class Workflow(BaseAgent):
         names = getattr(node, "_state_parameter_names", None)
         missing = [n for n in (names() if names else []) if n not in fields]
         if missing:
-          raise ValueError(
+          from ..sessions.state import StateSchemaError
+
+          raise StateSchemaError(
               f"Node {node.name!r} reads state keys {missing} that state_schema "
               f"{self.state_schema.__name__} does not declare; add them to the schema or rename the parameters."
           )

@@ -50,3 +50,28 @@ def test_node_input_binding_describes_its_parameters_and_result():
   assert node.output_schema == {"type": "integer"}
   assert node.model_copy(update={"name": "add2"}).input_schema == node.input_schema
   assert FunctionNode(func=add).input_schema is None  # state binding: nothing inferred from parameters
+
+
+async def test_a_node_checks_its_state_writes_against_its_own_state_schema_and_may_return_an_event():
+  import pytest
+  from pydantic import BaseModel
+
+  from adk_nb.events import Event
+  from adk_nb.sessions.state import StateSchemaError
+
+  class Counters(BaseModel):
+    x: int = 0
+
+  def count(ctx: Context) -> Event:  # an Event return type is not the output's type
+    ctx.state["x"] = 1
+    return Event(output="counted")
+
+  def stray(ctx: Context):
+    ctx.state["y"] = 1
+
+  events = await run_turn(InMemoryRunner(Workflow(name="wf", edges=[
+      ("START", FunctionNode(func=count, state_schema=Counters))]), app_name="app"), "go")
+  assert outputs(events) == [("wf@1/count@1", "counted")]
+  with pytest.raises(StateSchemaError, match="'y'"):
+    await run_turn(InMemoryRunner(Workflow(name="wf", edges=[
+        ("START", FunctionNode(func=stray, state_schema=Counters))]), app_name="app"), "go")

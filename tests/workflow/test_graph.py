@@ -94,7 +94,9 @@ def test_workflow_rejects_sub_agents_and_state_schema_checks_parameters():
   def needs(city, country):
     return city
 
-  with pytest.raises(ValueError, match=r"reads state keys \['country'\]"):
+  from adk_nb.sessions.state import StateSchemaError
+
+  with pytest.raises(StateSchemaError, match=r"reads state keys \[.country.\]"):
     Workflow(name="w", edges=[("START", needs)], state_schema=S)
 
 
