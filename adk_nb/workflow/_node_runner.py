@@ -330,7 +330,7 @@ class NodeRunner:
       self.host.check_new_interrupt(self, item.interrupt_id)
       ctx.interrupt_ids.append(item.interrupt_id)
       return _request_input_event(item)
-    if isinstance(item, types.Content):
+    if isinstance(item, types.Content) and self.node.output_schema is None:  # with a schema: parsed below
       ctx.output = item
       self.output, self.has_output, self.output_emitted = item, True, True
       return Event(content=item, node_info=NodeInfo(path=self.path, output_for=self.host.output_for(self),
