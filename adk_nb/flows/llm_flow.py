@@ -365,8 +365,13 @@ async def run_function_calls(agent: "LlmAgent", ctx: "InvocationContext", final:
     return
   if response_event is not None and response_event.actions.transfer_to_agent:
     target = response_event.actions.transfer_to_agent
-    done = end_of_agent(agent, ctx)
-    if done is not None:  # as google-adk: in a resumable app the agent ends before its target starts
+    # As google-adk: in a resumable app an agent that hands over at the top of the tree (its parent, if
+    # any, is an LlmAgent) ends before its target starts; inside a workflow agent it ends after it.
+    from ..agents.llm_agent import LlmAgent
+
+    parent = agent.parent_agent
+    done = end_of_agent(agent, ctx) if parent is None or isinstance(parent, LlmAgent) else None
+    if done is not None:
       yield done
     async for event in _transfer.run_target(agent, ctx, target):
       yield event

@@ -134,3 +134,16 @@ async def test_in_a_resumable_app_the_transferring_agent_ends_before_its_target_
   assert stream(await run_turn(runner, "invoice?")) == [  # google-adk 2.13's order
       ("root", "call"), ("root", "result"), ("root", "end"), ("billing", "text"), ("billing", "end")]
   assert stream(await run_turn(runner, "again?")) == [("billing", "text"), ("billing", "end")]
+
+
+async def test_in_a_resumable_app_a_transfer_inside_a_sequence_ends_the_agent_after_its_target():
+  from adk_nb.agents import SequentialAgent
+  from adk_nb.apps import App, ResumabilityConfig
+
+  leaf = Agent(name="leaf", model=ScriptedModel(["Done."]))
+  hub = Agent(name="hub", model=ScriptedModel([call("transfer_to_agent", agent_name="leaf")]), sub_agents=[leaf])
+  seq = SequentialAgent(name="seq", sub_agents=[hub])
+  runner = InMemoryRunner(app=App(name="app", root_agent=seq, resumability_config=ResumabilityConfig(is_resumable=True)))
+  events = await run_turn(runner, "go")
+  ends = [e.author for e in events if e.actions.end_of_agent]
+  assert ends == ["leaf", "hub", "seq"]  # google-adk 2.13's order inside a workflow agent
