@@ -75,3 +75,25 @@ async def test_a_node_checks_its_state_writes_against_its_own_state_schema_and_m
   with pytest.raises(StateSchemaError, match="'y'"):
     await run_turn(InMemoryRunner(Workflow(name="wf", edges=[
         ("START", FunctionNode(func=stray, state_schema=Counters))]), app_name="app"), "go")
+
+
+async def test_a_top_level_workflows_state_schema_checks_the_writes_of_its_nodes():
+  import pytest
+  from pydantic import BaseModel
+
+  from adk_nb.sessions.state import StateSchemaError
+
+  class Pipeline(BaseModel):
+    counter: int = 0
+
+  def count(ctx: Context):
+    ctx.state["counter"] = 1
+
+  def stray(ctx: Context):
+    ctx.state["elsewhere"] = 1
+
+  await run_turn(InMemoryRunner(Workflow(name="wf", edges=[("START", count)], state_schema=Pipeline), app_name="app"),
+                 "go")
+  with pytest.raises(StateSchemaError, match="'elsewhere'"):
+    await run_turn(InMemoryRunner(Workflow(name="wf", edges=[("START", stray)], state_schema=Pipeline),
+                                  app_name="app"), "go")
