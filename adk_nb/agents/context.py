@@ -92,10 +92,13 @@ class Context(CallbackContext):
     return self._sv
 
   def _state_schema(self) -> Any:
-    """The state schema writes are checked against: the node's, else the parent context's."""
+    """The state schema writes are checked against: the node's, else the parent context's, else
+    (for a node of the top-level workflow) the schema of the agent the invocation runs."""
     schema = getattr(self.node, "state_schema", None)
     if schema is None and self.parent_ctx is not None:
       schema = self.parent_ctx._state_schema()
+    elif schema is None and self.node is not None:
+      schema = getattr(self._invocation_context.agent, "state_schema", None)
     return schema if isinstance(schema, type) else None
 
   def _state_to_read(self) -> Any:

@@ -282,12 +282,21 @@ class LlmAgent(BaseAgent):
   async def _run_async_impl(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
     from ..flows.llm_flow import run_flow
 
+    ended = False  # a transfer ends the agent before its target runs (flows.llm_flow)
     async for event in run_flow(self, ctx):
       self.__maybe_save_output_to_state(event)
+      ended = ended or (event.actions.end_of_agent and event.author == self.name)
       yield event
-    done = end_of_agent(self, ctx)
+    done = None if ended else end_of_agent(self, ctx)
     if done is not None:
       yield done
+
+  async def _run_impl(self, *, ctx: Any, node_input: Any) -> AsyncGenerator[Event, None]:
+    """Runs the agent as a graph node by its `mode` (see `workflow._llm_agent_wrapper`)."""
+    from ..workflow._llm_agent_wrapper import run_llm_agent_as_node
+
+    async for event in run_llm_agent_as_node(self, ctx=ctx, node_input=node_input):
+      yield event
 
   def __maybe_save_output_to_state(self, event: Event) -> None:
     """Stores the final answer under output_key; an answer that fails output_schema raises

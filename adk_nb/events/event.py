@@ -31,6 +31,28 @@ class NodeInfo(BaseModel):
   message_as_output: Optional[bool] = None
   """True when the event's content (an agent's final text) is the node's output."""
 
+  @property
+  def name(self) -> str:
+    """The node's name, without its run id ('classify' for 'pipeline@1/classify@2')."""
+    from ._paths import split_segment
+
+    return split_segment(self.path.rpartition("/")[2])[0] if self.path else ""
+
+  @property
+  def run_id(self) -> str:
+    """The run id of the node that yielded the event ('2' for 'pipeline@1/classify@2'; '' when none)."""
+    from ._paths import split_segment
+
+    return (split_segment(self.path.rpartition("/")[2])[1] or "") if self.path else ""
+
+  @property
+  def parent_run_id(self) -> Optional[str]:
+    """The run id of the node one level up (the workflow, or the node that ran this one by `ctx.run_node`)."""
+    from ._paths import split_segment
+
+    parent, sep, _ = self.path.rpartition("/")
+    return split_segment(parent.rpartition("/")[2])[1] if sep else None
+
 
 _FIELD_NAMES: dict[type, frozenset] = {}
 

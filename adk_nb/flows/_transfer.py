@@ -8,6 +8,7 @@ from ..events.event import Event
 from ..tools.transfer_to_agent_tool import TransferToAgentTool
 
 if TYPE_CHECKING:
+  from ..agents.base_agent import BaseAgent
   from ..agents.invocation_context import InvocationContext
   from ..agents.llm_agent import LlmAgent
 
@@ -61,9 +62,32 @@ def tool_for(agent: "LlmAgent", allowed: dict[str, str]) -> TransferToAgentTool:
   return cached
 
 
+def direct_sub_agent(agent: "BaseAgent | None", name: str) -> "BaseAgent | None":
+  for sub in (agent.sub_agents if agent is not None else ()):
+    if sub.name == name:
+      return sub
+  return None
+
+
+def resolve_target(agent: "BaseAgent", name: str) -> "BaseAgent | None":
+  """The agent a transfer from `agent` to `name` reaches: its own sub-agent, its parent, a sibling,
+  and only then any agent of that name in the tree (so a namesake in an unrelated branch never
+  shadows a relative). None when no agent has that name."""
+  child = direct_sub_agent(agent, name)
+  if child is not None:
+    return child
+  parent = agent.parent_agent
+  if parent is not None and parent.name == name:
+    return parent
+  sibling = direct_sub_agent(parent, name)
+  if sibling is not None:
+    return sibling
+  return agent.root_agent.find_agent(name)
+
+
 async def run_target(agent: "LlmAgent", ctx: "InvocationContext", name: str) -> AsyncGenerator[Event, None]:
   """Runs the transfer target in the same invocation; it produces the reply."""
-  target = agent.root_agent.find_agent(name)
+  target = resolve_target(agent, name)
   if target is None:  # the tool validated the name; the tree changed under us
     raise ValueError(f"Agent {name!r} was not found in the agent tree of {agent.root_agent.name!r}.")
   async for event in target.run_async(ctx):

@@ -10,7 +10,7 @@ from google.genai import types
 
 from ..agents import _callbacks
 from ..agents.callback_context import CallbackContext
-from ..agents._resumable import pause_checkpoint, restored_state
+from ..agents._resumable import end_of_agent, pause_checkpoint, restored_state
 from ..agents.run_config import StreamingMode
 from ..events.event import Event
 from ..events.event_actions import EventActions
@@ -365,6 +365,14 @@ async def run_function_calls(agent: "LlmAgent", ctx: "InvocationContext", final:
     return
   if response_event is not None and response_event.actions.transfer_to_agent:
     target = response_event.actions.transfer_to_agent
+    # As google-adk: in a resumable app an agent that hands over at the top of the tree (its parent, if
+    # any, is an LlmAgent) ends before its target starts; inside a workflow agent it ends after it.
+    from ..agents.llm_agent import LlmAgent
+
+    parent = agent.parent_agent
+    done = end_of_agent(agent, ctx) if parent is None or isinstance(parent, LlmAgent) else None
+    if done is not None:
+      yield done
     async for event in _transfer.run_target(agent, ctx, target):
       yield event
     if ctx.paused:  # so a resume comes back through this agent (and whatever encloses it)

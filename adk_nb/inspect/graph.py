@@ -200,7 +200,8 @@ def _add_workflow(graph: AgentGraph, name: str, structure: Any, seen: set[int], 
   """A workflow's nodes as `node:<workflow>/<node>`; its START node stands for the workflow."""
   from ..workflow import JoinNode  # only a graph that has a workflow needs the workflow package
   ids: dict[str, str] = {}
-  for node_name, node in structure.nodes.items():
+  for node in structure.nodes:
+    node_name = node.name
     node_id = f"{prefix}/{node_name}"
     ids[node_name] = node_id
     if node_name == "__START__":
@@ -214,8 +215,8 @@ def _add_workflow(graph: AgentGraph, name: str, structure: Any, seen: set[int], 
     graph.add(GraphNode(node_id, label, kind))
     if hasattr(node, "tools"):  # an agent as a node: its tools hang off it
       _add_tools(graph, node, node_id, seen)
-  for source, target, route in structure.edges:
-    graph.link(ids[source.name], ids[target.name], _route_label(route))
+  for edge in structure.edges:
+    graph.link(ids[edge.from_node.name], ids[edge.to_node.name], _route_label(edge.route))
   return ids.get("__START__") or next(iter(ids.values()), f"{prefix}/")
 
 

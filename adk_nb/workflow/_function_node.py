@@ -3,17 +3,28 @@
 from __future__ import annotations
 
 import asyncio
+import collections.abc
 import inspect
+import logging
+import types as types_mod
+import typing
 from typing import Any, AsyncGenerator, Callable, Literal, Union
 
 from google.genai import types
 from pydantic import BaseModel, TypeAdapter, model_validator
 
 from ..agents.context import Context
+from ..events.event import Event
 from ..events.request_input import RequestInput
 from ..tools.tool_confirmation import REJECTED_RESPONSE, ToolConfirmation
+from ..tools._function_schema import unwrap_partial as _unwrap_partial
 from ._base_node import BaseNode
 from ._errors import WorkflowConfigurationError, WorkflowDataError
+
+logger = logging.getLogger("adk_nb.workflow")
+
+_GENERATOR_ORIGINS = (collections.abc.Generator, collections.abc.AsyncGenerator, collections.abc.Iterator,
+                      collections.abc.AsyncIterator, collections.abc.Iterable, collections.abc.AsyncIterable)
 
 _EMPTY = inspect.Parameter.empty
 
@@ -35,7 +46,29 @@ class _Param:
 
 
 def _content_text(content: types.Content) -> str:
-  return "".join(p.text for p in content.parts or [] if p.text and not p.thought)
+  parts = content.parts or []
+  if any(p.text is None and not p.thought for p in parts):
+    # A node typed `str` gets the message's text only: say what it does not see (an image, a file).
+    logger.warning("A node input typed str was given a message with non-text parts (%s); the node gets its "
+                   "text only. Type the parameter types.Content to receive every part.",
+                   ", ".join(sorted({_part_kind(p) for p in parts if p.text is None})))
+  return "".join(p.text for p in parts if p.text and not p.thought)
+
+
+def _part_kind(part: types.Part) -> str:
+  for name in ("inline_data", "file_data", "function_call", "function_response", "executable_code",
+               "code_execution_result"):
+    if getattr(part, name, None) is not None:
+      return name
+  return "other"
+
+
+def _is_text_annotation(annotation: Any) -> bool:
+  """str, or an Optional / Union whose only non-None member is str."""
+  if annotation is str:
+    return True
+  members = [a for a in typing.get_args(annotation) if a is not type(None)]
+  return typing.get_origin(annotation) in (Union, types_mod.UnionType) and members == [str]
 
 
 def coerce(value: Any, param: _Param) -> Any:
@@ -43,7 +76,7 @@ def coerce(value: Any, param: _Param) -> Any:
   annotation = param.annotation
   if isinstance(value, types.Content) and annotation is not _EMPTY and annotation is not types.Content:
     text = _content_text(value)
-    if annotation is str:
+    if _is_text_annotation(annotation):
       return text
     if param.adapter is not None:
       return param.adapter.validate_json(text)
@@ -77,6 +110,8 @@ class FunctionNode(BaseNode):
   """Where parameters other than ctx/node_input come from: session state, or a dict node input."""
   require_confirmation: Union[bool, Callable[..., Any]] = False
   """Ask a person to approve each run (True), or those for which this predicate of the arguments is true."""
+  state_schema: Any = None
+  """A pydantic model the node's state writes are checked against (StateSchemaError), instead of its workflow's."""
 
   @model_validator(mode="before")
   @classmethod
@@ -86,7 +121,8 @@ class FunctionNode(BaseNode):
       if not callable(func):
         raise WorkflowConfigurationError(f"FunctionNode(func=...) needs a callable, got {type(func).__name__}.")
       if not data.get("name"):
-        name = getattr(func, "__name__", None) or type(func).__name__
+        inner = _unwrap_partial(func)  # a functools.partial is named after the function it wraps
+        name = getattr(inner, "__name__", None) or type(inner).__name__
         if not name.isidentifier():
           raise WorkflowConfigurationError(
               f"Cannot name a node after {func!r} ({name!r} is not an identifier); give it a name: "
@@ -111,10 +147,10 @@ class FunctionNode(BaseNode):
     return data
 
   def model_post_init(self, __context: Any) -> None:
-    func = self.func
+    func = _unwrap_partial(self.func)  # kinds and annotations are the wrapped function's
     target = func if (inspect.isfunction(func) or inspect.ismethod(func)) else getattr(func, "__call__", func)
     try:
-      signature = inspect.signature(func)
+      signature = inspect.signature(self.func)  # a partial's own: its bound arguments are not parameters
     except (TypeError, ValueError):
       signature = None
     try:
@@ -142,12 +178,39 @@ class FunctionNode(BaseNode):
     object.__setattr__(self, "_is_plain_sync", not (self._is_async_gen or self._is_gen or self._is_coro
                                                     or self.require_confirmation))
     ret = hints.get("return")
-    if self.output_schema is None and isinstance(ret, type) and issubclass(ret, BaseModel):
+    if typing.get_origin(ret) in _GENERATOR_ORIGINS:  # a generator's schema is what it yields
+      ret = (typing.get_args(ret) or (None,))[0]
+    if (self.output_schema is None and isinstance(ret, type) and issubclass(ret, BaseModel)
+        and not issubclass(ret, (Event, RequestInput))):  # an Event or a request is not the output's type
       self.output_schema = ret
     for p in params:
       if p.kind == "input" and self.input_schema is None and isinstance(p.annotation, type) \
           and issubclass(p.annotation, BaseModel):
         self.input_schema = p.annotation
+    if self.parameter_binding == "node_input":
+      self._infer_node_input_schemas(ret)
+
+  def _infer_node_input_schemas(self, ret: Any) -> None:
+    """With `parameter_binding='node_input'` the parameters are the node's input: as google-adk, the
+    JSON schemas of the parameters (ctx left out) and of the return type become `input_schema` /
+    `output_schema` (a JSON-schema dict documents; it does not validate)."""
+    from ..tools._function_schema import FunctionSignature
+
+    if self.input_schema is None:
+      try:
+        schema = dict(FunctionSignature(self.func, self.name).json_schema)
+        hidden = {p.name for p in self._params if p.kind == "ctx"}
+        schema["properties"] = {k: v for k, v in schema.get("properties", {}).items() if k not in hidden}
+        if "required" in schema:
+          schema["required"] = [k for k in schema["required"] if k not in hidden]
+        self.input_schema = schema
+      except Exception:  # a signature pydantic cannot describe: no schema, as before
+        pass
+    if self.output_schema is None and ret is not None and ret is not type(None):
+      try:
+        self.output_schema = TypeAdapter(ret).json_schema()
+      except Exception:
+        pass
 
   def _state_parameter_names(self) -> list[str]:
     return [p.name for p in self._params if p.kind == "state"]

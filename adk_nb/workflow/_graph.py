@@ -1,18 +1,32 @@
-"""The edges DSL: parsing chains, fan-outs and routing maps into a validated graph."""
+"""The workflow graph: `Edge`, `Graph` (nodes and edges, as google-adk 2.x), and its compiled form.
+
+`Graph` is google-adk's public shape: `Graph(edges=[Edge(...), ...])` or `Graph.from_edge_items(chains)`;
+the nodes are inferred from the edges in first-seen order, `validate_graph()` checks it
+(`utils._graph_validation`) and `get_next_pending_nodes` answers which nodes an output's route fires.
+The scheduler reads `CompiledGraph`, the same graph indexed by name once (successors, predecessors,
+terminals), so routing a completed node costs one dict lookup and a short loop.
+"""
 
 from __future__ import annotations
 
 import logging
-from typing import Any, Optional, Union
+from typing import Any, Callable, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from ._base_node import START, BaseNode
-from ._errors import GraphValidationError, WorkflowConfigurationError
+from ._errors import WorkflowConfigurationError
 
 logger = logging.getLogger("adk_nb.workflow")
 
 RouteValue = Union[bool, int, str]
+"""A value a node may emit as its route, and an edge may be keyed by."""
+NodeLike = Union[BaseNode, Any, Callable[..., Any], Literal["START"]]
+"""What `edges` accepts for a node: a node or agent, a tool, a callable, or the string "START"."""
+RoutingMap = dict
+"""`{route: node_like or (node_like, ...)}`: the routed edges from the element before it in a chain."""
+ChainElement = Union[NodeLike, tuple, dict]
+"""An element of a chain: a node-like, a fan-out tuple of node-likes, or a RoutingMap."""
 DEFAULT_ROUTE = "__DEFAULT__"
 """Route key of the edge taken when no other routed edge of the node matches."""
 
@@ -23,8 +37,106 @@ class Edge(BaseModel):
   model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
 
   from_node: Any
+  """The node the edge leaves (in `edges`, any node-like; in a built Graph, a BaseNode)."""
   to_node: Any
+  """The node the edge leads to."""
   route: Optional[Union[RouteValue, list[RouteValue]]] = None
+  """The route(s) that take this edge; a list matches any of its values; None: always taken."""
+
+
+EdgeItem = Union[Edge, tuple]
+"""An item of `edges`: an Edge, or a chain tuple such as ('START', a, {'x': b}, c)."""
+
+
+class Graph(BaseModel):
+  """A workflow graph: its edges, and the nodes they join (inferred, in first-seen order).
+
+  `Graph(edges=[Edge(from_node=START, to_node=a), ...])` or `Graph.from_edge_items([...])`;
+  pass it as `Workflow(graph=...)`, or give the Workflow `edges` and read `workflow.graph`.
+  """
+
+  model_config = ConfigDict(arbitrary_types_allowed=True, extra="forbid")
+
+  nodes: list[Any] = Field(default_factory=list)
+  """The nodes of the graph (START included); inferred from `edges`, never passed."""
+  edges: list[Edge] = Field(default_factory=list)
+  """The edges of the graph, each between two BaseNodes."""
+
+  _terminal_node_names: set = PrivateAttr(default_factory=set)
+  _compiled: Any = PrivateAttr(default=None)
+
+  @classmethod
+  def from_edge_items(cls, edge_items: list[Any]) -> "Graph":
+    """Builds a Graph from `edges` items: chains, fan-out tuples, routing maps and Edge objects."""
+    from .utils._graph_parser import parse_edge_items
+
+    return cls(edges=parse_edge_items(edge_items))
+
+  def model_post_init(self, __context: Any) -> None:
+    if "nodes" in self.model_fields_set and self.nodes:
+      raise WorkflowConfigurationError(
+          "Nodes are inferred from edges, do not set nodes explicitly: pass Graph(edges=[...]) only."
+      )
+    if any(not isinstance(e.from_node, BaseNode) or not isinstance(e.to_node, BaseNode) for e in self.edges):
+      from .utils._graph_parser import parse_edge_items
+
+      self.edges = parse_edge_items(self.edges)  # functions, tools, "START" in explicit Edges become nodes
+    if self.edges:
+      seen: dict[int, BaseNode] = {}
+      for edge in self.edges:
+        seen.setdefault(id(edge.from_node), edge.from_node)
+        seen.setdefault(id(edge.to_node), edge.to_node)
+      self.nodes = list(seen.values())
+
+  def get_next_pending_nodes(self, node_name: str,
+                             routes_to_match: Optional[Union[RouteValue, list[RouteValue]]]) -> list[str]:
+    """The names of the nodes that run after `node_name` emitted `routes_to_match` (None: no route).
+
+    Unrouted edges always fire; a routed edge fires when its routes meet the emitted ones;
+    DEFAULT_ROUTE edges fire when no routed edge did. Routed edges that all miss end the branch
+    with a warning.
+    """
+    fired: list[str] = []
+    defaults: list[str] = []
+    routed = matched = False
+    wanted = set(routes_to_match) if isinstance(routes_to_match, list) else None
+    for edge in self.edges:
+      if edge.from_node.name != node_name:
+        continue
+      if edge.route is None:
+        fired.append(edge.to_node.name)
+        continue
+      routed = True
+      if edge.route == DEFAULT_ROUTE:
+        defaults.append(edge.to_node.name)
+        continue
+      routes = set(edge.route) if isinstance(edge.route, list) else {edge.route}
+      if (routes & wanted) if wanted is not None else routes_to_match in routes:
+        fired.append(edge.to_node.name)
+        matched = True
+    if not matched:
+      fired.extend(defaults)
+    if routed and not fired:
+      logger.warning(
+          "Node '%s' has conditional/DEFAULT edges but none were matched by the emitted route(s): %s. "
+          "The branch will end.", node_name, routes_to_match)
+    return fired
+
+  def validate_graph(self) -> None:
+    """Checks the graph (see `utils._graph_validation`); raises GraphValidationError naming the fix."""
+    from .utils._graph_validation import validate_graph
+
+    self._terminal_node_names = validate_graph(self.nodes, self.edges)
+    self._compiled = None
+
+  def compiled(self) -> "CompiledGraph":
+    """The graph indexed by node name, for the scheduler (built once). As in google-adk 2.13, only a
+    validated graph has terminal nodes: a Workflow run on a graph never validated has no output."""
+    if self._compiled is None:
+      self._compiled = CompiledGraph({n.name: n for n in self.nodes},
+                                     [(e.from_node, e.to_node, e.route) for e in self.edges],
+                                     frozenset(self._terminal_node_names))
+    return self._compiled
 
 
 class _Out:
@@ -41,10 +153,11 @@ class _Out:
       self.routes = frozenset(route if isinstance(route, list) else [route])
 
 
-class Graph:
-  """Nodes (in first-seen order), edges, and what the scheduler needs: successors, predecessors, terminals."""
+class CompiledGraph:
+  """A validated graph indexed by node name: what the scheduler reads for every completed node."""
 
-  def __init__(self, nodes: dict[str, BaseNode], edges: list[tuple[BaseNode, BaseNode, Any]]):
+  def __init__(self, nodes: dict[str, BaseNode], edges: list[tuple[BaseNode, BaseNode, Any]],
+               terminals: Optional[frozenset] = None):
     self.nodes = nodes
     self.edges = edges
     self.out: dict[str, list[_Out]] = {name: [] for name in nodes}
@@ -53,7 +166,9 @@ class Graph:
       self.out[src.name].append(_Out(dst.name, route))
       if src.name not in self.preds[dst.name]:
         self.preds[dst.name].append(src.name)
-    self.terminals = frozenset(n for n in nodes if n != START.name and not self.out[n])
+    self.terminals = terminals if terminals is not None else frozenset(
+        n for n in nodes if n != START.name and not self.out[n])
+    """The nodes whose output is the workflow's (those with no way out, once validated)."""
 
   def next_nodes(self, name: str, route: Any) -> tuple[list[str], bool]:
     """(successors that fire after `name` took `route`, True when routed edges existed but none matched)."""
@@ -76,188 +191,8 @@ class Graph:
     return fired, routed and not matched
 
 
-def parse(edges: list[Any]) -> Graph:
-  """Compiles the `edges` list into a Graph and validates it (every check raises a ValueError)."""
-  nodes: dict[str, BaseNode] = {START.name: START}
-  built: dict[int, BaseNode] = {}
-  compiled: list[tuple[BaseNode, BaseNode, Any]] = []
-  duplicates: list[str] = []
-
-  def get(obj: Any) -> BaseNode:
-    from ._node import build_node
-
-    key = id(obj)
-    node = built.get(key)
-    if node is None:
-      node = build_node(obj)
-      built[key] = node
-      other = nodes.get(node.name)
-      if other is not None and other is not node:
-        duplicates.append(node.name)
-      else:
-        nodes[node.name] = node
-    return node
-
-  def targets(element: Any) -> list[BaseNode]:
-    if isinstance(element, (tuple, list)):
-      if not element:
-        raise WorkflowConfigurationError("An empty tuple in a chain has no nodes; remove it.")
-      return [get(e) for e in element]
-    return [get(element)]
-
-  for index, item in enumerate(edges):
-    if isinstance(item, Edge):
-      route = item.route
-      _check_route(route, where=f"Edge #{index}")
-      compiled.append((get(item.from_node), get(item.to_node), route))
-      continue
-    if not isinstance(item, (tuple, list)):
-      raise WorkflowConfigurationError(
-          f"edges[{index}] is a {type(item).__name__}; each item of edges must be a chain tuple such as "
-          "('START', a, b) or an Edge(from_node=..., to_node=...)."
-      )
-    if item and isinstance(item[0], dict):
-      raise WorkflowConfigurationError(
-          f"edges[{index}] starts with a Routing map; a chain must start with a node: (node, {{route: next}})."
-      )
-    sources: list[BaseNode] = []
-    previous_was_map = False
-    for element in item:
-      if isinstance(element, dict):
-        if previous_was_map:
-          raise WorkflowConfigurationError(
-              f"edges[{index}] has two Routing maps in a row; put a node between them."
-          )
-        if not element:
-          raise WorkflowConfigurationError(f"edges[{index}] has an empty Routing map; give it route: node entries.")
-        following: list[BaseNode] = []
-        for key, value in element.items():
-          if not isinstance(key, (str, int, bool)):
-            raise WorkflowConfigurationError(
-                f"Routing map keys must be str, int or bool; edges[{index}] has {key!r} "
-                f"({type(key).__name__})."
-            )
-          for dst in targets(value):
-            for src in sources:
-              compiled.append((src, dst, key))
-            following.append(dst)
-        sources = following
-        previous_was_map = True
-        continue
-      dsts = targets(element)
-      for src in sources:
-        for dst in dsts:
-          compiled.append((src, dst, None))
-      sources = dsts
-      previous_was_map = False
-  if duplicates:
-    raise GraphValidationError(
-        f"Duplicate node names found: {sorted(set(duplicates))}. Two different objects share a name; "
-        "use one object in every chain, or give each its own name=..."
-    )
-  _validate(nodes, compiled)
-  return Graph(nodes, compiled)
-
-
-def _check_route(route: Any, where: str) -> None:
-  values = route if isinstance(route, list) else [route]
-  for value in values:
-    if value is not None and not isinstance(value, (str, int, bool)):
-      raise WorkflowConfigurationError(f"{where}: a route must be str, int or bool (or a list of them), got {value!r}.")
-
-
-def _routes(route: Any) -> Optional[set]:
-  if route is None:
-    return None
-  return set(route) if isinstance(route, list) else {route}
-
-
-def _validate(nodes: dict[str, BaseNode], edges: list[tuple[BaseNode, BaseNode, Any]]) -> None:
-  if not any(src is START for src, _, _ in edges):
-    raise GraphValidationError(
-        "START node (name: '__START__') not found in edges: begin a chain with 'START', e.g. ('START', first_node)."
-    )
-  for src, dst, route in edges:
-    if src is START and route is not None:
-      raise GraphValidationError(
-          f"Edges from START must not have routes (START -> {dst.name} has route {route!r}); "
-          "route from a node instead."
-      )
-    if dst is START:
-      raise GraphValidationError(f"START node must not have incoming edges (from {src.name!r}).")
-  reach = {START.name}
-  frontier = [START.name]
-  out: dict[str, list[tuple[str, Any]]] = {n: [] for n in nodes}
-  for src, dst, route in edges:
-    out[src.name].append((dst.name, route))
-  while frontier:
-    name = frontier.pop()
-    for dst, _ in out[name]:
-      if dst not in reach:
-        reach.add(dst)
-        frontier.append(dst)
-  unreachable = [n for n in nodes if n not in reach]
-  if unreachable:
-    raise GraphValidationError(
-        f"Nodes unreachable from START: {unreachable}. Add an edge into each of them (or remove them)."
-    )
-  seen: dict[tuple[str, str], list[Optional[set]]] = {}
-  for src, dst, route in edges:
-    routes = _routes(route)
-    previous = seen.setdefault((src.name, dst.name), [])
-    for other in previous:
-      if routes is None or other is None or routes & other:
-        raise GraphValidationError(
-            f"Duplicate edge found: from={src.name}, to={dst.name}. Give the two edges disjoint routes or keep one."
-        )
-    previous.append(routes)
-    if isinstance(route, list) and DEFAULT_ROUTE in route:
-      raise GraphValidationError(
-          f"The edge {src.name} -> {dst.name} lists DEFAULT_ROUTE among other routes; DEFAULT_ROUTE "
-          "needs an edge of its own."
-      )
-  cycle = _unconditional_cycle(nodes, edges)
-  if cycle:
-    raise GraphValidationError(
-        f"Unconditional cycle detected: {' -> '.join(cycle)}. Every loop needs a routed edge that can end it, "
-        "e.g. (check, {'again': step, 'done': finish})."
-    )
-  for src, dst, _ in edges:
-    a, b = src.output_schema, dst.input_schema
-    if a is not None and b is not None and a != b:
-      raise GraphValidationError(
-          f"Schema mismatch on edge {src.name} -> {dst.name}: output_schema {getattr(a, '__name__', a)} "
-          f"!= input_schema {getattr(b, '__name__', b)}."
-      )
-  for name, node in nodes.items():
-    node._validate_outgoing_edges([e for e in edges if e[0] is node])
-
-
-def _unconditional_cycle(nodes: dict[str, BaseNode], edges) -> Optional[list[str]]:
-  succ: dict[str, list[str]] = {n: [] for n in nodes}
-  for src, dst, route in edges:
-    if route is None:
-      succ[src.name].append(dst.name)
-  state: dict[str, int] = {}
-  stack: list[str] = []
-
-  def visit(n: str) -> Optional[list[str]]:
-    state[n] = 1
-    stack.append(n)
-    for m in succ[n]:
-      if state.get(m) == 1:
-        return stack[stack.index(m):] + [m]
-      if m not in state:
-        found = visit(m)
-        if found:
-          return found
-    stack.pop()
-    state[n] = 2
-    return None
-
-  for n in nodes:
-    if n not in state:
-      found = visit(n)
-      if found:
-        return found
-  return None
+def parse(edges: list[Any]) -> CompiledGraph:
+  """Compiles the `edges` list into a validated CompiledGraph (every check raises a ValueError)."""
+  graph = Graph.from_edge_items(edges)
+  graph.validate_graph()
+  return graph.compiled()

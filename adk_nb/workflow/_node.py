@@ -9,45 +9,7 @@ from ._base_node import START, BaseNode
 from ._errors import WorkflowConfigurationError
 from ._function_node import FunctionNode
 from ._retry_config import RetryConfig
-
-
-def build_node(node_like: Any, **overrides: Any) -> BaseNode:
-  """The node a node-like stands for: "START", a node or agent (LlmAgents are cloned), a tool, a callable."""
-  if isinstance(node_like, str):
-    if node_like == "START":
-      return START
-    raise WorkflowConfigurationError(
-        f"Invalid node {node_like!r} in edges: strings other than 'START' are not nodes. Pass the "
-        "function, agent or node object itself."
-    )
-  overrides = {k: v for k, v in overrides.items() if v is not None}
-  if isinstance(node_like, BaseNode):
-    from ..agents.llm_agent import LlmAgent
-
-    if isinstance(node_like, LlmAgent):
-      if node_like.mode == "task":
-        raise WorkflowConfigurationError(
-            f"Agent {node_like.name!r} has mode='task', which adk_nb does not run as a graph node yet (google-adk "
-            "2.13 marks it experimental). Make it a sub-agent of a coordinator LlmAgent and put the coordinator in "
-            "the graph, or use mode='single_turn'."
-        )
-      update = dict(overrides)
-      update["rerun_on_resume"] = overrides.get("rerun_on_resume", True)
-      if "include_contents" not in node_like.model_fields_set:
-        update["include_contents"] = "none"  # single_turn: the agent sees only its node input
-      return node_like.clone(update=update)
-    return node_like.model_copy(update=overrides) if overrides else node_like
-  from ..tools.base_tool import BaseTool
-
-  if isinstance(node_like, BaseTool):
-    from ._tool_node import _ToolNode
-
-    return _ToolNode(tool=node_like, **overrides)
-  if callable(node_like):
-    return FunctionNode(func=node_like, **overrides)
-  raise WorkflowConfigurationError(
-      f"Invalid node type {type(node_like).__name__}: edges take functions, agents, tools, nodes or 'START'."
-  )
+from .utils._workflow_graph_utils import build_node
 
 
 def node(

@@ -26,6 +26,7 @@ from ..events.protocol import TRACEBACK_KEY
 from ..events.request_input import RequestInput
 from ._base_node import BaseNode
 from ._errors import NodeInterruptedError, NodeTimeoutError
+from ._llm_agent_wrapper import FinishTaskOutput
 from ._node_state import NodeState
 from ._values import request_input_event as _request_input_event
 from ._values import user_content as _user_content
@@ -285,12 +286,17 @@ class NodeRunner:
                    content=_user_content(node_input), node_info=NodeInfo(path=self.path))
       await ic.session_service.append_event(ic.session, turn)
     text: Optional[str] = None
+    task = FinishTaskOutput.of(agent)  # a task-mode agent's output is its finish_task result
     async for event in agent.run_async(ic):
       if event.author:
         ctx.event_author = event.author  # as google-adk: the agent's error event has its last author
       if event.long_running_tool_ids:
         ctx.interrupt_ids.extend(sorted(event.long_running_tool_ids))
-      if ((event.author == agent.name if llm else event.author != "user") and not event.partial
+      if task is not None:
+        if task.see(event):
+          event.node_info = NodeInfo(path=self.path, output_for=self.host.output_for(self))
+          self.output, self.has_output, self.output_emitted = task.output, True, True
+      elif ((event.author == agent.name if llm else event.author != "user") and not event.partial
           and event.content is not None
           and event.is_final_response() and not event.get_function_responses()
           and not event.long_running_tool_ids and not event.error_code):
@@ -298,7 +304,7 @@ class NodeRunner:
         event.node_info = NodeInfo(path=self.path, message_as_output=True)
       await self._emit(event)
     self.interrupts = list(ctx.interrupt_ids)
-    if self.interrupts or text is None:
+    if self.interrupts or text is None or task is not None:
       return
     value: Any = text
     if llm and agent.output_schema is not None:
@@ -324,7 +330,7 @@ class NodeRunner:
       self.host.check_new_interrupt(self, item.interrupt_id)
       ctx.interrupt_ids.append(item.interrupt_id)
       return _request_input_event(item)
-    if isinstance(item, types.Content):
+    if isinstance(item, types.Content) and self.node.output_schema is None:  # with a schema: parsed below
       ctx.output = item
       self.output, self.has_output, self.output_emitted = item, True, True
       return Event(content=item, node_info=NodeInfo(path=self.path, output_for=self.host.output_for(self),

@@ -11,7 +11,7 @@ from ..agents.context import Context
 from ..agents.invocation_context import InvocationContext
 from ..events.event import Event
 from . import _checkpoint
-from ._graph import Graph, parse
+from ._graph import Graph
 from ._scheduler import GraphResult, Scheduler
 from ._values import validate as _validate
 
@@ -44,6 +44,8 @@ class Workflow(BaseAgent):
   strict_routes: bool = False
   """Raise WorkflowDataError when a route matches no edge (default: a warning, and the branch ends)."""
   rerun_on_resume: bool = True
+  graph: Optional[Graph] = None
+  """The graph built from `edges` (google-adk's `Graph`: `nodes`, `edges`); or pass a Graph instead of edges."""
   state_schema: Any = None
   """A pydantic model naming the state keys nodes read; function node parameters are checked against it."""
 
@@ -58,7 +60,17 @@ class Workflow(BaseAgent):
 
   def model_post_init(self, __context: Any) -> None:
     super().model_post_init(__context)
-    graph = parse(self.edges) if self.edges else None
+    if self.edges and self.graph is None:
+      self.graph = Graph.from_edge_items(self.edges)
+      self.graph.validate_graph()
+    elif self.graph is not None:
+      # A Graph passed in is checked too (google-adk 2.13 runs it unchecked), but left as given: as
+      # in google-adk, unless its owner called validate_graph() it has no terminal nodes, so the
+      # workflow has no output of its own.
+      from .utils._graph_validation import validate_graph
+
+      validate_graph(self.graph.nodes, self.graph.edges)
+    graph = self.graph.compiled() if self.graph is not None else None
     object.__setattr__(self, "_graph", graph)
     if graph is None:
       return
@@ -71,15 +83,12 @@ class Workflow(BaseAgent):
         names = getattr(node, "_state_parameter_names", None)
         missing = [n for n in (names() if names else []) if n not in fields]
         if missing:
-          raise ValueError(
+          from ..sessions.state import StateSchemaError
+
+          raise StateSchemaError(
               f"Node {node.name!r} reads state keys {missing} that state_schema "
               f"{self.state_schema.__name__} does not declare; add them to the schema or rename the parameters."
           )
-
-  @property
-  def graph(self) -> Optional[Graph]:
-    """The compiled graph (nodes, edges, terminals); None when `edges` is empty."""
-    return self._graph
 
   def find_sub_agent(self, name: str) -> Optional[BaseAgent]:
     if self._graph is None:

@@ -79,3 +79,11 @@ def test_event_dumps_in_camel_case_through_request_input():
   dumped = event.model_dump(by_alias=True)
   assert "interruptId" in dumped["output"] and "messageAsOutput" in dumped["nodeInfo"]
   assert RequestInput(interrupt_id="x").interrupt_id == "x"
+
+
+def test_node_info_names_the_node_and_its_run_ids():
+  info = NodeInfo(path="pipeline@1/classify@2")
+  assert (info.name, info.run_id, info.parent_run_id) == ("classify", "2", "1")
+  assert (NodeInfo(path="pipeline@1").name, NodeInfo(path="pipeline@1").parent_run_id) == ("pipeline", None)
+  assert (NodeInfo().name, NodeInfo().run_id) == ("", "")
+  assert "name" not in NodeInfo(path="a@1").model_dump()  # derived, never stored

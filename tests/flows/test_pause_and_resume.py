@@ -277,3 +277,19 @@ async def test_require_confirmation_predicate_error_becomes_an_error_response():
   events = await run_turn(runner, "refund")
   assert not any(e.error_code for e in events), [e.error_message for e in events if e.error_code]
   assert events[-1].content.parts[0].text == "sorry"
+
+
+async def test_in_a_resumable_app_a_pause_after_a_transfer_resumes_the_sequence_once():
+  """As above with resumability on: the transferring agent's end_of_agent comes before its target
+  runs (google-adk's order); the approval is still not lost and the tool runs once."""
+  from adk_nb.apps import App, ResumabilityConfig
+
+  log = []
+  seq = SequentialAgent(name="seq", sub_agents=[triage_to_refunds(log), Agent(name="after", model=ScriptedModel(["after ran"]))])
+  runner = InMemoryRunner(app=App(name="app", root_agent=seq, resumability_config=ResumabilityConfig(is_resumable=True)))
+  await run_turn(runner, "refund A1")
+  [item] = await pending(runner)
+  resumed = await run_turn(runner, answer_message([confirmation_response(item, True)]))
+  assert log == ["A1"]
+  texts = [e.content.parts[0].text for e in resumed if e.author != "user" and e.content and e.content.parts[0].text]
+  assert texts == ["refunded", "after ran"], texts

@@ -209,11 +209,26 @@ async def test_after_a_task_finished_the_next_message_starts_a_new_invocation_at
   assert later[0].invocation_id != first[0].invocation_id and later[0].isolation_scope is None
 
 
-def test_mode_is_checked_and_a_task_agent_is_not_a_graph_node_yet():
-  from adk_nb import Workflow
-
+def test_mode_is_checked():
   with pytest.raises(ValueError):
     LlmAgent(name="x", mode="sometimes")
-  task = LlmAgent(name="booker", mode="task", model=ScriptedModel([]))
-  with pytest.raises(ValueError, match="mode='task', which adk_nb does not run as a graph node yet"):
-    Workflow(name="wf", edges=[("START", task)])
+
+
+async def test_a_task_agent_as_a_graph_node_outputs_its_finish_task_result():
+  from adk_nb import Workflow
+
+  model = ScriptedModel([call("finish_task", result="booked Paris")])
+  task = LlmAgent(name="booker", mode="task", model=model)
+  received = []
+
+  def after(node_input):
+    received.append(node_input)
+    return "ok"
+
+  wf = Workflow(name="wf", edges=[("START", task, after)])
+  assert next(n for n in wf.graph.nodes if n.name == "booker").wait_for_output  # as google-adk 2.13
+  events = await run_turn(InMemoryRunner(wf, app_name="app"), "book a flight to Paris")
+  assert received == [{"result": "booked Paris"}]
+  assert texts(model.requests[0])[-1] == "user: book a flight to Paris"  # the node input is the task
+  finished = next(e for e in events if e.output == {"result": "booked Paris"})
+  assert finished.node_info.path == "wf@1/booker@1" and finished.get_function_responses()[0].name == "finish_task"

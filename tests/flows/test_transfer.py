@@ -104,3 +104,46 @@ async def test_sticky_transfer_skips_a_non_transferable_last_speaker_like_adk():
   await run_turn(runner, "t2")
   r3 = await run_turn(runner, "t3")
   assert r3[-1].author == "a", r3[-1].author
+
+
+async def test_a_transfer_reaches_the_agents_own_sub_agent_before_a_namesake_elsewhere():
+  import warnings
+
+  first_helper = Agent(name="helper", model=ScriptedModel([]))
+  own_helper = Agent(name="helper", model=ScriptedModel(["Helped."]))
+  a = Agent(name="a", model=ScriptedModel([]), sub_agents=[first_helper])
+  b = Agent(name="b", model=ScriptedModel([call("transfer_to_agent", agent_name="helper")]), sub_agents=[own_helper])
+  with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    root = Agent(name="root", model=ScriptedModel([call("transfer_to_agent", agent_name="b")]), sub_agents=[a, b])
+  events = await run_turn(InMemoryRunner(root, app_name="app"), "help")
+  assert summarize(events)[-1] == ("helper", "text", "Helped.")
+  assert len(own_helper.model.requests) == 1 and not first_helper.model.requests
+
+
+async def test_in_a_resumable_app_the_transferring_agent_ends_before_its_target_runs():
+  from adk_nb.apps import App, ResumabilityConfig
+
+  root, billing, _ = _tree([call("transfer_to_agent", agent_name="billing")], ["Paid.", "Still paid."])
+  app = App(name="app", root_agent=root, resumability_config=ResumabilityConfig(is_resumable=True))
+  runner = InMemoryRunner(app=app)
+
+  def stream(events):
+    return [(e.author, "end" if e.actions.end_of_agent else summarize([e])[0][1]) for e in events[1:]]
+
+  assert stream(await run_turn(runner, "invoice?")) == [  # google-adk 2.13's order
+      ("root", "call"), ("root", "result"), ("root", "end"), ("billing", "text"), ("billing", "end")]
+  assert stream(await run_turn(runner, "again?")) == [("billing", "text"), ("billing", "end")]
+
+
+async def test_in_a_resumable_app_a_transfer_inside_a_sequence_ends_the_agent_after_its_target():
+  from adk_nb.agents import SequentialAgent
+  from adk_nb.apps import App, ResumabilityConfig
+
+  leaf = Agent(name="leaf", model=ScriptedModel(["Done."]))
+  hub = Agent(name="hub", model=ScriptedModel([call("transfer_to_agent", agent_name="leaf")]), sub_agents=[leaf])
+  seq = SequentialAgent(name="seq", sub_agents=[hub])
+  runner = InMemoryRunner(app=App(name="app", root_agent=seq, resumability_config=ResumabilityConfig(is_resumable=True)))
+  events = await run_turn(runner, "go")
+  ends = [e.author for e in events if e.actions.end_of_agent]
+  assert ends == ["leaf", "hub", "seq"]  # google-adk 2.13's order inside a workflow agent

@@ -26,11 +26,11 @@ def c(node_input):
     ([("START", a), (a, "START")], "START node must not have incoming edges"),
     ([("START", a, b), (a, b)], "Duplicate edge found: from=a, to=b"),
     ([("START", a, {"x": b}), (a, {"x": b})], "Duplicate edge found: from=a, to=b"),
-    ([("START", a), Edge(from_node=a, to_node=b, route=["x", DEFAULT_ROUTE])], "lists DEFAULT_ROUTE among other routes"),
+    ([("START", a), Edge(from_node=a, to_node=b, route=["x", DEFAULT_ROUTE])], "DEFAULT_ROUTE cannot be combined with other routes"),
     ([("START", a, b, a)], r"Unconditional cycle detected: a -> b -> a"),
-    ([("START", a, {1.5: b})], "Routing map keys must be str, int or bool"),
-    ([("START", a, {})], "empty Routing map"),
-    ([("START", a, {"x": b}, {"y": c})], "two Routing maps in a row"),
+    ([("START", a, {1.5: b})], "Invalid routing map key: 1.5"),
+    ([("START", a, {})], "Routing map must not be empty"),
+    ([("START", a, {"x": b}, {"y": c})], "Consecutive routing maps are not allowed"),
     ([("START", 42)], "Invalid node type int"),
     (["START"], "must be a chain tuple"),
     ([("START", "b")], "strings other than 'START' are not nodes"),
@@ -94,7 +94,9 @@ def test_workflow_rejects_sub_agents_and_state_schema_checks_parameters():
   def needs(city, country):
     return city
 
-  with pytest.raises(ValueError, match=r"reads state keys \['country'\]"):
+  from adk_nb.sessions.state import StateSchemaError
+
+  with pytest.raises(StateSchemaError, match=r"reads state keys \[.country.\]"):
     Workflow(name="w", edges=[("START", needs)], state_schema=S)
 
 
@@ -102,13 +104,63 @@ def test_the_chain_forms_produce_the_edges_the_spec_lists():
   join = JoinNode(name="join")
   wf = Workflow(name="w", edges=[("START", a, (b, c), join), (join, {"x": a, DEFAULT_ROUTE: b})])
   g = wf.graph
-  assert [(s.name, d.name, r) for s, d, r in g.edges] == [
+  assert [(e.from_node.name, e.to_node.name, e.route) for e in g.edges] == [
       ("__START__", "a", None), ("a", "b", None), ("a", "c", None), ("b", "join", None), ("c", "join", None),
       ("join", "a", "x"), ("join", "b", DEFAULT_ROUTE)]
-  assert g.preds["join"] == ["b", "c"]
+  assert g.get_next_pending_nodes("join", "x") == ["a"]
+  assert g.get_next_pending_nodes("join", "other") == ["b"]
 
 
 def test_the_same_function_in_several_chains_is_one_node():
   wf = Workflow(name="w", edges=[("START", a), (a, b), (a, c)])
-  assert list(wf.graph.nodes) == ["__START__", "a", "b", "c"]
-  assert wf.graph.terminals == {"b", "c"}
+  assert [n.name for n in wf.graph.nodes] == ["__START__", "a", "b", "c"]
+  assert wf.graph.get_next_pending_nodes("a", None) == ["b", "c"]
+
+
+async def test_a_graph_built_from_edges_infers_its_nodes_routes_and_runs_in_a_workflow():
+  from adk_nb import InMemoryRunner
+  from adk_nb.testing import run_turn
+  from adk_nb.workflow._graph import Graph
+
+  def build():
+    na, nb, nc = FunctionNode(func=a), FunctionNode(func=b), FunctionNode(func=c)
+    return Graph(edges=[Edge(from_node=START, to_node=na), Edge(from_node=na, to_node=nb, route="a"),
+                        Edge(from_node=na, to_node=nc, route=DEFAULT_ROUTE)])
+
+  graph = build()
+  assert [n.name for n in graph.nodes] == ["__START__", "a", "b", "c"]
+  assert graph.get_next_pending_nodes("a", "a") == ["b"]
+  assert graph.get_next_pending_nodes("a", ["x", "y"]) == ["c"]
+  graph.validate_graph()
+  events = await run_turn(InMemoryRunner(Workflow(name="w", graph=graph), app_name="app"), "go")
+  last = [e for e in events if e.output is not None][-1]
+  assert (last.node_info.path, last.output, last.node_info.output_for) == ("w@1/c@1", "c", ["w@1/c@1", "w@1"])
+  # As google-adk 2.13: a graph passed in without validate_graph() has no terminal nodes (no workflow output).
+  events = await run_turn(InMemoryRunner(Workflow(name="w", graph=build()), app_name="app"), "go")
+  assert [e for e in events if e.output is not None][-1].node_info.output_for == ["w@1/c@1"]
+
+
+def test_a_graph_takes_no_nodes_and_a_graph_passed_in_is_validated():
+  from adk_nb.workflow._graph import Graph
+
+  with pytest.raises(ValueError, match="Nodes are inferred from edges"):
+    Graph(nodes=[START], edges=[])
+  cyclic = Graph(edges=[Edge(from_node=START, to_node=a), Edge(from_node=a, to_node=b), Edge(from_node=b, to_node=a)])
+  with pytest.raises(ValueError, match="Unconditional cycle detected: a -> b -> a"):
+    Workflow(name="w", graph=cyclic)
+
+
+def test_parse_and_validate_are_google_adks_private_modules():
+  from adk_nb.workflow.utils._graph_parser import parse_edge_items
+  from adk_nb.workflow.utils._graph_validation import validate_graph
+
+  edges = parse_edge_items([("START", a, {"x": (b, c)}, JoinNode(name="j"))])
+  assert [(e.from_node.name, e.to_node.name, e.route) for e in edges] == [
+      ("__START__", "a", None), ("a", "b", "x"), ("a", "c", "x"), ("b", "j", None), ("c", "j", None)]
+  assert edges[0].to_node is edges[1].from_node
+  nodes = list({id(n): n for e in edges for n in (e.from_node, e.to_node)}.values())
+  assert validate_graph(nodes, edges) == {"j"}
+  with pytest.raises(ValueError, match=r"Invalid node in fan-out tuple for route 'x'"):
+    parse_edge_items([("START", a, {"x": (b, 42)})])
+  with pytest.raises(ValueError, match=r"Invalid routing map value for route 'x'"):
+    parse_edge_items([("START", a, {"x": 42})])

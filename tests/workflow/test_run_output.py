@@ -44,3 +44,22 @@ def test_live_run_final_text_after_a_workflow_resumes():
   assert run.status == "paused" and run.final_text == ""
   run.respond({"ok": "yes"})
   assert run.status == "done" and run.final_text == "answer: yes"
+
+
+async def test_a_content_output_is_parsed_by_the_nodes_output_schema():
+  from google.genai import types
+  from pydantic import BaseModel
+
+  from adk_nb.workflow import BaseNode
+
+  class Person(BaseModel):
+    name: str
+    age: int
+
+  class Reply(BaseNode):
+    async def _run_impl(self, *, ctx, node_input):
+      yield types.Content(role="model", parts=[types.Part(text='{"name": "Alice", "age": 30}')])
+
+  events = await run_turn(InMemoryRunner(Workflow(name="wf", edges=[("START", Reply(name="reply", output_schema=Person))]),
+                                         app_name="app"), "go")
+  assert [e.output for e in events if e.output is not None] == [{"name": "Alice", "age": 30}]
