@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import weakref
 from typing import Any, Optional
 
 from ._sessions import DEFAULT_STORE_DIR, NotebookAgent
@@ -26,7 +27,9 @@ FILE_NAME = "session_names.json"
 MAX_LENGTH = 120
 """Characters a display name may have."""
 
-_in_memory: dict[int, dict[tuple[str, str, str], str]] = {}  # id(session service) -> names
+_in_memory: "weakref.WeakKeyDictionary[Any, dict[tuple[str, str, str], str]]" = weakref.WeakKeyDictionary()
+"""Names of sessions in stores that have no file (memory://, a Runner's own service): they live and go with the
+service object (keyed by the object, not its id, so a new service never inherits an old one's names)."""
 _PASSWORD = re.compile(r"(://[^:/@]*:)[^@]*@")
 
 
@@ -58,7 +61,7 @@ def names_of(entry: NotebookAgent) -> dict[tuple[str, str], str]:
   app = entry.runner.app_name
   where = _where(entry)
   if where is None:
-    kept = _in_memory.get(id(entry.runner.session_service), {})
+    kept = _in_memory.get(entry.runner.session_service, {})
     return {(u, s): n for (a, u, s), n in kept.items() if a == app}
   path, key = where
   by_user = _read(path).get(key, {}).get(app, {})
@@ -84,7 +87,7 @@ def set_name(entry: NotebookAgent, user_id: str, session_id: str, name: str) -> 
   app = entry.runner.app_name
   where = _where(entry)
   if where is None:
-    kept = _in_memory.setdefault(id(entry.runner.session_service), {})
+    kept = _in_memory.setdefault(entry.runner.session_service, {})
     if name:
       kept[(app, user_id, session_id)] = name
     else:

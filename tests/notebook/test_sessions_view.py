@@ -154,7 +154,7 @@ def test_names_of_a_database_url_live_in_the_working_folder_without_its_password
   from adk_nb.notebook._session_names import names_of, set_name
   from adk_nb.notebook._sessions import NotebookAgent
 
-  runner = SimpleNamespace(app_name="support", session_service=object())
+  runner = SimpleNamespace(app_name="support", session_service=SimpleNamespace())
   entry = NotebookAgent(target=None, runner=runner, store="postgresql+asyncpg://ada:s3cret@db.example/adk")
   set_name(entry, "user", "s1", "first")
   written = (tmp_path / ".adk_nb" / "session_names.json").read_text()
@@ -165,6 +165,9 @@ def test_names_of_a_database_url_live_in_the_working_folder_without_its_password
   mine = NotebookAgent(target=None, runner=runner, store=None)
   set_name(mine, "user", "s1", "mine")
   assert names_of(mine) == {("user", "s1"): "mine"} and names_of(entry) == {("user", "s1"): "first"}
+  other = NotebookAgent(target=None, runner=SimpleNamespace(app_name="support", session_service=SimpleNamespace()),
+                        store=None)
+  assert names_of(other) == {}  # another store's sessions never share a name
   # A damaged names file is named, with the fix; the sessions are not in it.
   (tmp_path / ".adk_nb" / "session_names.json").write_text("{oops")
   with pytest.raises(ValueError, match="fix or delete that file"):
