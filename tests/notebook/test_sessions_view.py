@@ -153,8 +153,9 @@ def test_names_of_a_database_url_live_in_the_working_folder_without_its_password
 
   from adk_nb.notebook._session_names import names_of, set_name
   from adk_nb.notebook._sessions import NotebookAgent
+  from adk_nb.sessions import InMemorySessionService
 
-  runner = SimpleNamespace(app_name="support", session_service=SimpleNamespace())
+  runner = SimpleNamespace(app_name="support", session_service=InMemorySessionService())
   entry = NotebookAgent(target=None, runner=runner, store="postgresql+asyncpg://ada:s3cret@db.example/adk")
   set_name(entry, "user", "s1", "first")
   written = (tmp_path / ".adk_nb" / "session_names.json").read_text()
@@ -165,7 +166,7 @@ def test_names_of_a_database_url_live_in_the_working_folder_without_its_password
   mine = NotebookAgent(target=None, runner=runner, store=None)
   set_name(mine, "user", "s1", "mine")
   assert names_of(mine) == {("user", "s1"): "mine"} and names_of(entry) == {("user", "s1"): "first"}
-  other = NotebookAgent(target=None, runner=SimpleNamespace(app_name="support", session_service=SimpleNamespace()),
+  other = NotebookAgent(target=None, runner=SimpleNamespace(app_name="support", session_service=InMemorySessionService()),
                         store=None)
   assert names_of(other) == {}  # another store's sessions never share a name
   # A damaged names file is named, with the fix; the sessions are not in it.
