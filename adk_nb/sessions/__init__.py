@@ -5,6 +5,7 @@ from .fork import Lineage, lineage
 from .in_memory_session_service import InMemorySessionService
 from .session import Session
 from .state import State, StateSchemaError
+from ..utils.lazy import lazy_exports
 
 __all__ = [
     "BaseSessionService",
@@ -20,10 +21,5 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
-  # SQLAlchemy is imported only when the database store is asked for.
-  if name == "DatabaseSessionService":
-    from .database_session_service import DatabaseSessionService
-
-    return DatabaseSessionService
-  raise AttributeError(f"module 'adk_nb.sessions' has no attribute {name!r}")
+# SQLAlchemy is imported only when the database store is asked for.
+__getattr__ = lazy_exports(__name__, {"DatabaseSessionService": ".database_session_service"})

@@ -15,7 +15,7 @@ OWN_GETATTR = {
     # The MCP SDK is optional: its class is re-exported through import_mcp(), whose error names the extra.
     "adk_nb/tools/mcp_tool/mcp_session_manager.py", "adk_nb/tools/mcp_tool/mcp_toolset.py",
     # Owned by other areas this session; to move to the helper.
-    "adk_nb/sessions/__init__.py", "adk_nb/workflow/__init__.py",
+    "adk_nb/workflow/__init__.py",
 }
 
 
