@@ -25,7 +25,7 @@ from ..events.event import Event, NodeInfo
 from ..events.protocol import TRACEBACK_KEY
 from ..events.request_input import RequestInput
 from ._base_node import BaseNode
-from ._errors import NodeInterruptedError, NodeTimeoutError
+from ._errors import DynamicNodeFailError, NodeInterruptedError, NodeTimeoutError, dynamic_node_failure
 from ._node_state import NodeState
 from ._values import request_input_event as _request_input_event
 from ._values import user_content as _user_content
@@ -72,7 +72,7 @@ class NodeRunner:
   __slots__ = ("node", "name", "run_id", "path", "input", "branch", "ctx", "output", "has_output",
                "route", "interrupts", "error", "output_emitted", "route_emitted", "buffer", "resume_inputs", "terminal",
                "dynamic", "task", "children", "child_counts", "paused_by_child", "spec", "host", "kept_ctx",
-               "output_of", "delegated")
+               "output_of", "delegated", "error_path")
 
   def __init__(self, node: BaseNode, parent_ctx: Optional[Context] = None, run_id: Optional[str] = None, *,
                host: Optional["_Host"] = None, path: Optional[str] = None, node_input: Any = None,
@@ -94,6 +94,8 @@ class NodeRunner:
     self.kept_ctx: Optional[Context] = None
     self.output_of: Optional["NodeRunner"] = None
     """The caller whose output this run's output is (`ctx.run_node(..., use_as_output=True)`)."""
+    self.error_path: Optional[str] = None
+    """The path of the node whose exception failed this run (its own, or a `ctx.run_node` child's)."""
     self.delegated = False
     """True once a `ctx.run_node(..., use_as_output=True)` child gave this run its output."""
     self.node = node
@@ -188,7 +190,11 @@ class NodeRunner:
           return
         except asyncio.CancelledError:
           raise
-        except Exception as exc:
+        except Exception as caught:
+          # A `ctx.run_node` child's failure the node let through: the run fails with the child's own
+          # exception (reported already, by the child), as google-adk's NodeRunner unwraps it.
+          exc = caught.error if isinstance(caught, DynamicNodeFailError) else caught
+          self.error_path = caught.error_node_path if exc is not caught else self.path
           # One error event per failure, as in google-adk: from the node that raised, not again
           # from an enclosing workflow node, a parent of a dynamic node or the Runner.
           invocation_id = self.host.ic.invocation_id
@@ -202,7 +208,9 @@ class NodeRunner:
             await asyncio.sleep(_get_retry_delay(policy, NodeState(attempt_count=attempt)))
             attempt += 1
             continue
-          raise
+          if exc is caught:
+            raise
+        raise exc  # outside the handler: the child's exception, not chained to its wrapper
     finally:
       if self.host.keeps_ctx:
         self.kept_ctx = ctx
@@ -417,9 +425,10 @@ class _Standalone:
     if run_id is None:
       run_id = str(self.counts.get(node.name, 0) + 1)
       self.counts[node.name] = int(run_id)
-    ctx = await NodeRunner(node, parent, run_id).run(node_input=node_input)
+    run = NodeRunner(node, parent, run_id)
+    ctx = await run.run(node_input=node_input)
     if ctx.error is not None:
-      raise ctx.error
+      raise dynamic_node_failure(ctx.error, node.name, run.error_path or run.path)
     if ctx.interrupt_ids:
       parent.interrupt_ids.extend(sorted(ctx.interrupt_ids))
       raise NodeInterruptedError()

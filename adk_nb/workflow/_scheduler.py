@@ -22,7 +22,7 @@ from ..events.event_actions import EventActions
 from . import _checkpoint
 from . import _replay as _edit_replay
 from ._base_node import BaseNode
-from ._errors import NodeInterruptedError, NodeMayHaveRunError, WorkflowDataError
+from ._errors import NodeInterruptedError, NodeMayHaveRunError, WorkflowDataError, dynamic_node_failure
 from ._graph_state import GraphState, NodeRun
 from ._node_runner import GraphResult, NodeRunner
 
@@ -358,7 +358,13 @@ class Scheduler:
       run.output_of = caller
     if kind == "rerun":
       run.resume_inputs = value
-    await run._attempts()
+    failure = None
+    try:
+      await run._attempts()
+    except Exception as exc:  # the caller sees google-adk's wrapper; its run fails with `exc` itself
+      failure = dynamic_node_failure(exc, node.name, run.error_path or path)
+    if failure is not None:
+      raise failure
     if run.interrupts:
       self.state.child_paused(path, run.interrupts, run.paused_by_child)
       parent.interrupt_ids.extend(run.interrupts)
