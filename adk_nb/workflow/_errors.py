@@ -38,11 +38,12 @@ class NodeTimeoutError(AdkNbError):
   """A node run took longer than its `timeout` (retryable through `retry_config`)."""
 
   def __init__(self, node_name: str, timeout: float):
+    # Positional or by keyword (google-adk's `NodeTimeoutError(node_name=..., timeout=...)`).
     self.node_name = node_name
     self.timeout = timeout
     super().__init__(
-        f"Node {node_name!r} did not finish within its timeout of {timeout} s; raise timeout=... on the "
-        "node or add retry_config=RetryConfig(...) to try again."
+        f"Node {node_name!r} timed out after {timeout} seconds; raise timeout=... on the node or add "
+        "retry_config=RetryConfig(...) to try again."
     )
 
   def __reduce__(self):

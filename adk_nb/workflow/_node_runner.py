@@ -245,7 +245,10 @@ class NodeRunner:
       if event is not None:
         await self._emit(event)
     else:
-      stream = node._run_impl(ctx=ctx, node_input=node_input)
+      if type(node).run is _BASE_RUN:
+        stream = node._run_impl(ctx=ctx, node_input=node_input)
+      else:  # a subclass that overrides google-adk's public `run`: its Events are taken as they are
+        stream = node.run(ctx=ctx, node_input=node_input)
       try:
         async for item in stream:
           event = self._to_event(ctx, item)
@@ -442,6 +445,9 @@ class _Standalone:
       await enqueue(event)
     elif not event.partial:
       await self.ic.session_service.append_event(self.ic.session, event)
+
+
+_BASE_RUN = BaseNode.run
 
 
 def _same(a: Any, b: Any) -> bool:
