@@ -319,6 +319,15 @@ class NodeRunner:
   def _to_event(self, ctx: Context, item: Any) -> Optional[Event]:
     if item is None:
       return None
+    if self.delegated and not isinstance(item, RequestInput):
+      # After `ctx.run_node(..., use_as_output=True)` the child's output is this run's: the node's own
+      # outputs are dropped, as in google-adk (an event keeps what else it carries).
+      if not isinstance(item, Event):
+        return None
+      if item.output is not None:
+        item.output = None
+        if not _carries_more_than_output(item):
+          return None
     if isinstance(item, Event):
       if item.output is not None:
         ctx.output = _validate(self.node.output_schema, item.output)
@@ -340,8 +349,6 @@ class NodeRunner:
       self.output, self.has_output, self.output_emitted = item, True, True
       return Event(content=item, node_info=NodeInfo(path=self.path, output_for=self.host.output_for(self),
                                                     message_as_output=True))
-    if self.delegated and _same(item, ctx.output):
-      return None  # `return await ctx.run_node(b, use_as_output=True)`: b's output event carried it
     value = _validate(self.node.output_schema, item)
     if isinstance(value, BaseModel):
       value = value.model_dump()
@@ -450,13 +457,11 @@ class _Standalone:
 _BASE_RUN = BaseNode.run
 
 
-def _same(a: Any, b: Any) -> bool:
-  if a is b:
-    return True
-  try:
-    return bool(a == b)
-  except Exception:  # a value whose == does not give a bool (arrays): not the same
-    return False
+def _carries_more_than_output(event: Event) -> bool:
+  actions = event.actions
+  return bool(event.content is not None or event.long_running_tool_ids or event.error_code
+              or actions.state_delta or actions.artifact_delta or actions.route is not None
+              or actions.transfer_to_agent or actions.escalate)
 
 
 def _is_workflow(node: Any) -> bool:

@@ -317,6 +317,12 @@ class Scheduler:
                         run_id: Optional[str] = None, use_as_output: bool = False) -> Any:
     from ._node import build_node
 
+    caller: Optional[NodeRunner] = getattr(parent, "_wf_run", None)
+    if use_as_output and caller is not None and caller.delegated:
+      raise ValueError(
+          f"Node {parent.node_path} already has a use_as_output delegate: ctx.run_node(..., use_as_output=True) "
+          "makes the child's output this node's output, and a node run has one output. Call it once per run."
+      )
     if use_as_output and parent.has_output:
       raise ValueError(
           f"Output already set for node {parent.node_path}: ctx.run_node(..., use_as_output=True) makes the "
@@ -324,7 +330,6 @@ class Scheduler:
           "set ctx.output or yield an output before it."
       )
     node = build_node(target, name=name) if name else build_node(target)
-    caller: Optional[NodeRunner] = getattr(parent, "_wf_run", None)
     if run_id is None:
       if caller is not None and caller.child_counts is None:
         caller.child_counts = {}

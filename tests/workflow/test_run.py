@@ -602,7 +602,7 @@ async def test_use_as_output_twice_in_one_run_is_refused():
     await ctx.run_node(one, use_as_output=True)
     await ctx.run_node(one, use_as_output=True)
 
-  with pytest.raises(ValueError, match="Output already set for node w@1/delegate@1"):
+  with pytest.raises(ValueError, match="Node w@1/delegate@1 already has a use_as_output delegate"):
     await run_turn(InMemoryRunner(Workflow(name="w", edges=[("START", delegate)]), app_name="app"), "go")
 
 
