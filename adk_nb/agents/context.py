@@ -117,12 +117,16 @@ class Context(CallbackContext):
 
   @property
   def output(self) -> Any:
-    """The node's result; None until set. Setting it a second time raises ValueError."""
+    """The node's result; None until set. Setting it a second time raises ValueError (after
+    `run_node(..., use_as_output=True)` the child's output is the result, and a set is ignored)."""
     return None if self._output is _UNSET else self._output
 
   @output.setter
   def output(self, value: Any) -> None:
     if self._output is not _UNSET:
+      run = getattr(self, "_wf_run", None)
+      if run is not None and run.delegated:
+        return  # as google-adk: after ctx.run_node(..., use_as_output=True) the child's output stands
       raise ValueError(
           f"Output already set for node {self.node_path or '?'}: a node run produces one output. "
           "Return (or yield) a single value, or collect several into a list or dict."

@@ -339,8 +339,8 @@ class Scheduler:
       run_id = str(count)
     elif run_id.isdigit():
       raise ValueError(
-          f"ctx.run_node(..., run_id={run_id!r}): an explicit run id needs a non-digit character (digits are the "
-          "ids given automatically), e.g. run_id=f'item-{i}'."
+          f"Explicit run_id {run_id!r} for node {node.name!r} must contain non-numeric characters (digits are the "
+          "ids given automatically), e.g. ctx.run_node(..., run_id=f'item-{i}')."
       )
     path = f"{parent.node_path}/{node.name}@{run_id}"
     if caller is not None:

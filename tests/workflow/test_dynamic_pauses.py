@@ -220,7 +220,7 @@ async def test_explicit_run_ids_name_the_child_and_numeric_ones_are_rejected():
     return value
 
   runner = InMemoryRunner(Workflow(name="wf", edges=[("START", orch)]), app_name="app")
-  with pytest.raises(ValueError, match="run_id='7'.*non-digit"):
+  with pytest.raises(ValueError, match="Explicit run_id '7' for node .* must contain non-numeric characters"):
     await run_turn(runner, "go")
   session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
   assert ("wf@1/orch@1/child@first", "v") in outputs(session.events)
