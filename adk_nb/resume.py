@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from google.genai import types
 
-from .errors import (AnswersSpanInvocationsError, AnswerWithoutIdError, CallAlreadyAnsweredError,
+from .errors import (AnswerDoesNotFitError, AnswersSpanInvocationsError, AnswerWithoutIdError, CallAlreadyAnsweredError,
                      PausingAgentNotInTreeError, UnknownCallError, WrongAnswerKindError)
 from .events.protocol import REQUEST_CONFIRMATION, REQUEST_INPUT
 from .pending import PendingItem, pending_of, pending_since_calls
@@ -142,7 +142,23 @@ def _item_answered(session: "Session", fr: types.FunctionResponse, pending: dict
         f"Call {fr.id!r} is a {item.kind.replace('_', '-')} call for {item.tool!r}; answer it with "
         + ("name='adk_request_confirmation'." if item.kind == "confirmation" else f"name={item.tool!r}.")
     )
+  if fr.name == REQUEST_INPUT and isinstance(item.args, dict) and item.args.get("response_schema"):
+    _check_fits(fr, item.args["response_schema"])
   return item
+
+
+def _check_fits(fr: types.FunctionResponse, schema: Any) -> None:
+  """Refuses, before anything is committed, an answer that does not fit its request's response_schema."""
+  from .workflow._checkpoint import schema_summary
+  from .workflow.utils._rehydration_utils import _unwrap_response, _validate_resume_response
+
+  try:
+    _validate_resume_response(_unwrap_response(fr.response), schema)
+  except ValueError as exc:
+    raise AnswerDoesNotFitError(
+        f"The answer to request {fr.id!r} does not fit its response_schema ({schema_summary(schema)}); nothing "
+        f"was changed: answer it again with a response that fits. {exc}"
+    ) from exc
 
 
 def checkpointed_entry(root: "BaseAgent", session: "Session", invocation_id: str,

@@ -101,7 +101,10 @@ def _validate_resume_response(response_data: Any, schema: Any) -> Any:
       fields: dict[str, Any] = {}
       for name, prop in schema["properties"].items():
         prop_type = _JSON_TYPES.get(prop.get("type"), Any) if isinstance(prop, dict) else Any
-        fields[name] = (prop_type, ...) if name in required else (Optional[prop_type], None)
+        # An optional property takes the schema's default (google-adk: None), so the answer still fits the
+        # model the schema was made from.
+        default = prop.get("default") if isinstance(prop, dict) else None
+        fields[name] = (prop_type, ...) if name in required else (Optional[prop_type], default)
       model = create_model("ResumeResponse", **fields)
       try:
         return model.model_validate(response_data).model_dump()
