@@ -134,6 +134,19 @@ class Context(CallbackContext):
     self._output = value
 
   @property
+  def _output_delegated(self) -> bool:
+    """True once a `run_node(..., use_as_output=True)` child gave this run its output (google-adk's flag;
+    setting it makes the run keep its own output without emitting it)."""
+    run = getattr(self, "_wf_run", None)
+    return bool(run is not None and run.delegated)
+
+  @_output_delegated.setter
+  def _output_delegated(self, value: bool) -> None:
+    run = getattr(self, "_wf_run", None)
+    if run is not None:
+      run.delegated = bool(value)
+
+  @property
   def has_output(self) -> bool:
     """True once the output was set (possibly to None)."""
     return self._output is not _UNSET

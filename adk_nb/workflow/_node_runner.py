@@ -46,6 +46,10 @@ class _Host(Protocol):
   keeps_ctx: bool
   running: dict[str, "NodeRunner"]
   """Runs executing as tasks now (a blocking function runs on a thread when others do)."""
+  prior_output: Any
+  prior_interrupt_ids: Optional[set[str]]
+  isolation_scope: Optional[str]
+  """A standalone run's carried-forward result and isolation scope (None under a workflow)."""
 
   def output_for(self, runner: "NodeRunner") -> list[str]: ...
   def check_new_interrupt(self, runner: "NodeRunner", interrupt_id: str) -> None: ...
@@ -76,15 +80,23 @@ class NodeRunner:
 
   def __init__(self, node: BaseNode, parent_ctx: Optional[Context] = None, run_id: Optional[str] = None, *,
                host: Optional["_Host"] = None, path: Optional[str] = None, node_input: Any = None,
-               branch: Optional[str] = None, override_branch: Optional[str] = None, use_sub_branch: bool = False):
+               branch: Optional[str] = None, override_branch: Optional[str] = None, use_sub_branch: bool = False,
+               use_as_output: bool = False, prior_output: Any = None, prior_interrupt_ids: Optional[set[str]] = None,
+               override_isolation_scope: Optional[str] = None):
     """`NodeRunner(node=..., parent_ctx=ctx, run_id=None, override_branch=None, use_sub_branch=False)` runs
     `node` on its own under `ctx` (the other arguments are the workflow scheduler's): its events are
     authored by `ctx.event_author` (else the node's name), on `override_branch` (else the parent's
-    branch), in a lane of their own `'{branch}.{name}@{run_id}'` with `use_sub_branch`."""
+    branch), in a lane of their own `'{branch}.{name}@{run_id}'` with `use_sub_branch`.
+
+    As google-adk's: `use_as_output` makes its output the parent's too (its output event names both);
+    `prior_output` / `prior_interrupt_ids` carry an earlier run's result forward (the output stands
+    unless the node gives another; the requests are merged with the new ones); `override_isolation_scope`
+    is the run's `ctx.isolation_scope`, stamped on its events."""
     if host is None:
       if parent_ctx is None:
         raise ValueError("NodeRunner(node=..., parent_ctx=...) needs the Context of the run it runs under.")
-      host = _Standalone(node, parent_ctx)
+      host = _Standalone(node, parent_ctx, use_as_output, prior_output, prior_interrupt_ids,
+                         override_isolation_scope)
       run_id = run_id or "1"
       path = f"{parent_ctx.node_path}/{node.name}@{run_id}" if parent_ctx.node_path else f"{node.name}@{run_id}"
       branch = override_branch if override_branch is not None else parent_ctx._invocation_context.branch
@@ -150,9 +162,12 @@ class NodeRunner:
     ctx._wf_run = None
     if self.has_output and not ctx.has_output:
       ctx._output = self.output
+    host = self.host
+    if not ctx.has_output and host.prior_output is not None:
+      ctx._output = host.prior_output
     if self.route is not None:
       ctx.route = self.route
-    ctx.interrupt_ids = set(self.interrupts)
+    ctx.interrupt_ids = set(self.interrupts) | set(host.prior_interrupt_ids or ())
     return ctx
 
   async def _attempts(self) -> None:
@@ -169,6 +184,8 @@ class NodeRunner:
                       resume_inputs=self.resume_inputs, event_author=author or self.host.author,
                       parent_ctx=self.host.parent_ctx, run_node=self.host.run_dynamic)
         ctx._offload = len(self.host.running) > 1  # others are running: a blocking function goes to a thread
+        if self.host.isolation_scope is not None:
+          ctx.isolation_scope = self.host.isolation_scope
         ctx._wf_run = self
         self.ctx = ctx
         self.output, self.has_output, self.route, self.interrupts = None, False, None, []
@@ -268,6 +285,7 @@ class NodeRunner:
     self.interrupts = list(ctx.interrupt_ids)
     if ctx.has_output and not self.has_output:
       self.output, self.has_output = _validate(node.output_schema, ctx.output), True
+      self.output_emitted = self.delegated  # a delegated run's output was (or is not to be) emitted
     if ctx.route is not None:
       self.route = ctx.route
     if self.interrupts:
@@ -322,9 +340,14 @@ class NodeRunner:
     if self.delegated and not isinstance(item, RequestInput):
       # After `ctx.run_node(..., use_as_output=True)` the child's output is this run's: the node's own
       # outputs are dropped, as in google-adk (an event keeps what else it carries).
+      # (A run marked delegated with no delegate's output yet, `ctx._output_delegated = True`, keeps
+      # the value as its result without emitting it.)
       if not isinstance(item, Event):
+        if not isinstance(item, types.Content):
+          self._keep_unemitted(ctx, _validate(self.node.output_schema, item))
         return None
       if item.output is not None:
+        self._keep_unemitted(ctx, item.output)
         item.output = None
         if not _carries_more_than_output(item):
           return None
@@ -358,6 +381,11 @@ class NodeRunner:
     if ctx.route is not None:
       event.actions.route = ctx.route
     return event
+
+  def _keep_unemitted(self, ctx: Context, value: Any) -> None:
+    if not ctx.has_output:
+      ctx._output = value
+      self.output, self.has_output, self.output_emitted = value, True, True
 
   async def _emit(self, event: Event) -> None:
     """Stamps the event and hands it on; returns once it was committed (or buffered, inline)."""
@@ -414,14 +442,21 @@ class _Standalone:
 
   keeps_ctx = True
 
-  def __init__(self, node: BaseNode, parent_ctx: Context) -> None:
+  def __init__(self, node: BaseNode, parent_ctx: Context, use_as_output: bool = False, prior_output: Any = None,
+               prior_interrupt_ids: Optional[set[str]] = None, isolation_scope: Optional[str] = None) -> None:
     self.ic = parent_ctx._invocation_context
     self.author = parent_ctx.event_author or node.name
     self.parent_ctx = parent_ctx
     self.counts: dict[str, int] = {}
     self.running: dict[str, NodeRunner] = {}
+    self.use_as_output = use_as_output
+    self.prior_output = prior_output
+    self.prior_interrupt_ids = prior_interrupt_ids
+    self.isolation_scope = isolation_scope
 
   def output_for(self, runner: NodeRunner) -> list[str]:
+    if self.use_as_output and self.parent_ctx.node_path:
+      return [runner.path, self.parent_ctx.node_path]
     return [runner.path]
 
   def check_new_interrupt(self, runner: NodeRunner, interrupt_id: str) -> None:
@@ -447,6 +482,8 @@ class _Standalone:
     return ctx.output
 
   async def deliver(self, event: Event) -> None:
+    if self.isolation_scope is not None and event.isolation_scope is None:
+      event.isolation_scope = self.isolation_scope
     enqueue = getattr(self.ic, "_enqueue_event", None)
     if enqueue is not None:
       await enqueue(event)

@@ -70,6 +70,8 @@ class Scheduler:
     """Node runs recorded before an edited step this run continues from, by path (workflow/_replay.py)."""
 
   keeps_ctx = False
+  prior_output = prior_interrupt_ids = isolation_scope = None
+  """(NodeRunner's standalone options; a workflow's runs carry their results in the graph state.)"""
 
   # ---- the NodeRunner host ---------------------------------------------------------------------
 
