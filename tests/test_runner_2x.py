@@ -52,6 +52,25 @@ async def test_runner_runs_a_bare_node_named_after_it():
   assert outputs == [("echo", "Echo: hi")]
 
 
+async def test_a_bare_node_runs_again_with_the_answer_when_resumed_as_in_google_adk():
+  from adk_nb.events import RequestInput
+
+  class Ask(BaseNode):  # rerun_on_resume is False: as the Runner's root it reruns all the same
+
+    async def _run_impl(self, *, ctx, node_input):
+      if "q" in ctx.resume_inputs:
+        yield f"answered {ctx.resume_inputs['q']['value']}"
+        return
+      yield RequestInput(interrupt_id="q", message="Value?")
+
+  runner = Runner(node=Ask(name="ask"), session_service=InMemorySessionService())
+  await run(runner, "go")
+  answer = types.Content(role="user", parts=[types.Part(function_response=types.FunctionResponse(
+      id="q", name="adk_request_input", response={"value": 42}))])
+  events = [e async for e in runner.run_async(user_id="u", session_id="s", new_message=answer)]
+  assert [e.output for e in events if e.output is not None][0] == "answered 42"
+
+
 async def test_runner_runs_a_workflow_and_an_agent_given_as_node():
   def upper(node_input: str) -> str:
     return node_input.upper()

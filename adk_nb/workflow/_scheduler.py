@@ -376,7 +376,9 @@ class Scheduler:
       self.state.child_paused(path, run.interrupts, run.paused_by_child)
       parent.interrupt_ids.extend(run.interrupts)
       raise NodeInterruptedError()
-    self.state.child_done(path, run.output)
+    if run.has_output or not node.wait_for_output:
+      self.state.child_done(path, run.output)
+    # else: a wait_for_output child that gave no output has not completed; the next pass runs it again.
     if use_as_output:
       _use_as_output(parent, caller, run.output)
     return run.output
