@@ -128,7 +128,7 @@ class Context(CallbackContext):
       if run is not None and run.delegated:
         return  # as google-adk: after ctx.run_node(..., use_as_output=True) the child's output stands
       raise ValueError(
-          f"Output already set for node {self.node_path or '?'}: a node run produces one output. "
+          f"Output already set for node {self.node_path or '?'}: a node can produce at most one output. "
           "Return (or yield) a single value, or collect several into a list or dict."
       )
     self._output = value

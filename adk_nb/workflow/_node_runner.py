@@ -407,7 +407,8 @@ class NodeRunner:
     if event.actions.route is not None:
       self.route_emitted = event.actions.route
     actions = ctx.pending_actions if ctx is not None else None
-    if actions is not None and actions is not event.actions:
+    # A partial (streamed) event is not committed: pending deltas wait for the next whole one.
+    if actions is not None and actions is not event.actions and not event.partial:
       if actions.state_delta:
         for key, value in actions.state_delta.items():
           event.actions.state_delta.setdefault(key, value)
