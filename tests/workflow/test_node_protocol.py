@@ -8,7 +8,7 @@ import pytest
 from adk_nb import Event, InMemoryRunner, Workflow
 from adk_nb.events import RequestInput
 from adk_nb.testing import run_turn
-from adk_nb.workflow import BaseNode, RetryConfig
+from adk_nb.workflow import BaseNode, Node, RetryConfig
 from adk_nb.workflow._errors import NodeTimeoutError
 
 
@@ -64,3 +64,30 @@ async def test_a_timed_out_node_says_it_timed_out_and_how_to_give_it_longer():
   with pytest.raises(NodeTimeoutError, match=r"Node 'slow' timed out after 0.01 seconds; raise timeout="):
     await run_turn(runner, "go")
   assert str(NodeTimeoutError(node_name="n", timeout=2)).startswith("Node 'n' timed out after 2 seconds")
+
+
+class Shout(Node):
+  suffix: str = "!"
+
+  async def run_node_impl(self, *, ctx, node_input):
+    yield f"{node_input}{self.suffix}"
+
+
+async def test_a_node_subclass_with_parallel_worker_runs_once_per_item_and_keeps_its_fields():
+  async def items(node_input):
+    return ["a", "b", "c"]
+
+  shout = Shout(name="shout", suffix="?", parallel_worker=True, max_parallel_workers=2)
+  copy = shout.model_copy()
+  assert (copy.parallel_worker, copy.max_parallel_workers, copy._inner_node._node.suffix) == (True, 2, "?")
+  runner = InMemoryRunner(Workflow(name="wf", edges=[("START", items, shout)]), app_name="app")
+  events = await run_turn(runner, "go")
+  assert [e.output for e in events if e.output is not None and e.node_info.path == "wf@1/shout@1"] == [
+      ["a?", "b?", "c?"]]
+
+
+def test_max_parallel_workers_is_checked_as_in_google_adk():
+  with pytest.raises(ValueError, match="can only be set when parallel_worker is True; pass parallel_worker=True"):
+    Shout(name="s", max_parallel_workers=3)
+  with pytest.raises(ValueError, match="max_parallel_workers must be greater than or equal to 1.*use None for no limit"):
+    Shout(name="s", parallel_worker=True, max_parallel_workers=0)
