@@ -106,7 +106,8 @@ def match_answers(root: "BaseAgent", session: "Session", message: types.Content)
   invocations = {item.invocation_id for _, item in items}
   if len(invocations) > 1:
     raise AnswersSpanInvocationsError(
-        "One message answers calls of several paused invocations; answer each in its own message.")
+        "One message answers calls of several paused invocations (the answers resolve to multiple invocations); "
+        "answer each in its own message.")
   invocation_id = invocations.pop()
   agent, branch = root.resume_entry(session, invocation_id, items[0][1])
   return Resume(
@@ -134,7 +135,7 @@ def _item_answered(session: "Session", fr: types.FunctionResponse, pending: dict
                 "run_async(invocation_id=...) and no message.")
       raise CallAlreadyAnsweredError(f"Call {fr.id!r} was already answered; nothing was changed.{hint}")
     raise UnknownCallError(
-        f"No pending call has id {fr.id!r} in session {session.id!r}; nothing was changed. "
+        f"No pending call has id {fr.id!r} in session {session.id!r} (Function call not found); nothing was changed. "
         f"Pending ids: {sorted(pending) or 'none'}."
     )
   if (item.kind == "confirmation") != (fr.name == REQUEST_CONFIRMATION):
