@@ -24,6 +24,11 @@ class Context(CallbackContext):
   set once per run; `route` chooses which routed edges fire after the node.
   """
 
+  _wf_run: Any = None
+  """The workflow's record of this run (its NodeRunner), set by the runner while the node runs."""
+  _offload: bool = False
+  """Set by the runner: other nodes are running, so a blocking function node goes to a thread."""
+
   def __init__(
       self,
       invocation_context: "InvocationContext",
@@ -124,7 +129,7 @@ class Context(CallbackContext):
   @output.setter
   def output(self, value: Any) -> None:
     if self._output is not _UNSET:
-      run = getattr(self, "_wf_run", None)
+      run = self._wf_run
       if run is not None and run.delegated:
         return  # as google-adk: after ctx.run_node(..., use_as_output=True) the child's output stands
       raise ValueError(
@@ -137,12 +142,12 @@ class Context(CallbackContext):
   def _output_delegated(self) -> bool:
     """True once a `run_node(..., use_as_output=True)` child gave this run its output (google-adk's flag;
     setting it makes the run keep its own output without emitting it)."""
-    run = getattr(self, "_wf_run", None)
+    run = self._wf_run
     return bool(run is not None and run.delegated)
 
   @_output_delegated.setter
   def _output_delegated(self, value: bool) -> None:
-    run = getattr(self, "_wf_run", None)
+    run = self._wf_run
     if run is not None:
       run.delegated = bool(value)
 

@@ -319,7 +319,7 @@ class Scheduler:
                         run_id: Optional[str] = None, use_as_output: bool = False) -> Any:
     from ._node import build_node
 
-    caller: Optional[NodeRunner] = getattr(parent, "_wf_run", None)
+    caller: Optional[NodeRunner] = parent._wf_run
     if use_as_output and caller is not None and caller.delegated:
       raise ValueError(
           f"Node {parent.node_path} already has a use_as_output delegate: ctx.run_node(..., use_as_output=True) "
