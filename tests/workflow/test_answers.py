@@ -63,3 +63,18 @@ async def test_the_reader_finds_each_node_runs_output_request_and_answer_in_adk_
   assert sorted(states) == ["ask@1", "use@1"]
   assert (states["ask@1"].interrupt_ids, states["ask@1"].resolved_responses) == ({"q1"}, {"q1": 7})
   assert (states["use@1"].output, states["use@1"].error_code) == ({"got": 7}, None)
+
+
+def test_an_auth_request_event_asks_for_the_credential_without_its_secret():
+  from adk_nb.auth.auth_credential import AuthCredential, AuthCredentialTypes
+  from adk_nb.auth.auth_tool import AuthConfig
+  from adk_nb.workflow.utils._workflow_hitl_utils import create_auth_request_event
+
+  config = AuthConfig(auth_scheme={"type": "apiKey", "in": "header", "name": "X-Api-Key"}, credential_key="c",
+                      raw_auth_credential=AuthCredential(auth_type=AuthCredentialTypes.API_KEY, api_key="secret"))
+  event = create_auth_request_event(config, "auth-1")
+  [call] = event.get_function_calls()
+  assert (call.name, call.id, event.long_running_tool_ids) == ("adk_request_credential", "auth-1", {"auth-1"})
+  assert call.args["functionCallId"] == "auth-1" and call.args["authConfig"]["credentialKey"] == "c"
+  assert call.args["message"] == "Please provide your API key for X-Api-Key."
+  assert "secret" not in str(call.args)
