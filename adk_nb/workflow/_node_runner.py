@@ -362,6 +362,8 @@ class NodeRunner:
         ctx.route = item.actions.route
       if item.long_running_tool_ids:
         ctx.interrupt_ids.extend(sorted(item.long_running_tool_ids))
+      if ctx.event_author:
+        item.author = ctx.event_author  # as google-adk: the runner authors what a node yields
       return item
     if isinstance(item, RequestInput):
       self.host.check_new_interrupt(self, item.interrupt_id)

@@ -91,3 +91,13 @@ def test_max_parallel_workers_is_checked_as_in_google_adk():
     Shout(name="s", max_parallel_workers=3)
   with pytest.raises(ValueError, match="max_parallel_workers must be greater than or equal to 1.*use None for no limit"):
     Shout(name="s", parallel_worker=True, max_parallel_workers=0)
+
+
+async def test_the_runner_authors_what_a_node_yields_as_google_adk_does():
+  class Preset(BaseNode):
+    async def _run_impl(self, *, ctx, node_input):
+      yield Event(author="someone_else", output="x")
+
+  runner = InMemoryRunner(Workflow(name="wf", edges=[("START", Preset(name="preset"))]), app_name="app")
+  events = await run_turn(runner, "go")
+  assert [(e.author, e.output) for e in events if e.output is not None][0] == ("wf", "x")
