@@ -114,6 +114,8 @@ class Workflow(BaseAgent):
     if ctx.user_content is None or any(p.function_response for p in ctx.user_content.parts or []):
       events = _checkpoint.invocation_events(ctx.session.events, ctx.invocation_id)
       node_input = _checkpoint.original_user_content(events)
+      if node_input is not None:
+        ctx.user_content = node_input  # as google-adk: a resumed invocation's user content is its first message
     result = GraphResult()
     async for event in self._graph_events(ctx, f"{self.name}@1", node_input, result, None):
       yield event
