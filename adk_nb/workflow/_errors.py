@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from ..errors.adk_nb_error import AdkNbError
@@ -100,9 +101,6 @@ class DynamicNodeFailError(AdkNbError):
     return (_rebuild_failure, (self.args[0] if self.args else "", self.error, self.error_node_path))
 
 
-_FAILURE_CLASSES: dict[type, type] = {}
-
-
 def dynamic_node_failure(error: Exception, node_name: str, error_node_path: str) -> DynamicNodeFailError:
   """The DynamicNodeFailError `ctx.run_node` raises for a child that failed with `error`."""
   return _rebuild_failure(f"Dynamic node {node_name} failed", error, error_node_path)
@@ -118,16 +116,14 @@ def _rebuild_failure(message: str, error: Exception, error_node_path: str) -> Dy
   return failure
 
 
+@functools.lru_cache(maxsize=None)  # one class per exception class (a registry of classes, not of sessions)
 def _failure_class(error_type: type) -> type:
-  """DynamicNodeFailError that is also an `error_type` (cached per class), or the plain class."""
+  """DynamicNodeFailError that is also an `error_type`, or the plain class."""
   if issubclass(error_type, DynamicNodeFailError):
     return DynamicNodeFailError
-  cls = _FAILURE_CLASSES.get(error_type)
-  if cls is None:
-    try:
-      cls = type("DynamicNodeFailError", (DynamicNodeFailError, error_type), {"__module__": __name__})
-      cls.__qualname__ = "DynamicNodeFailError"
-    except TypeError:  # a final class (pydantic's ValidationError) or a layout clash
-      cls = DynamicNodeFailError
-    _FAILURE_CLASSES[error_type] = cls
+  try:
+    cls = type("DynamicNodeFailError", (DynamicNodeFailError, error_type), {"__module__": __name__})
+  except TypeError:  # a final class (pydantic's ValidationError) or a layout clash
+    return DynamicNodeFailError
+  cls.__qualname__ = "DynamicNodeFailError"
   return cls
