@@ -13,8 +13,9 @@ def root_for_node(node: Any) -> BaseAgent:
   An agent (a Workflow, an LlmAgent, any BaseAgent) is its own root. Any other node (a BaseNode
   subclass, a FunctionNode, a plain function) runs as the only node of a Workflow of the same
   name, so its events carry the node's name as author, its output is the run's output, and a
-  RequestInput it yields pauses and resumes the run as inside any workflow. Its node path is
-  `name@1/name@1` (google-adk 2.13: `name@1`).
+  RequestInput it yields pauses and resumes the run as inside any workflow. As in google-adk, the
+  answer runs the node again with `ctx.resume_inputs` (the root node reruns on resume whatever its
+  `rerun_on_resume`). Its node path is `name@1/name@1` (google-adk 2.13: `name@1`).
   """
   if isinstance(node, BaseAgent):
     return node
@@ -29,4 +30,6 @@ def root_for_node(node: Any) -> BaseAgent:
     )
   if not isinstance(name, str) or not name.isidentifier():
     raise ValueError(f"Runner(node=...) needs a node whose name is a Python identifier, got {name!r}.")
-  return Workflow(name=name, edges=[("START", node)])
+  from .workflow._node import build_node
+
+  return Workflow(name=name, edges=[("START", build_node(node, rerun_on_resume=True))])

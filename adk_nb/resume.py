@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from google.genai import types
 
-from .errors import (AnswersSpanInvocationsError, AnswerWithoutIdError, CallAlreadyAnsweredError,
+from .errors import (AnswerDoesNotFitError, AnswersSpanInvocationsError, AnswerWithoutIdError, CallAlreadyAnsweredError,
                      PausingAgentNotInTreeError, UnknownCallError, WrongAnswerKindError)
 from .events.protocol import REQUEST_CONFIRMATION, REQUEST_INPUT
 from .pending import PendingItem, pending_of, pending_since_calls
@@ -106,7 +106,8 @@ def match_answers(root: "BaseAgent", session: "Session", message: types.Content)
   invocations = {item.invocation_id for _, item in items}
   if len(invocations) > 1:
     raise AnswersSpanInvocationsError(
-        "One message answers calls of several paused invocations; answer each in its own message.")
+        "One message answers calls of several paused invocations (the answers resolve to multiple invocations); "
+        "answer each in its own message.")
   invocation_id = invocations.pop()
   agent, branch = root.resume_entry(session, invocation_id, items[0][1])
   return Resume(
@@ -134,7 +135,7 @@ def _item_answered(session: "Session", fr: types.FunctionResponse, pending: dict
                 "run_async(invocation_id=...) and no message.")
       raise CallAlreadyAnsweredError(f"Call {fr.id!r} was already answered; nothing was changed.{hint}")
     raise UnknownCallError(
-        f"No pending call has id {fr.id!r} in session {session.id!r}; nothing was changed. "
+        f"No pending call has id {fr.id!r} in session {session.id!r} (Function call not found); nothing was changed. "
         f"Pending ids: {sorted(pending) or 'none'}."
     )
   if (item.kind == "confirmation") != (fr.name == REQUEST_CONFIRMATION):
@@ -142,7 +143,23 @@ def _item_answered(session: "Session", fr: types.FunctionResponse, pending: dict
         f"Call {fr.id!r} is a {item.kind.replace('_', '-')} call for {item.tool!r}; answer it with "
         + ("name='adk_request_confirmation'." if item.kind == "confirmation" else f"name={item.tool!r}.")
     )
+  if fr.name == REQUEST_INPUT and isinstance(item.args, dict) and item.args.get("response_schema"):
+    _check_fits(fr, item.args["response_schema"])
   return item
+
+
+def _check_fits(fr: types.FunctionResponse, schema: Any) -> None:
+  """Refuses, before anything is committed, an answer that does not fit its request's response_schema."""
+  from .workflow._checkpoint import schema_summary
+  from .workflow.utils._rehydration_utils import _unwrap_response, _validate_resume_response
+
+  try:
+    _validate_resume_response(_unwrap_response(fr.response), schema)
+  except ValueError as exc:
+    raise AnswerDoesNotFitError(
+        f"The answer to request {fr.id!r} does not fit its response_schema ({schema_summary(schema)}); nothing "
+        f"was changed: answer it again with a response that fits. {exc}"
+    ) from exc
 
 
 def checkpointed_entry(root: "BaseAgent", session: "Session", invocation_id: str,

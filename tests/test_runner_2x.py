@@ -52,6 +52,47 @@ async def test_runner_runs_a_bare_node_named_after_it():
   assert outputs == [("echo", "Echo: hi")]
 
 
+async def test_a_bare_node_runs_again_with_the_answer_when_resumed_as_in_google_adk():
+  from adk_nb.events import RequestInput
+
+  class Ask(BaseNode):  # rerun_on_resume is False: as the Runner's root it reruns all the same
+
+    async def _run_impl(self, *, ctx, node_input):
+      if "q" in ctx.resume_inputs:
+        yield f"answered {ctx.resume_inputs['q']['value']}"
+        return
+      yield RequestInput(interrupt_id="q", message="Value?")
+
+  runner = Runner(node=Ask(name="ask"), session_service=InMemorySessionService())
+  await run(runner, "go")
+  answer = types.Content(role="user", parts=[types.Part(function_response=types.FunctionResponse(
+      id="q", name="adk_request_input", response={"value": 42}))])
+  events = [e async for e in runner.run_async(user_id="u", session_id="s", new_message=answer)]
+  assert [e.output for e in events if e.output is not None][0] == "answered 42"
+
+
+async def test_a_resumed_node_sees_the_invocations_first_message_as_its_user_content():
+  from adk_nb.events import RequestInput
+
+  seen = []
+
+  class Ask(BaseNode):
+
+    async def _run_impl(self, *, ctx, node_input):
+      seen.append(ctx.get_invocation_context().user_content.parts[0].text)
+      if "q" not in ctx.resume_inputs:
+        yield RequestInput(interrupt_id="q", message="Value?")
+        return
+      yield "done"
+
+  runner = Runner(node=Ask(name="ask"), session_service=InMemorySessionService())
+  await run(runner, "remember me")
+  answer = types.Content(role="user", parts=[types.Part(function_response=types.FunctionResponse(
+      id="q", name="adk_request_input", response={"value": 1}))])
+  [e async for e in runner.run_async(user_id="u", session_id="s", new_message=answer)]
+  assert seen == ["remember me", "remember me"]
+
+
 async def test_runner_runs_a_workflow_and_an_agent_given_as_node():
   def upper(node_input: str) -> str:
     return node_input.upper()

@@ -24,6 +24,11 @@ class Context(CallbackContext):
   set once per run; `route` chooses which routed edges fire after the node.
   """
 
+  _wf_run: Any = None
+  """The workflow's record of this run (its NodeRunner), set by the runner while the node runs."""
+  _offload: bool = False
+  """Set by the runner: other nodes are running, so a blocking function node goes to a thread."""
+
   def __init__(
       self,
       invocation_context: "InvocationContext",
@@ -120,17 +125,34 @@ class Context(CallbackContext):
 
   @property
   def output(self) -> Any:
-    """The node's result; None until set. Setting it a second time raises ValueError."""
+    """The node's result; None until set. Setting it a second time raises ValueError (after
+    `run_node(..., use_as_output=True)` the child's output is the result, and a set is ignored)."""
     return None if self._output is _UNSET else self._output
 
   @output.setter
   def output(self, value: Any) -> None:
     if self._output is not _UNSET:
+      run = self._wf_run
+      if run is not None and run.delegated:
+        return  # as google-adk: after ctx.run_node(..., use_as_output=True) the child's output stands
       raise ValueError(
-          f"Output already set for node {self.node_path or '?'}: a node run produces one output. "
+          f"Output already set for node {self.node_path or '?'}: a node can produce at most one output. "
           "Return (or yield) a single value, or collect several into a list or dict."
       )
     self._output = value
+
+  @property
+  def _output_delegated(self) -> bool:
+    """True once a `run_node(..., use_as_output=True)` child gave this run its output (google-adk's flag;
+    setting it makes the run keep its own output without emitting it)."""
+    run = self._wf_run
+    return bool(run is not None and run.delegated)
+
+  @_output_delegated.setter
+  def _output_delegated(self, value: bool) -> None:
+    run = self._wf_run
+    if run is not None:
+      run.delegated = bool(value)
 
   @property
   def has_output(self) -> bool:

@@ -11,14 +11,14 @@ from .adk_nb_error import AdkNbError, error_code_of, event_error_code, traceback
 from .already_exists_error import AlreadyExistsError
 from .eval_file_error import EvalFileError
 from ._invocation_not_found_error import InvocationNotFoundError
-from .answer_error import (AnswersSpanInvocationsError, AnswerError, AnswerWithoutIdError, CallAlreadyAnsweredError,
-                           PausingAgentNotInTreeError, UnknownCallError, WrongAnswerKindError)
+from .answer_error import (AnswerDoesNotFitError, AnswersSpanInvocationsError, AnswerError, AnswerWithoutIdError,
+                           CallAlreadyAnsweredError, PausingAgentNotInTreeError, UnknownCallError, WrongAnswerKindError)
 from .not_found_error import NotFoundError
 from .session_not_found_error import SessionNotFoundError
 from .stale_session_error import SessionBusyError, StaleSessionError
 
 __all__ = [
-    "AdkNbError", "AlreadyExistsError", "AnswerError", "AnswerWithoutIdError", "AnswersSpanInvocationsError",
+    "AdkNbError", "AlreadyExistsError", "AnswerDoesNotFitError", "AnswerError", "AnswerWithoutIdError", "AnswersSpanInvocationsError",
     "CallAlreadyAnsweredError", "EvalFileError", "InvocationNotFoundError", "NotFoundError", "PausingAgentNotInTreeError",
     "SessionBusyError", "SessionNotFoundError",
     "StaleSessionError", "UnknownCallError", "WrongAnswerKindError", "codes", "error_code_of",

@@ -51,3 +51,7 @@ class PausingAgentNotInTreeError(AnswerError):
   """The agent that paused is not in the Runner's agent tree."""
 
   error_code = codes.PAUSING_AGENT_NOT_IN_TREE
+
+
+class AnswerDoesNotFitError(AnswerError):
+  """An answer to an `adk_request_input` call does not fit the request's `response_schema`."""

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 class BaseNode(BaseModel):
   """A step of a workflow graph: it receives one input and produces at most one output per run.
 
-  Subclass it and implement `_run_impl`, an async generator. Whatever it yields becomes an
+  Subclass it and implement `_run_impl`, an async generator (or override `run`, as google-adk allows). Whatever it yields becomes an
   event: an `Event` passes through, a `RequestInput` pauses the run for a person's answer,
   and any other value is the node's output (passed to the nodes its edges lead to).
   """
@@ -55,6 +55,36 @@ class BaseNode(BaseModel):
           "underscores, not starting with a digit); pass name=... explicitly."
       )
     return value
+
+  async def run(self, *, ctx: "Context", node_input: Any) -> AsyncGenerator[Any, None]:
+    """Runs `_run_impl` and yields what it yields as Events (google-adk 2.x's public entry point).
+
+    `node_input` is checked against `input_schema` first and each output against `output_schema`;
+    a RequestInput becomes its `adk_request_input` event, any other value `Event(output=value)`. A
+    subclass may override `run` instead of `_run_impl` (as google-adk allows): the workflow then
+    calls it and takes its Events as they are.
+    """
+    from ..events.event import Event
+    from ..events.request_input import RequestInput
+    from ._values import request_input_event, validate
+
+    if self.input_schema is not None:
+      node_input = validate(self.input_schema, node_input)
+    stream = self._run_impl(ctx=ctx, node_input=node_input)
+    try:
+      async for item in stream:
+        if item is None:
+          continue
+        if isinstance(item, Event):
+          if item.output is not None:
+            item.output = validate(self.output_schema, item.output)
+          yield item
+        elif isinstance(item, RequestInput):
+          yield request_input_event(item)
+        else:
+          yield Event(output=validate(self.output_schema, item))
+    finally:
+      await stream.aclose()
 
   async def _run_impl(self, *, ctx: "Context", node_input: Any) -> AsyncGenerator[Any, None]:
     """The node's logic: yield its output (or Events, or a RequestInput). Override this."""

@@ -14,6 +14,7 @@ from google.genai import types
 from pydantic import BaseModel
 
 from ..events.event import Event, NodeInfo
+from ._errors import WorkflowDataError
 
 _CONTENT = "__adk_nb_content__"
 
@@ -108,8 +109,46 @@ def find_checkpoint(events: list[Event], path: str
           progress.routes[child] = later.actions.route
         if info.path == child and later.long_running_tool_ids:
           progress.interrupts.setdefault(child, []).extend(sorted(later.long_running_tool_ids))
-      return state, answers, progress
+      return state, _answer_values(events[:index], answers), progress
   return None, {}, None
+
+
+def _answer_values(before: list[Event], answers: dict[str, Any]) -> dict[str, Any]:
+  """The answers as the nodes get them, as in google-adk: a lone `{"result": v}` unwrapped to `v`, and an
+  answer to a request with a `response_schema` checked (and coerced) against it."""
+  if not answers:
+    return answers
+  from .utils._rehydration_utils import _extract_schema_from_event, _unwrap_response, _validate_resume_response
+
+  values = {call_id: _unwrap_response(response) for call_id, response in answers.items()}
+  for event in before:
+    if not event.long_running_tool_ids:
+      continue
+    for call_id in event.long_running_tool_ids & values.keys():
+      schema = _extract_schema_from_event(event, call_id)
+      if schema:
+        try:
+          values[call_id] = _validate_resume_response(values[call_id], schema)
+        except ValueError as exc:
+          raise WorkflowDataError(
+              f"The answer to request {call_id!r} does not fit its response_schema ({schema_summary(schema)}): "
+              f"{exc}. No node ran."
+          ) from exc
+  return values
+
+
+def schema_summary(schema: Any) -> str:
+  """A request's response_schema in one line: its title and fields (name: type, required)."""
+  if not isinstance(schema, dict):
+    return str(schema)
+  properties = schema.get("properties")
+  if not isinstance(properties, dict):
+    return str(schema.get("type", schema))
+  required = set(schema.get("required") or ())
+  fields = [f"{name}: {prop.get('type', 'any') if isinstance(prop, dict) else 'any'}"
+            f"{', required' if name in required else ''}" for name, prop in properties.items()]
+  title = schema.get("title")
+  return (f"{title}: " if title else "") + "; ".join(fields)
 
 
 RESUMED_KEY = "adk_nb_resumed_nodes"

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+from typing import Any
+
 from ..errors.adk_nb_error import AdkNbError
 
 
@@ -36,11 +39,12 @@ class NodeTimeoutError(AdkNbError):
   """A node run took longer than its `timeout` (retryable through `retry_config`)."""
 
   def __init__(self, node_name: str, timeout: float):
+    # Positional or by keyword (google-adk's `NodeTimeoutError(node_name=..., timeout=...)`).
     self.node_name = node_name
     self.timeout = timeout
     super().__init__(
-        f"Node {node_name!r} did not finish within its timeout of {timeout} s; raise timeout=... on the "
-        "node or add retry_config=RetryConfig(...) to try again."
+        f"Node {node_name!r} timed out after {timeout} seconds; raise timeout=... on the node or add "
+        "retry_config=RetryConfig(...) to try again."
     )
 
   def __reduce__(self):
@@ -63,3 +67,63 @@ class NodeMayHaveRunError(AdkNbError, RuntimeError):
 
   def __reduce__(self):
     return (type(self), (self.workflow, self.path))
+
+
+class DynamicNodeFailError(AdkNbError):
+  """What `await ctx.run_node(child)` raises when the child failed (after its retries), as in google-adk 2.x.
+
+  `error` is the child's own exception and `error_node_path` the path of the node that raised it. The
+  calling node may catch it; if it does not, its run fails with `error` itself: the workflow and the
+  Runner raise the child's original exception, and its one error event is the child's.
+
+  When the child's exception class can be subclassed, the raised object is also an instance of it
+  (`except ValueError` around `ctx.run_node` keeps working); its message is google-adk's
+  "Dynamic node <name> failed", and the child's exception is `e.error`.
+  """
+
+  def __init__(self, *, message: str, error: Exception, error_node_path: str) -> None:
+    self.error = error
+    self.error_node_path = error_node_path
+    # An HTTP error's status and body, lifted so they are not lost on the way up (as google-adk does).
+    self.status_code: Any = getattr(error, "status_code", getattr(error, "code", None))
+    details = getattr(error, "details", None)
+    if details is None and getattr(error, "response", None) is not None:
+      details = getattr(error.response, "text", None)
+    self.details: Any = details
+    # Exception's own __init__, not super(): the child's class (a second base, see dynamic_node_failure)
+    # may take other arguments.
+    Exception.__init__(self, message)
+
+  def __str__(self) -> str:
+    return str(self.args[0]) if self.args else ""
+
+  def __reduce__(self):
+    return (_rebuild_failure, (self.args[0] if self.args else "", self.error, self.error_node_path))
+
+
+def dynamic_node_failure(error: Exception, node_name: str, error_node_path: str) -> DynamicNodeFailError:
+  """The DynamicNodeFailError `ctx.run_node` raises for a child that failed with `error`."""
+  return _rebuild_failure(f"Dynamic node {node_name} failed", error, error_node_path)
+
+
+def _rebuild_failure(message: str, error: Exception, error_node_path: str) -> DynamicNodeFailError:
+  cls = _failure_class(type(error))
+  try:
+    failure = cls.__new__(cls)
+    DynamicNodeFailError.__init__(failure, message=message, error=error, error_node_path=error_node_path)
+  except Exception:  # an exception class with its own __new__: the plain wrapper
+    failure = DynamicNodeFailError(message=message, error=error, error_node_path=error_node_path)
+  return failure
+
+
+@functools.lru_cache(maxsize=None)  # one class per exception class (a registry of classes, not of sessions)
+def _failure_class(error_type: type) -> type:
+  """DynamicNodeFailError that is also an `error_type`, or the plain class."""
+  if issubclass(error_type, DynamicNodeFailError):
+    return DynamicNodeFailError
+  try:
+    cls = type("DynamicNodeFailError", (DynamicNodeFailError, error_type), {"__module__": __name__})
+  except TypeError:  # a final class (pydantic's ValidationError) or a layout clash
+    return DynamicNodeFailError
+  cls.__qualname__ = "DynamicNodeFailError"
+  return cls

@@ -299,7 +299,7 @@ class FunctionNode(BaseNode):
       if instead is not None:
         yield instead
         return
-    offload = getattr(ctx, "_offload", False)
+    offload = getattr(ctx, "_offload", False)  # a ctx of another kind (a test double) runs inline
     if self._is_async_gen:
       async for item in self.func(**kwargs):
         yield item

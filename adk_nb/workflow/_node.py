@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, AsyncGenerator, Literal, Optional
 
+from pydantic import PrivateAttr, model_validator
+
 from ..agents.context import Context
 from ._base_node import START, BaseNode
 from ._errors import WorkflowConfigurationError
@@ -44,9 +46,14 @@ def node(
         "rerun_on_resume, retry_config, timeout, parameter_binding, parallel_worker, max_parallel_workers, "
         "require_confirmation."
     )
-  if max_parallel_workers is not None and (not parallel_worker or max_parallel_workers < 1):
+  if max_parallel_workers is not None and not parallel_worker:
     raise WorkflowConfigurationError(
-        "max_parallel_workers needs parallel_worker=True and a value of at least 1."
+        "max_parallel_workers can only be set when parallel_worker is True; pass parallel_worker=True or "
+        "leave max_parallel_workers out."
+    )
+  if max_parallel_workers is not None and max_parallel_workers < 1:
+    raise WorkflowConfigurationError(
+        "max_parallel_workers must be greater than or equal to 1; use None for no limit."
     )
 
   def build(target: Any) -> BaseNode:
@@ -74,12 +81,61 @@ class Node(BaseNode):
   """A node class: subclass it and implement `run_node_impl(self, *, ctx, node_input)`.
 
   `run_node_impl` may return a value (the output) or be an async generator like `_run_impl`.
+  With `parallel_worker=True` the node runs once per item of a list input, concurrently (at most
+  `max_parallel_workers` at a time), and outputs the list of results in order, as `node(...,
+  parallel_worker=True)` does for a function.
   """
+
+  parallel_worker: bool = False
+  """Run once per item of a list input (each item a `ctx.run_node` child of this node)."""
+  max_parallel_workers: Optional[int] = None
+  """With `parallel_worker`: how many items run at once (None: all)."""
+  _inner_node: Optional[BaseNode] = PrivateAttr(default=None)
+
+  @model_validator(mode="after")
+  def _check_parallel_worker(self) -> "Node":
+    if self.max_parallel_workers is not None:
+      if not self.parallel_worker:
+        raise WorkflowConfigurationError(
+            "max_parallel_workers can only be set when parallel_worker is True; pass parallel_worker=True or "
+            "leave max_parallel_workers out."
+        )
+      if self.max_parallel_workers < 1:
+        raise WorkflowConfigurationError(
+            "max_parallel_workers must be greater than or equal to 1; use None for no limit."
+        )
+    return self
+
+  def model_post_init(self, context: Any) -> None:
+    super().model_post_init(context)
+    self._wrap_items()
+
+  def model_copy(self, *, update: Optional[dict[str, Any]] = None, deep: bool = False) -> "Node":
+    copied = super().model_copy(update=update, deep=deep)
+    copied._wrap_items()
+    return copied
+
+  def _wrap_items(self) -> None:
+    # The items run through a _ParallelWorker around a copy of this node that is not one itself.
+    self._inner_node = None
+    if self.parallel_worker:
+      from ._parallel_worker import _ParallelWorker
+
+      self._inner_node = _ParallelWorker(name=self.name, worker=self.model_copy(update={"parallel_worker": False,
+                                                                                       "max_parallel_workers": None}),
+                                         max_parallel_workers=self.max_parallel_workers)
+
+  def _iter_static_children(self):
+    return iter(() if self._inner_node is None else (self._inner_node,))
 
   async def run_node_impl(self, *, ctx: Context, node_input: Any) -> Any:
     raise NotImplementedError(f"{type(self).__name__} must implement run_node_impl(*, ctx, node_input).")
 
   async def _run_impl(self, *, ctx: Context, node_input: Any) -> AsyncGenerator[Any, None]:
+    if self._inner_node is not None:
+      async for item in self._inner_node._run_impl(ctx=ctx, node_input=node_input):
+        yield item
+      return
     result = self.run_node_impl(ctx=ctx, node_input=node_input)
     if hasattr(result, "__aiter__"):
       async for item in result:

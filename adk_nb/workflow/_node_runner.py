@@ -25,7 +25,7 @@ from ..events.event import Event, NodeInfo
 from ..events.protocol import TRACEBACK_KEY
 from ..events.request_input import RequestInput
 from ._base_node import BaseNode
-from ._errors import NodeInterruptedError, NodeTimeoutError
+from ._errors import DynamicNodeFailError, NodeInterruptedError, NodeTimeoutError, dynamic_node_failure
 from ._llm_agent_wrapper import FinishTaskOutput
 from ._node_state import NodeState
 from ._values import request_input_event as _request_input_event
@@ -47,6 +47,10 @@ class _Host(Protocol):
   keeps_ctx: bool
   running: dict[str, "NodeRunner"]
   """Runs executing as tasks now (a blocking function runs on a thread when others do)."""
+  prior_output: Any
+  prior_interrupt_ids: Optional[set[str]]
+  isolation_scope: Optional[str]
+  """A standalone run's carried-forward result and isolation scope (None under a workflow)."""
 
   def output_for(self, runner: "NodeRunner") -> list[str]: ...
   def check_new_interrupt(self, runner: "NodeRunner", interrupt_id: str) -> None: ...
@@ -73,19 +77,27 @@ class NodeRunner:
   __slots__ = ("node", "name", "run_id", "path", "input", "branch", "ctx", "output", "has_output",
                "route", "interrupts", "error", "output_emitted", "route_emitted", "buffer", "resume_inputs", "terminal",
                "dynamic", "task", "children", "child_counts", "paused_by_child", "spec", "host", "kept_ctx",
-               "output_of", "delegated")
+               "output_of", "delegated", "error_path")
 
   def __init__(self, node: BaseNode, parent_ctx: Optional[Context] = None, run_id: Optional[str] = None, *,
                host: Optional["_Host"] = None, path: Optional[str] = None, node_input: Any = None,
-               branch: Optional[str] = None, override_branch: Optional[str] = None, use_sub_branch: bool = False):
+               branch: Optional[str] = None, override_branch: Optional[str] = None, use_sub_branch: bool = False,
+               use_as_output: bool = False, prior_output: Any = None, prior_interrupt_ids: Optional[set[str]] = None,
+               override_isolation_scope: Optional[str] = None):
     """`NodeRunner(node=..., parent_ctx=ctx, run_id=None, override_branch=None, use_sub_branch=False)` runs
     `node` on its own under `ctx` (the other arguments are the workflow scheduler's): its events are
     authored by `ctx.event_author` (else the node's name), on `override_branch` (else the parent's
-    branch), in a lane of their own `'{branch}.{name}@{run_id}'` with `use_sub_branch`."""
+    branch), in a lane of their own `'{branch}.{name}@{run_id}'` with `use_sub_branch`.
+
+    As google-adk's: `use_as_output` makes its output the parent's too (its output event names both);
+    `prior_output` / `prior_interrupt_ids` carry an earlier run's result forward (the output stands
+    unless the node gives another; the requests are merged with the new ones); `override_isolation_scope`
+    is the run's `ctx.isolation_scope`, stamped on its events."""
     if host is None:
       if parent_ctx is None:
         raise ValueError("NodeRunner(node=..., parent_ctx=...) needs the Context of the run it runs under.")
-      host = _Standalone(node, parent_ctx)
+      host = _Standalone(node, parent_ctx, use_as_output, prior_output, prior_interrupt_ids,
+                         override_isolation_scope)
       run_id = run_id or "1"
       path = f"{parent_ctx.node_path}/{node.name}@{run_id}" if parent_ctx.node_path else f"{node.name}@{run_id}"
       branch = override_branch if override_branch is not None else parent_ctx._invocation_context.branch
@@ -95,6 +107,8 @@ class NodeRunner:
     self.kept_ctx: Optional[Context] = None
     self.output_of: Optional["NodeRunner"] = None
     """The caller whose output this run's output is (`ctx.run_node(..., use_as_output=True)`)."""
+    self.error_path: Optional[str] = None
+    """The path of the node whose exception failed this run (its own, or a `ctx.run_node` child's)."""
     self.delegated = False
     """True once a `ctx.run_node(..., use_as_output=True)` child gave this run its output."""
     self.node = node
@@ -149,9 +163,12 @@ class NodeRunner:
     ctx._wf_run = None
     if self.has_output and not ctx.has_output:
       ctx._output = self.output
+    host = self.host
+    if not ctx.has_output and host.prior_output is not None:
+      ctx._output = host.prior_output
     if self.route is not None:
       ctx.route = self.route
-    ctx.interrupt_ids = set(self.interrupts)
+    ctx.interrupt_ids = set(self.interrupts) | set(host.prior_interrupt_ids or ())
     return ctx
 
   async def _attempts(self) -> None:
@@ -168,6 +185,8 @@ class NodeRunner:
                       resume_inputs=self.resume_inputs, event_author=author or self.host.author,
                       parent_ctx=self.host.parent_ctx, run_node=self.host.run_dynamic)
         ctx._offload = len(self.host.running) > 1  # others are running: a blocking function goes to a thread
+        if self.host.isolation_scope is not None:
+          ctx.isolation_scope = self.host.isolation_scope
         ctx._wf_run = self
         self.ctx = ctx
         self.output, self.has_output, self.route, self.interrupts = None, False, None, []
@@ -189,7 +208,11 @@ class NodeRunner:
           return
         except asyncio.CancelledError:
           raise
-        except Exception as exc:
+        except Exception as caught:
+          # A `ctx.run_node` child's failure the node let through: the run fails with the child's own
+          # exception (reported already, by the child), as google-adk's NodeRunner unwraps it.
+          exc = caught.error if isinstance(caught, DynamicNodeFailError) else caught
+          self.error_path = caught.error_node_path if exc is not caught else self.path
           # One error event per failure, as in google-adk: from the node that raised, not again
           # from an enclosing workflow node, a parent of a dynamic node or the Runner.
           invocation_id = self.host.ic.invocation_id
@@ -203,7 +226,9 @@ class NodeRunner:
             await asyncio.sleep(_get_retry_delay(policy, NodeState(attempt_count=attempt)))
             attempt += 1
             continue
-          raise
+          if exc is caught:
+            raise
+        raise exc  # outside the handler: the child's exception, not chained to its wrapper
     finally:
       if self.host.keeps_ctx:
         self.kept_ctx = ctx
@@ -238,7 +263,10 @@ class NodeRunner:
       if event is not None:
         await self._emit(event)
     else:
-      stream = node._run_impl(ctx=ctx, node_input=node_input)
+      if type(node).run is _BASE_RUN:
+        stream = node._run_impl(ctx=ctx, node_input=node_input)
+      else:  # a subclass that overrides google-adk's public `run`: its Events are taken as they are
+        stream = node.run(ctx=ctx, node_input=node_input)
       try:
         async for item in stream:
           event = self._to_event(ctx, item)
@@ -258,6 +286,7 @@ class NodeRunner:
     self.interrupts = list(ctx.interrupt_ids)
     if ctx.has_output and not self.has_output:
       self.output, self.has_output = _validate(node.output_schema, ctx.output), True
+      self.output_emitted = self.delegated  # a delegated run's output was (or is not to be) emitted
     if ctx.route is not None:
       self.route = ctx.route
     if self.interrupts:
@@ -314,6 +343,20 @@ class NodeRunner:
   def _to_event(self, ctx: Context, item: Any) -> Optional[Event]:
     if item is None:
       return None
+    if self.delegated and not isinstance(item, RequestInput):
+      # After `ctx.run_node(..., use_as_output=True)` the child's output is this run's: the node's own
+      # outputs are dropped, as in google-adk (an event keeps what else it carries).
+      # (A run marked delegated with no delegate's output yet, `ctx._output_delegated = True`, keeps
+      # the value as its result without emitting it.)
+      if not isinstance(item, Event):
+        if not isinstance(item, types.Content):
+          self._keep_unemitted(ctx, _validate(self.node.output_schema, item))
+        return None
+      if item.output is not None:
+        self._keep_unemitted(ctx, item.output)
+        item.output = None
+        if not _carries_more_than_output(item):
+          return None
     if isinstance(item, Event):
       if item.output is not None:
         ctx.output = _validate(self.node.output_schema, item.output)
@@ -325,6 +368,8 @@ class NodeRunner:
         ctx.route = item.actions.route
       if item.long_running_tool_ids:
         ctx.interrupt_ids.extend(sorted(item.long_running_tool_ids))
+      if ctx.event_author:
+        item.author = ctx.event_author  # as google-adk: the runner authors what a node yields
       return item
     if isinstance(item, RequestInput):
       self.host.check_new_interrupt(self, item.interrupt_id)
@@ -335,8 +380,6 @@ class NodeRunner:
       self.output, self.has_output, self.output_emitted = item, True, True
       return Event(content=item, node_info=NodeInfo(path=self.path, output_for=self.host.output_for(self),
                                                     message_as_output=True))
-    if self.delegated and _same(item, ctx.output):
-      return None  # `return await ctx.run_node(b, use_as_output=True)`: b's output event carried it
     value = _validate(self.node.output_schema, item)
     if isinstance(value, BaseModel):
       value = value.model_dump()
@@ -346,6 +389,11 @@ class NodeRunner:
     if ctx.route is not None:
       event.actions.route = ctx.route
     return event
+
+  def _keep_unemitted(self, ctx: Context, value: Any) -> None:
+    if not ctx.has_output:
+      ctx._output = value
+      self.output, self.has_output, self.output_emitted = value, True, True
 
   async def _emit(self, event: Event) -> None:
     """Stamps the event and hands it on; returns once it was committed (or buffered, inline)."""
@@ -367,7 +415,8 @@ class NodeRunner:
     if event.actions.route is not None:
       self.route_emitted = event.actions.route
     actions = ctx.pending_actions if ctx is not None else None
-    if actions is not None and actions is not event.actions:
+    # A partial (streamed) event is not committed: pending deltas wait for the next whole one.
+    if actions is not None and actions is not event.actions and not event.partial:
       if actions.state_delta:
         for key, value in actions.state_delta.items():
           event.actions.state_delta.setdefault(key, value)
@@ -402,14 +451,21 @@ class _Standalone:
 
   keeps_ctx = True
 
-  def __init__(self, node: BaseNode, parent_ctx: Context) -> None:
+  def __init__(self, node: BaseNode, parent_ctx: Context, use_as_output: bool = False, prior_output: Any = None,
+               prior_interrupt_ids: Optional[set[str]] = None, isolation_scope: Optional[str] = None) -> None:
     self.ic = parent_ctx._invocation_context
     self.author = parent_ctx.event_author or node.name
     self.parent_ctx = parent_ctx
     self.counts: dict[str, int] = {}
     self.running: dict[str, NodeRunner] = {}
+    self.use_as_output = use_as_output
+    self.prior_output = prior_output
+    self.prior_interrupt_ids = prior_interrupt_ids
+    self.isolation_scope = isolation_scope
 
   def output_for(self, runner: NodeRunner) -> list[str]:
+    if self.use_as_output and self.parent_ctx.node_path:
+      return [runner.path, self.parent_ctx.node_path]
     return [runner.path]
 
   def check_new_interrupt(self, runner: NodeRunner, interrupt_id: str) -> None:
@@ -423,9 +479,10 @@ class _Standalone:
     if run_id is None:
       run_id = str(self.counts.get(node.name, 0) + 1)
       self.counts[node.name] = int(run_id)
-    ctx = await NodeRunner(node, parent, run_id).run(node_input=node_input)
+    run = NodeRunner(node, parent, run_id)
+    ctx = await run.run(node_input=node_input)
     if ctx.error is not None:
-      raise ctx.error
+      raise dynamic_node_failure(ctx.error, node.name, run.error_path or run.path)
     if ctx.interrupt_ids:
       parent.interrupt_ids.extend(sorted(ctx.interrupt_ids))
       raise NodeInterruptedError()
@@ -434,6 +491,8 @@ class _Standalone:
     return ctx.output
 
   async def deliver(self, event: Event) -> None:
+    if self.isolation_scope is not None and event.isolation_scope is None:
+      event.isolation_scope = self.isolation_scope
     enqueue = getattr(self.ic, "_enqueue_event", None)
     if enqueue is not None:
       await enqueue(event)
@@ -441,13 +500,14 @@ class _Standalone:
       await self.ic.session_service.append_event(self.ic.session, event)
 
 
-def _same(a: Any, b: Any) -> bool:
-  if a is b:
-    return True
-  try:
-    return bool(a == b)
-  except Exception:  # a value whose == does not give a bool (arrays): not the same
-    return False
+_BASE_RUN = BaseNode.run
+
+
+def _carries_more_than_output(event: Event) -> bool:
+  actions = event.actions
+  return bool(event.content is not None or event.long_running_tool_ids or event.error_code
+              or actions.state_delta or actions.artifact_delta or actions.route is not None
+              or actions.transfer_to_agent or actions.escalate)
 
 
 def _is_workflow(node: Any) -> bool:

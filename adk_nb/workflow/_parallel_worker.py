@@ -40,9 +40,14 @@ class _ParallelWorker(BaseNode):
       limit = data.get("max_parallel_workers")
       if limit is not None and limit < 1:
         raise WorkflowConfigurationError(
-            f"max_parallel_workers must be at least 1, got {limit}; use None for no limit."
+            f"max_parallel_workers must be greater than or equal to 1, got {limit}; use None for no limit."
         )
     return data
+
+  @property
+  def _node(self) -> BaseNode:
+    """The node run for each item (google-adk's name for `worker`)."""
+    return self.worker
 
   async def _run_impl(self, *, ctx: Context, node_input: Any) -> AsyncGenerator[Any, None]:
     items = node_input if isinstance(node_input, list) else [node_input]

@@ -30,11 +30,13 @@ class RetryConfig(BaseModel):
   exceptions: Optional[list[Union[str, type]]] = None
   """Exception classes (or class names) worth retrying, subclasses included; None: all."""
 
-  @field_validator("exceptions")
+  @field_validator("exceptions", mode="before")
   @classmethod
   def _names(cls, value):
     if value is None:
       return None
+    if not isinstance(value, (list, tuple)):
+      raise ValueError(f"RetryConfig.exceptions takes a list of exception class names or classes, got {value!r}.")
     names = []
     for item in value:
       if isinstance(item, type) and issubclass(item, BaseException):
@@ -42,7 +44,9 @@ class RetryConfig(BaseModel):
       elif isinstance(item, str):
         names.append(item)
       else:
-        raise ValueError(f"RetryConfig.exceptions takes exception classes or their names, got {item!r}.")
+        raise ValueError(
+            f"RetryConfig.exceptions takes exception class names (str) or exception classes, got "
+            f"{type(item).__name__}: {item!r}; e.g. exceptions=[ValueError, 'TimeoutError'].")
     return names
 
   def attempts(self) -> int:

@@ -22,7 +22,7 @@ from ..events.event_actions import EventActions
 from . import _checkpoint
 from . import _replay as _edit_replay
 from ._base_node import BaseNode
-from ._errors import NodeInterruptedError, NodeMayHaveRunError, WorkflowDataError
+from ._errors import NodeInterruptedError, NodeMayHaveRunError, WorkflowDataError, dynamic_node_failure
 from ._graph_state import GraphState, NodeRun
 from ._node_runner import GraphResult, NodeRunner
 
@@ -70,6 +70,8 @@ class Scheduler:
     """Node runs recorded before an edited step this run continues from, by path (workflow/_replay.py)."""
 
   keeps_ctx = False
+  prior_output = prior_interrupt_ids = isolation_scope = None
+  """(NodeRunner's standalone options; a workflow's runs carry their results in the graph state.)"""
 
   # ---- the NodeRunner host ---------------------------------------------------------------------
 
@@ -317,6 +319,12 @@ class Scheduler:
                         run_id: Optional[str] = None, use_as_output: bool = False) -> Any:
     from ._node import build_node
 
+    caller: Optional[NodeRunner] = parent._wf_run
+    if use_as_output and caller is not None and caller.delegated:
+      raise ValueError(
+          f"Node {parent.node_path} already has a use_as_output delegate: ctx.run_node(..., use_as_output=True) "
+          "makes the child's output this node's output, and a node run has one output. Call it once per run."
+      )
     if use_as_output and parent.has_output:
       raise ValueError(
           f"Output already set for node {parent.node_path}: ctx.run_node(..., use_as_output=True) makes the "
@@ -324,7 +332,6 @@ class Scheduler:
           "set ctx.output or yield an output before it."
       )
     node = build_node(target, name=name) if name else build_node(target)
-    caller: Optional[NodeRunner] = getattr(parent, "_wf_run", None)
     if run_id is None:
       if caller is not None and caller.child_counts is None:
         caller.child_counts = {}
@@ -334,8 +341,8 @@ class Scheduler:
       run_id = str(count)
     elif run_id.isdigit():
       raise ValueError(
-          f"ctx.run_node(..., run_id={run_id!r}): an explicit run id needs a non-digit character (digits are the "
-          "ids given automatically), e.g. run_id=f'item-{i}'."
+          f"Explicit run_id {run_id!r} for node {node.name!r} must contain non-numeric characters (digits are the "
+          "ids given automatically), e.g. ctx.run_node(..., run_id=f'item-{i}')."
       )
     path = f"{parent.node_path}/{node.name}@{run_id}"
     if caller is not None:
@@ -358,12 +365,20 @@ class Scheduler:
       run.output_of = caller
     if kind == "rerun":
       run.resume_inputs = value
-    await run._attempts()
+    failure = None
+    try:
+      await run._attempts()
+    except Exception as exc:  # the caller sees google-adk's wrapper; its run fails with `exc` itself
+      failure = dynamic_node_failure(exc, node.name, run.error_path or path)
+    if failure is not None:
+      raise failure
     if run.interrupts:
       self.state.child_paused(path, run.interrupts, run.paused_by_child)
       parent.interrupt_ids.extend(run.interrupts)
       raise NodeInterruptedError()
-    self.state.child_done(path, run.output)
+    if run.has_output or not node.wait_for_output:
+      self.state.child_done(path, run.output)
+    # else: a wait_for_output child that gave no output has not completed; the next pass runs it again.
     if use_as_output:
       _use_as_output(parent, caller, run.output)
     return run.output

@@ -124,6 +124,10 @@ class Workflow(BaseAgent):
     if ctx.user_content is None or any(p.function_response for p in ctx.user_content.parts or []):
       events = _checkpoint.invocation_events(ctx.session.events, ctx.invocation_id)
       node_input = _checkpoint.original_user_content(events)
+      if node_input is not None and ctx.user_content is not None:
+        # As google-adk: an invocation resumed by an answer has its first message as user content. (A
+        # continuation with no message keeps None: time travel's replay of recorded runs reads that.)
+        ctx.user_content = node_input
     result = GraphResult()
     async for event in self._graph_events(ctx, f"{self.name}@1", node_input, result, None):
       yield event

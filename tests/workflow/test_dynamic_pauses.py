@@ -220,7 +220,7 @@ async def test_explicit_run_ids_name_the_child_and_numeric_ones_are_rejected():
     return value
 
   runner = InMemoryRunner(Workflow(name="wf", edges=[("START", orch)]), app_name="app")
-  with pytest.raises(ValueError, match="run_id='7'.*non-digit"):
+  with pytest.raises(ValueError, match="Explicit run_id '7' for node .* must contain non-numeric characters"):
     await run_turn(runner, "go")
   session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
   assert ("wf@1/orch@1/child@first", "v") in outputs(session.events)
@@ -240,3 +240,26 @@ async def test_a_dynamic_pause_survives_a_new_runner_on_a_database(tmp_path):
   assert ("double", 3) not in runs_after and ("ask", 6) not in runs_after
   assert outputs(events)[-1] == ("wf@1/after@1", "done")
   await second_runner.close()
+
+
+async def test_a_child_that_waits_for_output_and_gave_none_runs_again_on_the_next_pass():
+  calls = []
+
+  def waiter(node_input):
+    calls.append(node_input)
+    return "ready" if len(calls) > 1 else None
+
+  async def orch(ctx, node_input):
+    from adk_nb.workflow import FunctionNode
+
+    result = await ctx.run_node(FunctionNode(func=waiter, wait_for_output=True), node_input="x")
+    if result is None:
+      yield RequestInput(interrupt_id="retry", message="Try again?")
+      return
+    yield f"got {result}"
+
+  runner = InMemoryRunner(Workflow(name="wf", edges=[("START", node(orch, rerun_on_resume=True))]), app_name="app")
+  await run_turn(runner, "go")
+  events = await run_turn(runner, answer("retry", {"ok": True}))
+  assert calls == ["x", "x"]
+  assert outputs(events)[-1] == ("wf@1/orch@1", "got ready")

@@ -76,7 +76,7 @@ def test_node_names_must_be_identifiers_and_node_options_are_checked():
   with pytest.raises(ValueError, match="require_confirmation needs rerun_on_resume=True"):
     FunctionNode(func=a, require_confirmation=True, rerun_on_resume=False)
   assert FunctionNode(func=a, require_confirmation=True).rerun_on_resume  # implied (google-adk makes you pass it)
-  with pytest.raises(ValueError, match="max_parallel_workers needs parallel_worker=True"):
+  with pytest.raises(ValueError, match="max_parallel_workers can only be set when parallel_worker is True"):
     node(a, max_parallel_workers=2)
 
 

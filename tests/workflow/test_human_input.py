@@ -184,7 +184,7 @@ async def test_an_answer_for_an_unknown_interrupt_fails_and_changes_nothing():
   await run_turn(runner, "post")
   session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
   before = len(session.events)
-  with pytest.raises(ValueError, match="No pending call has id 'nope'"):
+  with pytest.raises(ValueError, match=r"No pending call has id 'nope' in session .* \(Function call not found\)"):
     await run_turn(runner, answer("nope", {}))
   session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
   assert len(session.events) == before

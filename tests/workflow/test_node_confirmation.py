@@ -77,8 +77,11 @@ async def test_a_confirmation_predicate_asks_only_when_it_is_true():
 async def test_a_confirmation_answer_that_is_not_a_tool_confirmation_fails_with_the_fix():
   runner = InMemoryRunner(confirmed_workflow([]), app_name="app")
   await run_turn(runner, "go")
-  with pytest.raises(ValueError, match='must be a ToolConfirmation such as {"confirmed": true}'):
+  with pytest.raises(ValueError, match=r"(?s)does not fit its response_schema \(ToolConfirmation: .*confirmed: boolean.*"
+                                       r"nothing was changed: answer it again"):
     await run_turn(runner, answer("wf_tool_confirmation:wf@1/refund@1", {"confirmed": "maybe", "extra": 1}))
+  events = await run_turn(runner, answer("wf_tool_confirmation:wf@1/refund@1", {"confirmed": True}))
+  assert [e.output for e in events if e.output is not None][0] == "refunded 5"  # the first answer lost nothing
 
 
 async def test_a_node_run_through_run_node_can_require_confirmation():

@@ -602,8 +602,25 @@ async def test_use_as_output_twice_in_one_run_is_refused():
     await ctx.run_node(one, use_as_output=True)
     await ctx.run_node(one, use_as_output=True)
 
-  with pytest.raises(ValueError, match="Output already set for node w@1/delegate@1"):
+  with pytest.raises(ValueError, match="Node w@1/delegate@1 already has a use_as_output delegate"):
     await run_turn(InMemoryRunner(Workflow(name="w", edges=[("START", delegate)]), app_name="app"), "go")
+
+
+async def test_after_delegating_its_output_a_nodes_own_outputs_are_dropped_as_in_google_adk():
+  def one():
+    return 1
+
+  async def delegate(ctx, node_input):
+    result = await ctx.run_node(one, use_as_output=True)
+    ctx.output = result + 1  # ignored: the delegate's output stands
+    yield "mine"  # dropped
+    from adk_nb import Event
+
+    yield Event(output="also mine", state={"seen": True})  # its state delta is kept, its output dropped
+
+  events = await run_turn(InMemoryRunner(Workflow(name="w", edges=[("START", delegate)]), app_name="app"), "go")
+  assert [(e.node_info.path, e.output) for e in events if e.output is not None] == [("w@1/delegate@1/one@1", 1)]
+  assert [e.actions.state_delta for e in events if e.actions.state_delta] == [{"seen": True}]
 
 
 async def test_a_workflows_output_schema_rejects_invalid_output_and_coerces_valid_output():
