@@ -25,3 +25,27 @@ def adk_python(probe: str = "google.adk") -> str | None:
         [python, "-c", f"import {probe}"], capture_output=True, timeout=120).returncode == 0:
       return python
   return None
+
+
+def forecaster(runs: list):
+  """(agent, model): a scripted agent that calls `lookup(city='Paris')` (the tool appends the city to `runs` and
+  answers 21) and then says 'Paris: 21 degrees'; a message starting 'and now' is answered 'ok'."""
+  from adk_nb import Agent
+  from adk_nb.models import ScriptedModel, call
+
+  def lookup(city: str) -> dict:
+    """Weather for a city."""
+    runs.append(city)
+    return {"city": city, "temp": 21}
+
+  def script(request):
+    last = request.contents[-1].parts[-1]
+    if last.function_response:
+      answer = last.function_response.response
+      return f"{answer['city']}: {answer['temp']} degrees"
+    if last.text and last.text.startswith("and now"):
+      return "ok"
+    return call("lookup", city="Paris")
+
+  model = ScriptedModel(script)
+  return Agent(name="forecaster", model=model, tools=[lookup]), model

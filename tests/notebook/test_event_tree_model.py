@@ -9,6 +9,7 @@ from adk_nb.inspect.step import CONTAINER_KINDS
 from adk_nb.models import call
 import adk_nb.notebook as nb
 from adk_nb.notebook.views import WIDGETS_DIR
+from tests.support import forecaster
 
 JS = (WIDGETS_DIR / "event_tree.js").read_text()
 CODE = re.sub(r"^\s*//.*$", "", JS, flags=re.M)  # comments may name kinds; code may not
@@ -104,25 +105,6 @@ def test_an_open_timeline_follows_the_run_in_throttled_pushes(make_refund_agent)
   assert len(sent) == 2
 
 
-def _forecaster(runs: list[str]):
-  from adk_nb import Agent
-  from adk_nb.models import ScriptedModel
-
-  def lookup(city: str) -> dict:
-    """Weather for a city."""
-    runs.append(city)
-    return {"city": city, "temp": 21}
-
-  def script(request):
-    last = request.contents[-1].parts[-1]
-    if last.function_response:
-      return f"{last.function_response.response['city']}: {last.function_response.response['temp']} degrees"
-    return call("lookup", city="Paris")
-
-  model = ScriptedModel(script)
-  return Agent(name="forecaster", model=model, tools=[lookup]), model
-
-
 def _detail(tree, step_id: str, sent: list[dict]) -> dict:
   tree._handle_custom_msg({"type": "detail", "id": step_id}, [])
   return sent[-1]
@@ -130,7 +112,7 @@ def _detail(tree, step_id: str, sent: list[dict]) -> dict:
 
 def test_edit_and_continue_from_a_tool_step_opens_the_continued_run_below():
   runs: list[str] = []
-  agent, model = _forecaster(runs)
+  agent, model = forecaster(runs)
   run = nb.run(agent, "weather?", store="memory://")
   view, tree = run.view, run.view.tree
   sent = _sent(tree)
@@ -154,7 +136,7 @@ def test_edit_and_continue_from_a_tool_step_opens_the_continued_run_below():
 
 def test_fork_here_on_a_model_step_continues_from_its_answer_and_edits_check_the_shape():
   runs: list[str] = []
-  agent, model = _forecaster(runs)
+  agent, model = forecaster(runs)
   run = nb.run(agent, "weather?", store="memory://")
   tree = run.view.tree
   sent = _sent(tree)

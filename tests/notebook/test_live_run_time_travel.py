@@ -7,29 +7,16 @@ import asyncio
 import pytest
 from google.genai import types
 
-from adk_nb import Agent
-from adk_nb.models import ScriptedModel, call
 from adk_nb.sessions import lineage
 import adk_nb.notebook as nb
+from tests.support import forecaster
 
 
 @pytest.fixture
 def forecast():
   runs: list[str] = []
-
-  def lookup(city: str) -> dict:
-    """Weather for a city."""
-    runs.append(city)
-    return {"city": city, "temp": 21}
-
-  def script(request):
-    last = request.contents[-1].parts[-1]
-    if last.function_response:
-      return f"{last.function_response.response['city']}: {last.function_response.response['temp']} degrees"
-    return call("lookup", city="Paris")
-
-  model = ScriptedModel(script)
-  run = nb.run(Agent(name="forecaster", model=model, tools=[lookup]), "weather?", store="memory://", view=False)
+  agent, model = forecaster(runs)
+  run = nb.run(agent, "weather?", store="memory://", view=False)
   assert run.final_text == "Paris: 21 degrees"
   return run, model, runs
 

@@ -15,6 +15,7 @@ from adk_nb.models import ScriptedModel, call
 from adk_nb.runners import Runner
 from adk_nb.sessions import lineage
 from adk_nb.testing import run_turn, session_of
+from tests.support import forecaster
 
 APP = "weather"
 
@@ -27,23 +28,8 @@ def texts(request) -> list[str]:
 async def weather(session_service):
   """One finished turn: the model called lookup(Paris), the tool answered 21, the model said 'Paris: 21 degrees'."""
   runs: list[str] = []
-
-  def lookup(city: str) -> dict:
-    """Weather for a city."""
-    runs.append(city)
-    return {"city": city, "temp": 21}
-
-  def script(request):
-    last = request.contents[-1].parts[-1]
-    if last.function_response:
-      answer = last.function_response.response
-      return f"{answer['city']}: {answer['temp']} degrees"
-    if last.text and last.text.startswith("and now"):
-      return "ok"
-    return call("lookup", city="Paris")
-
-  model = ScriptedModel(script)
-  runner = Runner(agent=Agent(name="forecaster", model=model, tools=[lookup]), app_name=APP,
+  agent, model = forecaster(runs)
+  runner = Runner(agent=agent, app_name=APP,
                   session_service=session_service)
   await session_service.create_session(app_name=APP, user_id="user", session_id="session")
   events = await run_turn(runner, "weather?")
