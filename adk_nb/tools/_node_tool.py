@@ -178,7 +178,7 @@ class NodeTool(BaseTool):
 
   # ---- running ------------------------------------------------------------------------------------
 
-  def _runner(self, tool_context: ToolContext, node_input: Any):
+  def _runner(self, tool_context: ToolContext, node_input: Any, result: dict[str, Any]):
     from ..runners import Runner
     from ..sessions.in_memory_session_service import InMemorySessionService
     from ..workflow._function_node import FunctionNode
@@ -187,7 +187,8 @@ class NodeTool(BaseTool):
     node = self.node
 
     async def call_node(ctx):
-      return await ctx.run_node(node, node_input=node_input, use_as_output=True)
+      result["output"] = output = await ctx.run_node(node, node_input=node_input, use_as_output=True)
+      return output
 
     root = Workflow(name=_identifier(self.name), edges=[
         ("START", FunctionNode(func=call_node, name=node.name, rerun_on_resume=True))])
@@ -206,13 +207,14 @@ class NodeTool(BaseTool):
       node_input = self._node_input(args or {})
     except (ValueError, ValidationError) as exc:  # pydantic's ValidationError is a ValueError
       return _arg_error(self.name, exc)
-    runner = self._runner(tool_context, node_input)
+    result: dict[str, Any] = {}
+    runner = self._runner(tool_context, node_input, result)
     state = {k: v for k, v in tool_context.state.to_dict().items() if not k.startswith("temp:")}
     session = await runner.session_service.create_session(
         app_name=runner.app_name, user_id=tool_context.invocation_context.user_id, state=state)
     call = {"id": tool_context.function_call_id, "name": self.name, "args": args}
     message = types.Content(role="user", parts=[types.Part(text=f"Call {self.name}")])
-    return await self._drive(runner, session.id, message, tool_context, state, call)
+    return await self._drive(runner, session.id, message, tool_context, state, call, result)
 
   async def resume(self, nested: dict[str, Any], answers: list[types.FunctionResponse],
                    tool_context: ToolContext) -> Any:
@@ -220,30 +222,26 @@ class NodeTool(BaseTool):
     from ..events.event import Event
 
     args = dict((nested.get("tool_call") or {}).get("args") or {})
-    runner = self._runner(tool_context, self._node_input(args))
+    result: dict[str, Any] = {}
+    runner = self._runner(tool_context, self._node_input(args), result)
     session = await runner.session_service.create_session(
         app_name=runner.app_name, user_id=tool_context.invocation_context.user_id, state=dict(nested["state"]))
     for raw in nested["events"]:
       await runner.session_service.append_event(session, Event.model_validate(raw))
     message = types.Content(role="user", parts=[types.Part(function_response=a) for a in answers])
-    return await self._drive(runner, session.id, message, tool_context, nested["state"], nested["tool_call"])
+    return await self._drive(runner, session.id, message, tool_context, nested["state"], nested["tool_call"], result)
 
   async def _drive(self, runner, session_id: str, message: types.Content, tool_context: ToolContext,
-                   initial_state: dict[str, Any], call: dict[str, Any]) -> Any:
+                   initial_state: dict[str, Any], call: dict[str, Any], result: dict[str, Any]) -> Any:
     from ..pending import pending_items
 
     parent = tool_context.invocation_context
-    root_path = f"{runner.app_name}@1"
-    output: Any = None
     async for event in runner.run_async(user_id=parent.user_id, session_id=session_id, new_message=message,
                                         run_config=parent.run_config):
       if event.author == "user" or event.partial:
         continue
       if event.actions.state_delta:
         tool_context.state.update(event.actions.state_delta)
-      info = event.node_info
-      if event.output is not None and info is not None and info.path == root_path:
-        output = event.output
     session = await runner.session_service.get_session(app_name=runner.app_name, user_id=parent.user_id,
                                                        session_id=session_id)
     waiting = pending_items(session.events)
@@ -252,6 +250,7 @@ class NodeTool(BaseTool):
       calls = [c for e in session.events for c in e.get_function_calls() if c.id in ids]
       return NestedPause(tool_call=call, calls=calls, state=initial_state,
                          events=[e.model_dump(mode="json", by_alias=True, exclude_none=True) for e in session.events])
+    output = result.get("output")
     if output is None:
       return {"result": None}
     if isinstance(output, BaseModel):
