@@ -157,7 +157,8 @@ def _check_fits(fr: types.FunctionResponse, schema: Any) -> None:
     _validate_resume_response(_unwrap_response(fr.response), schema)
   except ValueError as exc:
     raise AnswerDoesNotFitError(
-        f"The answer to request {fr.id!r} does not fit its response_schema ({schema_summary(schema)}); nothing "
+        f"Validation failed for interrupt {fr.id}: the answer to request {fr.id!r} does not fit its "
+        f"response_schema ({schema_summary(schema)}); nothing "
         f"was changed: answer it again with a response that fits. {exc}"
     ) from exc
 

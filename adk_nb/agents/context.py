@@ -174,7 +174,7 @@ class Context(CallbackContext):
     return self._invocation_context.branch
 
   async def run_node(self, node: Any, node_input: Any = None, *, use_as_output: bool = False,
-                     run_id: Optional[str] = None, name: Optional[str] = None) -> Any:
+                     run_id: Optional[str] = None, name: Optional[str] = None, raise_on_wait: bool = True) -> Any:
     """Runs another node (function, agent, workflow) as a child of this one and returns its output.
 
     The child's events stream like any node's, under this node's path ('parent@1/child@1',
@@ -189,7 +189,9 @@ class Context(CallbackContext):
     the top; children that had finished return their recorded output without running again,
     and the answered child completes with the answer (or runs again with `resume_inputs`
     when it has `rerun_on_resume=True`). Unlike google-adk, the calling node needs no
-    `rerun_on_resume=True` for this.
+    `rerun_on_resume=True` for this. `raise_on_wait` is accepted for google-adk's signature: adk_nb
+    always stops the caller at a waiting child (google-adk's `raise_on_wait=True`); google-adk's
+    default instead returns None to the caller, which then runs on without the child's output.
     """
     if self._run_node is None:
       raise ValueError("ctx.run_node is only available to nodes running inside a Workflow.")

@@ -35,6 +35,17 @@ ToolUnion = Union[Callable[..., Any], BaseTool, BaseToolset, Any]
 _LLM_CALLBACK_KINDS = ("before_model", "after_model", "on_model_error", "before_tool", "after_tool", "on_tool_error")
 
 
+def _is_node(tool: Any) -> bool:
+  """A Workflow or a BaseNode (not an agent): it becomes a NodeTool in tools=[...]."""
+  if getattr(type(tool), "_is_workflow_node", False):
+    return True
+  if isinstance(tool, BaseAgent):
+    return False
+  from ..workflow._base_node import BaseNode
+
+  return isinstance(tool, BaseNode)
+
+
 class LlmAgent(BaseAgent):
   """An agent whose steps are decided by a model.
 
@@ -140,7 +151,7 @@ class LlmAgent(BaseAgent):
     _set(self, "_transfer_tool", None)
     _set(self, "_identity", None)
     for tool in self.tools:
-      if not (callable(tool) or isinstance(tool, (BaseTool, BaseToolset))):
+      if not (callable(tool) or isinstance(tool, (BaseTool, BaseToolset)) or _is_node(tool)):
         raise TypeError(f"{owner}: tool {tool!r} is neither a function, a BaseTool nor a BaseToolset.")
 
   def _field_changed(self, name: str) -> None:
@@ -225,7 +236,13 @@ class LlmAgent(BaseAgent):
       from ..tools.google_search_agent_tool import GoogleSearchAgentTool, create_google_search_agent
 
       return GoogleSearchAgentTool(create_google_search_agent(tool.model or self.canonical_model))
-    return tool if isinstance(tool, BaseTool) else FunctionTool(tool)
+    if isinstance(tool, BaseTool):
+      return tool
+    if _is_node(tool):  # a Workflow or a node in tools=[...] runs as a NodeTool (ADK 2.x)
+      from ..tools._node_tool import wrap_node_as_tool
+
+      return wrap_node_as_tool(tool)
+    return FunctionTool(tool)
 
   def _task_tools(self) -> list[BaseTool]:
     """The Task API's tools: finish_task for a task-mode agent, one tool per delegated sub-agent."""

@@ -156,6 +156,18 @@ class Event(LlmResponse):
     return data
 
   @property
+  def node_name(self) -> str:
+    """The name of the workflow node that produced the event ('' outside workflows and on an agent's
+    state checkpoints), as google-adk 2.x's `Event.node_name`."""
+    info = self.node_info
+    if info is None:
+      return ""
+    actions = self.actions
+    if actions.agent_state is not None or actions.end_of_agent:
+      return ""
+    return info.name
+
+  @property
   def message(self) -> Any:
     """The event's message: its `content` (ADK 2.x name). A subclass with a `message` field reads it."""
     if "message" in type(self).model_fields:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, alias_generators
+from pydantic import BaseModel, ConfigDict, Field, alias_generators, model_validator
 
 from .event import new_uuid4
 
@@ -29,3 +29,17 @@ class RequestInput(BaseModel):
   """The question, in words."""
   response_schema: Any = None
   """A pydantic model or JSON schema the answer should follow (passed on as JSON schema)."""
+
+  @model_validator(mode="before")
+  @classmethod
+  def _prompt_is_message(cls, data: Any) -> Any:
+    # `prompt=` is taken as `message=` (google-adk 2.13 silently drops it, so a question written
+    # that way is lost there); any other unknown name is refused.
+    if isinstance(data, dict) and "prompt" in data:
+      data = dict(data)
+      prompt = data.pop("prompt")
+      message = data.get("message")
+      if message is not None and message != prompt:
+        raise ValueError("RequestInput got both message= and prompt= (the same thing); pass message= only.")
+      data["message"] = prompt
+    return data

@@ -131,7 +131,8 @@ def _answer_values(before: list[Event], answers: dict[str, Any]) -> dict[str, An
           values[call_id] = _validate_resume_response(values[call_id], schema)
         except ValueError as exc:
           raise WorkflowDataError(
-              f"The answer to request {call_id!r} does not fit its response_schema ({schema_summary(schema)}): "
+              f"Validation failed for interrupt {call_id}: the answer to request {call_id!r} does not fit its "
+              f"response_schema ({schema_summary(schema)}): "
               f"{exc}. No node ran."
           ) from exc
   return values

@@ -181,7 +181,7 @@ class FunctionNode(BaseNode):
     if typing.get_origin(ret) in _GENERATOR_ORIGINS:  # a generator's schema is what it yields
       ret = (typing.get_args(ret) or (None,))[0]
     if (self.output_schema is None and isinstance(ret, type) and issubclass(ret, BaseModel)
-        and not issubclass(ret, (Event, RequestInput))):  # an Event or a request is not the output's type
+        and not issubclass(ret, (Event, RequestInput, types.Content))):  # an Event, request or message: no schema
       self.output_schema = ret
     for p in params:
       if p.kind == "input" and self.input_schema is None and isinstance(p.annotation, type) \

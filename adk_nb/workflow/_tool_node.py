@@ -1,7 +1,8 @@
 """_ToolNode: an ADK tool (a FunctionTool, an AgentTool, ...) as a workflow graph node.
 
 `edges=[("START", prepare, FunctionTool(lookup))]` runs the tool once per trigger: the node
-input is the tool's arguments (a dict; a JSON object string; None for no arguments) and the
+input is the tool's arguments (a dict; a JSON object string; None for no arguments; any other
+value for a tool with one parameter, or one required parameter, is that parameter) and the
 tool's response is the node's output. State the tool writes through its `tool_context` is
 committed with that output.
 """
@@ -37,7 +38,7 @@ class _ToolNode(BaseNode):
                      retry_config=retry_config, timeout=timeout, **fields)
 
   async def _run_impl(self, *, ctx: Context, node_input: Any) -> AsyncGenerator[Any, None]:
-    args = _arguments(self.name, node_input)
+    args = _arguments(self.name, node_input, self.tool)
     # The tool's state writes go into the node's pending actions: committed with its output.
     tool_context = ToolContext(ctx._invocation_context, function_call_id=f"node-{uuid.uuid4().hex}",
                                event_actions=ctx._event_actions)
@@ -46,24 +47,51 @@ class _ToolNode(BaseNode):
       yield response
 
 
-def _arguments(name: str, node_input: Any) -> dict[str, Any]:
-  """The tool's arguments from the node input: a dict, a JSON object (string or message text), or none."""
+class ToolNodeInputError(WorkflowDataError, TypeError):
+  """A tool node's input is not its arguments (a TypeError, as google-adk raises, and a WorkflowDataError)."""
+
+
+def _parameters(tool: BaseTool) -> tuple[list[str], list[str]]:
+  """(all parameter names, required ones) from the tool's declaration."""
+  try:
+    decl = tool._get_declaration()
+  except Exception:
+    return [], []
+  schema = getattr(decl, "parameters_json_schema", None) or getattr(decl, "parameters", None)
+  if isinstance(schema, dict):
+    return list(schema.get("properties") or ()), list(schema.get("required") or ())
+  if schema is not None:
+    return list(getattr(schema, "properties", None) or ()), list(getattr(schema, "required", None) or ())
+  return [], []
+
+
+def _arguments(name: str, node_input: Any, tool: Optional[BaseTool] = None) -> dict[str, Any]:
+  """The tool's arguments from the node input: a dict, a JSON object (string or message text), or none;
+  any other value is the argument of a tool with one parameter (or one required parameter), as google-adk."""
   args = node_input
   if isinstance(args, types.Content):
     args = "".join(p.text for p in args.parts or [] if p.text and not p.thought)
   if isinstance(args, str):
     text = args.strip()
-    args = None
+    args = text or None
     if text:
       try:
-        args = json.loads(text)
+        parsed = json.loads(text)
       except json.JSONDecodeError:
-        args = text
+        parsed = None
+      if isinstance(parsed, dict):
+        args = parsed
   if args is None:
     return {}
   if isinstance(args, dict):
     return args
-  raise WorkflowDataError(
-      f"Tool node {name!r} takes its arguments as a dict (or a JSON object, or None for no arguments), got "
-      f"{type(args).__name__}: {args!r:.80}. Put a function node before it that returns the arguments dict."
+  if tool is not None:
+    every, required = _parameters(tool)
+    if len(every) == 1:
+      return {every[0]: args}
+    if len(required) == 1:
+      return {required[0]: args}
+  raise ToolNodeInputError(
+      f"The input to ToolNode must be a dictionary of tool arguments or None, but got {type(args).__name__}: "
+      f"{args!r:.80} (tool node {name!r}). Put a function node before it that returns the arguments dict."
   )

@@ -162,12 +162,24 @@ async def test_a_function_tool_is_a_node_its_input_the_arguments_and_its_respons
 async def test_a_tool_node_given_something_other_than_arguments_names_the_fix():
   from adk_nb.tools import FunctionTool
 
-  def weather(city: str) -> str:
+  def weather(city: str, unit: str) -> str:
     return city
 
   runner = InMemoryRunner(Workflow(name="wf", edges=[("START", FunctionTool(weather))]), app_name="app")
-  with pytest.raises(ValueError, match="Tool node 'weather' takes its arguments as a dict"):
+  with pytest.raises(TypeError, match="The input to ToolNode must be a dictionary.*tool node 'weather'.*Put a "
+                                      "function node before it"):
     await run_turn(runner, "just words")
+
+
+async def test_a_tool_node_with_one_parameter_takes_a_plain_value_as_that_parameter():
+  from adk_nb.tools import FunctionTool
+
+  def weather(city: str) -> str:
+    return f"sunny in {city}"
+
+  runner = InMemoryRunner(Workflow(name="wf", edges=[("START", FunctionTool(weather))]), app_name="app")
+  events = await run_turn(runner, "[1, 2, 3]")  # JSON, but not an object: the text is the city
+  assert [e.output for e in events if e.output is not None][-1] == "sunny in [1, 2, 3]"
 
 
 def test_transfer_context_resolution_refuses_self_and_forbidden_relatives():

@@ -97,3 +97,12 @@ async def test_a_top_level_workflows_state_schema_checks_the_writes_of_its_nodes
   with pytest.raises(StateSchemaError, match="'elsewhere'"):
     await run_turn(InMemoryRunner(Workflow(name="wf", edges=[("START", stray)], state_schema=Pipeline),
                                   app_name="app"), "go")
+
+
+async def test_a_function_annotated_to_return_a_message_answers_with_that_message():
+  def greet() -> types.Content:
+    return types.Content(role="model", parts=[types.Part(text="hello")])
+
+  runner = InMemoryRunner(Workflow(name="wf", edges=[("START", greet)]), app_name="app")
+  events = [e for e in await run_turn(runner, "go") if e.node_info and "greet" in e.node_info.path]
+  assert [(e.output, e.content.parts[0].text) for e in events if e.content] == [(None, "hello")]
