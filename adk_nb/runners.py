@@ -6,6 +6,7 @@ import asyncio
 import logging
 import queue
 import threading
+from dataclasses import dataclass, field
 from typing import Any, AsyncGenerator, Generator, Optional, Union
 
 from google.genai import types
@@ -156,53 +157,10 @@ class Runner:
     """run_async's turn; its claim goes in `hold`, so that dropping the stream lets go of it."""
     session = await self._get_session(user_id, session_id)
     run_config = run_config or RunConfig()
-    if new_message is not None and not isinstance(new_message, types.Content):
-      raise TypeError(
-          "new_message must be a google.genai.types.Content, e.g. "
-          "types.Content(role='user', parts=[types.Part(text='hi')])."
-      )
-    if state_delta:
-      # Checked before the turn starts, so "nothing was written" holds: no error event either.
-      state_delta = convert_state_delta(state_delta)
-    if new_message is not None:
-      new_message = _fill_answer_ids(session, new_message)
-    resume = self._match_answers(session, new_message) if new_message is not None else None
-    task = None
-    if resume is not None:
-      invocation_id, agent, branch = resume.invocation_id, resume.agent, resume.branch
-      answers, nested_answers = dict(resume.answers), resume.nested_answer_ids
-    else:
-      task = active_task(session.events) if new_message is not None else None
-      if task is not None:
-        # A task-mode sub-agent asked the user something: the reply continues its invocation,
-        # entering at the coordinator, which hands it to the task (google-adk 2.x).
-        invocation_id, branch = task.invocation_id, task.branch
-        agent = self.agent.find_agent(task.coordinator) or self.agent
-      else:
-        invocation_id = invocation_id or new_invocation_context_id()
-        agent, branch = self._find_agent_to_run(session), None
-      answers, nested_answers = {}, []
-    ctx = InvocationContext(
-        session_service=self.session_service,
-        artifact_service=self.artifact_service,
-        memory_service=self.memory_service,
-        credential_service=self.credential_service,
-        invocation_id=invocation_id,
-        branch=branch,
-        agent=agent,
-        user_content=new_message,
-        session=session,
-        run_config=run_config,
-        plugin_manager=self.plugin_manager,
-        resume_answers=answers,
-        resumed=resume is not None,
-        task_scope=task.scope if task is not None else None,
-        resumability_config=self.app.resumability_config if self.app is not None else None,
-        context_cache_config=self.app.context_cache_config if self.app is not None else None,
-        events_compaction_config=self.app.events_compaction_config if self.app is not None else None,
-        is_resumable=bool(self.app is not None and self.app.resumability_config is not None
-                          and self.app.resumability_config.is_resumable),
-    )
+    new_message, state_delta = _checked_input(session, new_message, state_delta)
+    plan = self._plan_turn(session, new_message, invocation_id)
+    ctx = self._new_context(plan, session, new_message, run_config)
+    invocation_id, agent = plan.invocation_id, plan.agent
     pm = self.plugin_manager
     # Before anything is written or run: of two turns racing on this session, the loser is
     # refused here (SessionBusyError / StaleSessionError, nothing written). Released below.
@@ -211,32 +169,8 @@ class Runner:
     span = tracing.invocation_span(ctx)
     failure: Optional[BaseException] = None
     try:
-      continuing = waiting_call_ids(session, invocation_id) if new_message is None else ()
-      for event in self._interrupted_answers(session, resume, task.scope if task is not None else None,
-                                             continuing):
-        await self.session_service.append_event(session, event)
+      async for event in self._commit_input(ctx, plan, new_message, state_delta, yield_user_message):
         yield event
-      if new_message is not None:
-        if pm.has("on_user_message_callback"):
-          replaced = await pm.run("on_user_message_callback", invocation_context=ctx, user_message=new_message)
-          if replaced is not None:
-            new_message = replaced
-            ctx.user_content = replaced
-        user_event = Event(invocation_id=invocation_id, author="user", content=new_message,
-                           isolation_scope=task.scope if task is not None else None,
-                           actions=EventActions(state_delta=dict(state_delta or {})),
-                           custom_metadata={NESTED_ANSWER_KEY: nested_answers} if nested_answers else None)
-        if run_config.custom_metadata:
-          user_event.custom_metadata = {**run_config.custom_metadata, **(user_event.custom_metadata or {})}
-        # Committed; yielded only when asked (yield_user_message): by default, as in ADK, the
-        # stream holds what the agents produced.
-        await self.session_service.append_event(session, user_event)
-        if yield_user_message:
-          yield user_event
-      elif state_delta:
-        event = Event(invocation_id=invocation_id, author="user",
-                      actions=EventActions(state_delta=dict(state_delta)))
-        await self.session_service.append_event(session, event)
 
       if pm.has("before_run_callback"):
         early = await pm.run("before_run_callback", invocation_context=ctx)
@@ -259,18 +193,8 @@ class Runner:
         if not event.partial:
           await self.session_service.append_event(session, event)
         yield event
-      if abort_signal is not None and abort_signal.is_set():
-        from ._abort import seal_aborted
-
-        for event in seal_aborted(session, ctx.invocation_id, self.agent.name, ctx.branch):
-          await self.session_service.append_event(session, event)
-          yield event
-        return
-      if self.app is not None and self.app.events_compaction_config is not None:
-        from .apps.compaction import compact_after_invocation
-
-        # After the invocation, never during it (as google-adk); appended, not yielded.
-        await compact_after_invocation(self.app, session, self.session_service)
+      async for event in self._end_invocation(ctx, aborted=abort_signal is not None and abort_signal.is_set()):
+        yield event
     except Exception as exc:
       # As in ADK: the failure is recorded as an error event (committed, so the session shows
       # why the turn ended) and then raised to the caller. The session keeps everything
@@ -296,6 +220,84 @@ class Runner:
         except Exception as exc:
           await _notify_run_error(pm, ctx, exc)
           raise
+
+  async def _commit_input(self, ctx: InvocationContext, plan: _TurnPlan, new_message: Optional[types.Content],
+                          state_delta: Optional[dict[str, Any]], yield_user_message: bool) -> AsyncGenerator[Event, None]:
+    """Commits what the turn starts from, before the agent runs: answers for calls an earlier run
+    left unanswered (yielded), then the user message (an `on_user_message_callback` may replace
+    it; yielded only with `yield_user_message`, as in ADK the stream holds what agents produce) or,
+    without one, the caller's state delta alone."""
+    session, pm = ctx.session, self.plugin_manager
+    continuing = waiting_call_ids(session, plan.invocation_id) if new_message is None else ()
+    for event in self._interrupted_answers(session, plan.resume, plan.task_scope, continuing):
+      await self.session_service.append_event(session, event)
+      yield event
+    if new_message is not None:
+      if pm.has("on_user_message_callback"):
+        replaced = await pm.run("on_user_message_callback", invocation_context=ctx, user_message=new_message)
+        if replaced is not None:
+          new_message = replaced
+          ctx.user_content = replaced
+      user_event = _user_event(plan, new_message, state_delta, ctx.run_config)
+      await self.session_service.append_event(session, user_event)
+      if yield_user_message:
+        yield user_event
+    elif state_delta:
+      event = Event(invocation_id=plan.invocation_id, author="user",
+                    actions=EventActions(state_delta=dict(state_delta)))
+      await self.session_service.append_event(session, event)
+
+  async def _end_invocation(self, ctx: InvocationContext, *, aborted: bool) -> AsyncGenerator[Event, None]:
+    """After the agent's last event: an aborted invocation is sealed (its sealing events committed
+    and yielded); otherwise the App's compaction runs (after the invocation, never during it, as
+    google-adk; its event is appended, not yielded)."""
+    session = ctx.session
+    if aborted:
+      from ._abort import seal_aborted
+
+      for event in seal_aborted(session, ctx.invocation_id, self.agent.name, ctx.branch):
+        await self.session_service.append_event(session, event)
+        yield event
+    elif self.app is not None and self.app.events_compaction_config is not None:
+      from .apps.compaction import compact_after_invocation
+
+      await compact_after_invocation(self.app, session, self.session_service)
+
+  def _plan_turn(self, session: Session, new_message: Optional[types.Content],
+                 invocation_id: Optional[str]) -> _TurnPlan:
+    """Where this turn enters: a message answering paused calls resumes their invocation; a reply
+    to a task-mode sub-agent that asked the user something continues the task's invocation,
+    entering at its coordinator (google-adk 2.x); anything else starts a new invocation."""
+    resume = self._match_answers(session, new_message) if new_message is not None else None
+    if resume is not None:
+      return _TurnPlan(resume.invocation_id, resume.agent, resume.branch, dict(resume.answers),
+                       resume.nested_answer_ids, resume=resume)
+    task = active_task(session.events) if new_message is not None else None
+    if task is not None:
+      return _TurnPlan(task.invocation_id, self.agent.find_agent(task.coordinator) or self.agent, task.branch,
+                       task_scope=task.scope)
+    return _TurnPlan(invocation_id or new_invocation_context_id(), self._find_agent_to_run(session))
+
+  def _new_context(self, plan: _TurnPlan, session: Session, new_message: Optional[types.Content],
+                   run_config: RunConfig) -> InvocationContext:
+    """The invocation's context: this runner's services and the App's settings (none without an App)."""
+    return InvocationContext(
+        session_service=self.session_service,
+        artifact_service=self.artifact_service,
+        memory_service=self.memory_service,
+        credential_service=self.credential_service,
+        invocation_id=plan.invocation_id,
+        branch=plan.branch,
+        agent=plan.agent,
+        user_content=new_message,
+        session=session,
+        run_config=run_config,
+        plugin_manager=self.plugin_manager,
+        resume_answers=plan.answers,
+        resumed=plan.resume is not None,
+        task_scope=plan.task_scope,
+        **_app_settings(self.app),
+    )
 
   async def _record_failure(self, ctx: InvocationContext, session: Session,
                             exc: BaseException) -> Optional[Event]:
@@ -594,6 +596,56 @@ def _tell_what_was_committed(exc: StaleSessionError, committed: list[Event], inv
               f"committed {len(committed)} event(s) before it, which stay in the session{made}{ran}. "
               "Any call left without an answer is answered as interrupted (it may have run) when the "
               "session's next turn starts.",) + tuple(exc.args[1:])
+
+
+@dataclass
+class _TurnPlan:
+  """Where a turn enters (Runner._plan_turn): the invocation, the agent that runs first and its
+  branch, the answers a resume delivers, and the task scope a task's reply continues in."""
+  invocation_id: str
+  agent: BaseAgent
+  branch: Optional[str] = None
+  answers: dict[str, Any] = field(default_factory=dict)
+  nested_answers: list[str] = field(default_factory=list)
+  resume: Optional[Resume] = None
+  task_scope: Optional[str] = None
+
+
+def _app_settings(app: Optional[App]) -> dict[str, Any]:
+  """The InvocationContext fields an App sets (none without one: the context's defaults hold)."""
+  if app is None:
+    return {}
+  resumability = app.resumability_config
+  return {"resumability_config": resumability, "context_cache_config": app.context_cache_config,
+          "events_compaction_config": app.events_compaction_config,
+          "is_resumable": bool(resumability is not None and resumability.is_resumable)}
+
+
+def _checked_input(session: Session, message: Optional[types.Content],
+                   state_delta: Optional[dict[str, Any]]) -> tuple[Optional[types.Content], Optional[dict[str, Any]]]:
+  """The turn's message (answer ids filled in) and state delta (JSON form), checked before the
+  turn starts, so "nothing was written" holds: a bad one raises without an error event."""
+  if message is not None and not isinstance(message, types.Content):
+    raise TypeError(
+        "new_message must be a google.genai.types.Content, e.g. "
+        "types.Content(role='user', parts=[types.Part(text='hi')])."
+    )
+  if state_delta:
+    state_delta = convert_state_delta(state_delta)
+  if message is not None:
+    message = _fill_answer_ids(session, message)
+  return message, state_delta
+
+
+def _user_event(plan: _TurnPlan, message: types.Content, state_delta: Optional[dict[str, Any]],
+                run_config: RunConfig) -> Event:
+  """The turn's user event: the message, the caller's state delta, the ids of nested answers it
+  carries and `run_config.custom_metadata`."""
+  metadata = {NESTED_ANSWER_KEY: plan.nested_answers} if plan.nested_answers else None
+  if run_config.custom_metadata:
+    metadata = {**run_config.custom_metadata, **(metadata or {})}
+  return Event(invocation_id=plan.invocation_id, author="user", content=message, isolation_scope=plan.task_scope,
+               actions=EventActions(state_delta=dict(state_delta or {})), custom_metadata=metadata)
 
 
 def _fill_answer_ids(session: Session, message: types.Content) -> types.Content:

@@ -32,7 +32,16 @@ InstructionProvider = Callable[[ReadonlyContext], Union[str, Awaitable[str]]]
 ToolUnion = Union[Callable[..., Any], BaseTool, BaseToolset, Any]
 
 
-_LLM_CALLBACK_KINDS = ("before_model", "after_model", "on_model_error", "before_tool", "after_tool", "on_tool_error")
+# Each callback field and the attribute holding its normalized list (read by flows/llm_flow.py and
+# flows/_functions.py); refreshed when the field is assigned.
+_CALLBACK_LISTS = {
+    "before_model_callback": "_before_model_cbs",
+    "after_model_callback": "_after_model_cbs",
+    "on_model_error_callback": "_on_model_error_cbs",
+    "before_tool_callback": "_before_tool_cbs",
+    "after_tool_callback": "_after_tool_cbs",
+    "on_tool_error_callback": "_on_tool_error_cbs",
+}
 
 
 def _is_node(tool: Any) -> bool:
@@ -143,8 +152,8 @@ class LlmAgent(BaseAgent):
     super().model_post_init(__context)
     owner = f"Agent {self.name!r}"
     n = _callbacks.normalize
-    for kind in _LLM_CALLBACK_KINDS:
-      _set(self, f"_{kind}_cbs", n(f"{kind}_callback", getattr(self, f"{kind}_callback"), owner))
+    for field_name, attr in _CALLBACK_LISTS.items():
+      _set(self, attr, n(field_name, getattr(self, field_name), owner))
     # Runtime caches (instance __dict__, see BaseAgent.model_post_init).
     _set(self, "_resolved_model", None)
     _set(self, "_plain_tools", None)
@@ -156,9 +165,9 @@ class LlmAgent(BaseAgent):
 
   def _field_changed(self, name: str) -> None:
     super()._field_changed(name)
-    kind = name[:-len("_callback")] if name.endswith("_callback") else None
-    if kind in _LLM_CALLBACK_KINDS:
-      _set(self, f"_{kind}_cbs", _callbacks.normalize(name, getattr(self, name), f"Agent {self.name!r}"))
+    callbacks_attr = _CALLBACK_LISTS.get(name)
+    if callbacks_attr is not None:
+      _set(self, callbacks_attr, _callbacks.normalize(name, getattr(self, name), f"Agent {self.name!r}"))
     elif name == "model":
       _set(self, "_resolved_model", None)
     elif name in ("tools", "sub_agents", "mode", "output_schema"):

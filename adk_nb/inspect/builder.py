@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections import deque
+from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
 from google.genai import types
@@ -37,6 +38,14 @@ KEEP_REQUESTS = 500
 
 
 
+@dataclass(slots=True)
+class _LoopIteration:
+  """A loop step's current iteration: its step, the index of the sub-agent that ran last in it, its number."""
+  step_id: str
+  last_child: int
+  n: int
+
+
 class StepBuilder(StepLog):
   """Folds a run's events and progress points into Steps, and logs each change for live views (see StepLog)."""
 
@@ -47,7 +56,7 @@ class StepBuilder(StepLog):
     self._active: dict[tuple[str, str], str] = {}   # (invocation, agent name) -> its current step
     self._last_author: dict[tuple[str, str], str] = {}  # (invocation, branch) -> author of the last event
     self._last_time: dict[tuple[str, str], float] = {}  # (invocation, branch) -> time of the last event
-    self._loops: dict[str, list] = {}           # loop step -> [iteration step, last child index, n]
+    self._loops: dict[str, _LoopIteration] = {}  # loop step id -> its current iteration
     self._approval_of: dict[str, str] = {}      # tool call id -> its approval step
     self._original_of: dict[str, str] = {}      # approval step -> the tool call id it is about
     self._live_models: set[str] = set()         # event ids of model calls announced by progress
@@ -69,7 +78,7 @@ class StepBuilder(StepLog):
       self._invocations[inv] = step.id
       self._set(step, title=f"invocation {inv[:12]}", invocation_id=inv)
       return step
-    step = self._add(Step(id=self._key_id(f"inv:{inv}"), kind="invocation", parent=None, title=f"invocation {inv[:12]}",
+    step = self._add(Step(id=self._key_id("inv", inv), kind="invocation", parent=None, title=f"invocation {inv[:12]}",
                           t0=when, invocation_id=inv, status="running"))
     self._invocations[inv] = step.id
     return step
@@ -123,8 +132,8 @@ class StepBuilder(StepLog):
       # run in the graph, and no step left saying "paused" once the run has moved on.
       self._set(resumed, status="running", t1=None)
       loop = self._loops.get(resumed.id)
-      if loop is not None and self.steps[loop[0]].status == "paused":
-        self._set(self.steps[loop[0]], status="running", t1=None)
+      if loop is not None and self.steps[loop.step_id].status == "paused":
+        self._set(self.steps[loop.step_id], status="running", t1=None)
       return
     parent_agent = getattr(agent, "parent_agent", None)
     parent_id = self._active.get((inv.invocation_id, parent_agent.name)) if parent_agent is not None else None
@@ -140,17 +149,17 @@ class StepBuilder(StepLog):
 
   def _iteration(self, loop: Step, loop_agent: Any, child: Any, when: float) -> Step:
     index = next((i for i, a in enumerate(loop_agent.sub_agents) if a is child), 0)
-    state = self._loops.get(loop.id)
-    if state is None or index <= state[1]:
-      n = 1 if state is None else state[2] + 1
-      if state is not None:
-        self._set(self.steps[state[0]], t1=when, status="done")
+    current = self._loops.get(loop.id)
+    if current is None or index <= current.last_child:
+      # The loop came back to its first sub-agent (or one before the last that ran): a new iteration.
+      n = 1 if current is None else current.n + 1
+      if current is not None:
+        self._set(self.steps[current.step_id], t1=when, status="done")
       step = self._add(Step(id=self._new_id("iter"), kind="iteration", parent=loop.id, title=f"iteration {n}",
                             t0=when, status="running", invocation_id=loop.invocation_id, branch=loop.branch))
-      state = [step.id, index, n]
-      self._loops[loop.id] = state
-    state[1] = index
-    return self.steps[state[0]]
+      current = self._loops[loop.id] = _LoopIteration(step.id, index, n)
+    current.last_child = index
+    return self.steps[current.step_id]
 
   def agent_ended(self, invocation_id: str, agent: Any, when: float, paused: bool, error: Optional[str]) -> None:
     """An agent finished (a progress point): its step gets an end time and a status."""
@@ -162,7 +171,7 @@ class StepBuilder(StepLog):
     self._set(step, t1=when, status=status)
     loop = self._loops.get(step.id)
     if loop is not None:
-      self._set(self.steps[loop[0]], t1=when, status=status)
+      self._set(self.steps[loop.step_id], t1=when, status=status)
 
   def _agent(self, invocation_id: str, author: str, branch: Optional[str], when: float) -> Step:
     """The step of the agent activation that spoke (made here when no progress point announced it)."""
@@ -202,14 +211,14 @@ class StepBuilder(StepLog):
     elif event.error_code:
       self._set(step, status="error", t1=event.timestamp)
     for path in info.output_for or ():
-      done = self._find(f"node:{inv.invocation_id}:{path}")
+      done = self._find("node", (inv.invocation_id, path))
       if done is not None and done is not step and done.kind in ("node", "workflow") and done.status != "paused":
         self._set(done, status="ok", t1=event.timestamp)
     return step
 
   def _node_at(self, inv: Step, path: str, event: Event) -> Step:
-    key = f"node:{inv.invocation_id}:{path}"
-    step = self._find(key)
+    node = (inv.invocation_id, path)
+    step = self._find("node", node)
     if step is not None:
       return step
     parent_path, _, segment = path.rpartition("/")
@@ -217,14 +226,14 @@ class StepBuilder(StepLog):
     parent = self._node_at(inv, parent_path, event) if parent_path else None
     active = self.steps.get(self._active.get((inv.invocation_id, name), ""))
     if active is not None and not active.path and (parent is None or active.parent == parent.id):
-      self._keys[key] = active.id
+      self._bind("node", node, active.id)
       if parent is None:
         self._set(active, path=path, kind="workflow")
       else:
         self._set(active, path=path, title=segment, kind="node" if active.kind == "agent" else active.kind)
       return active
     root = parent is None
-    step = self._add(Step(id=self._key_id(key), kind="workflow" if root else "node", parent=(parent or inv).id,
+    step = self._add(Step(id=self._key_id("node", node), kind="workflow" if root else "node", parent=(parent or inv).id,
                           title=name if root else segment, t0=event.timestamp, status="" if root else "running",
                           invocation_id=inv.invocation_id, author=name if root else event.author,
                           branch="" if root else event.branch or "", path=path))
@@ -239,9 +248,9 @@ class StepBuilder(StepLog):
     """A model call began (a progress point): shown at once, running."""
     parent = self._agent(invocation_id, agent, branch, when)
     self._live_models.add(event_id)
-    step = self._find(f"model:{event_id}")
+    step = self._find("model", event_id)
     if step is None:
-      step = self._add(Step(id=self._key_id(f"model:{event_id}"), kind="model_call", parent=parent.id,
+      step = self._add(Step(id=self._key_id("model", event_id), kind="model_call", parent=parent.id,
                             title=model or "model", t0=when,
                             status="running", invocation_id=parent.invocation_id, author=agent, branch=branch or "",
                             model=model, event_id=event_id, request=request))
@@ -252,7 +261,7 @@ class StepBuilder(StepLog):
 
   def model_ended(self, event_id: str, when: float) -> None:
     """A model call's response arrived (a progress point): the call's own latency ends here."""
-    step = self._find(f"model:{event_id}")
+    step = self._find("model", event_id)
     if step is not None and step.t1 is None:
       self._set(step, t1=when)
 
@@ -292,44 +301,53 @@ class StepBuilder(StepLog):
     if event.partial:
       return
     self._parts(event, parent)
+    self._calls(event, parent)
+    text = event.text
+    if text and model is None:
+      self._add(Step(id=self._key_id("text", event.id), kind="text", parent=agent.id, title=event.author, text=text,
+                     t0=event.timestamp, invocation_id=agent.invocation_id, author=event.author,
+                     branch=event.branch or "", event_id=event.id))
+    self._actions(event, agent, error_shown=model is not None)
+
+  def _calls(self, event: Event, parent: Step) -> None:
+    """The tool calls `event` makes (steps under `parent`) and the answers it carries (to their calls)."""
     for call in event.get_function_calls():
       self._call(event, call, parent)
     waiting = event.actions.requested_tool_confirmations or {}
     for response in event.get_function_responses():
       if response.id in waiting:
-        step = self._find(f"call:{response.id}")
+        step = self._find("call", response.id)
         if step is not None:
           self._set(step, status="needs approval", t1=event.timestamp)
         continue
       self._answer(response.id, response.name, response.response, event.timestamp)
-    text = event.text
-    if text and model is None:
-      self._add(Step(id=self._key_id(f"text:{event.id}"), kind="text", parent=agent.id, title=event.author, text=text,
-                     t0=event.timestamp, invocation_id=agent.invocation_id, author=event.author,
-                     branch=event.branch or "", event_id=event.id))
+
+  def _actions(self, event: Event, agent: Step, error_shown: bool) -> None:
+    """What `event` does beside its content, as steps under its agent: a transfer, an escalation, a
+    state change, and its error (unless `error_shown`: the model call's step already shows it)."""
     actions = event.actions
     common = {"t0": event.timestamp, "invocation_id": agent.invocation_id, "author": event.author,
               "branch": event.branch or "", "event_id": event.id}
     if actions.transfer_to_agent:
-      self._add(Step(id=self._key_id(f"transfer:{event.id}"), kind="transfer", parent=agent.id,
+      self._add(Step(id=self._key_id("transfer", event.id), kind="transfer", parent=agent.id,
                      title=f"transfer to {actions.transfer_to_agent}", text=actions.transfer_reason or "", **common))
     if actions.escalate:
-      self._add(Step(id=self._key_id(f"escalate:{event.id}"), kind="escalate", parent=agent.id, title="escalate",
+      self._add(Step(id=self._key_id("escalate", event.id), kind="escalate", parent=agent.id, title="escalate",
                      **common))
     if actions.state_delta:
       self._state(agent.id, actions.state_delta, event.timestamp, agent.invocation_id, event.author, event.id)
-    if (event.error_code or event.error_message) and model is None:
-      self._add(Step(id=self._key_id(f"error:{event.id}"), kind="error", parent=agent.id,
+    if (event.error_code or event.error_message) and not error_shown:
+      self._add(Step(id=self._key_id("error", event.id), kind="error", parent=agent.id,
                      title=f"error {event.error_code or ''}".strip(), text=event.error_message or "",
                      status="error", traceback=error_traceback(event), **common))
 
   def _model_call(self, event: Event, agent: Step, previous: Optional[float]) -> Optional[Step]:
     """The model call `event` is the response of (None for other events: tool results, custom agents)."""
-    step = self._find(f"model:{event.id}")
+    step = self._find("model", event.id)
     if step is None:
       if event.id not in self._live_models and not _looks_like_model_output(event):
         return None
-      step = self._add(Step(id=self._key_id(f"model:{event.id}"), kind="model_call", parent=agent.id,
+      step = self._add(Step(id=self._key_id("model", event.id), kind="model_call", parent=agent.id,
                             title=event.model_version or "model", t0=previous, invocation_id=agent.invocation_id,
                             author=event.author, branch=event.branch or "", model=event.model_version or "",
                             event_id=event.id, status="streaming" if event.partial else ""))
@@ -374,14 +392,14 @@ class StepBuilder(StepLog):
               "branch": event.branch or "", "event_id": event.id}
     thoughts = "\n\n".join(p.text for p in parts if p.thought and p.text)
     if thoughts:
-      self._add(Step(id=self._key_id(f"thought:{event.id}"), kind="thought", parent=parent.id, title="thoughts",
+      self._add(Step(id=self._key_id("thought", event.id), kind="thought", parent=parent.id, title="thoughts",
                      text=thoughts, **common))
     lane = (parent.invocation_id, event.author)
     for index, part in enumerate(parts):
       if part.executable_code is not None:
         code = part.executable_code
         language = str(getattr(code.language, "value", code.language) or "code").lower()
-        step = self._add(Step(id=self._key_id(f"code:{event.id}:{index}"), kind="code", parent=parent.id,
+        step = self._add(Step(id=self._key_id("code", (event.id, index)), kind="code", parent=parent.id,
                               title=language, text=code.code or "", status="running", **common))
         self._open_code[lane] = step.id
       elif part.code_execution_result is not None:
@@ -390,7 +408,7 @@ class StepBuilder(StepLog):
         status = "ok" if ok else "error"
         step = self.steps.get(self._open_code.pop(lane, ""))
         if step is None:  # output whose code was never shown (e.g. a session cut before it)
-          self._add(Step(id=self._key_id(f"code:{event.id}:{index}"), kind="code", parent=parent.id, title="output",
+          self._add(Step(id=self._key_id("code", (event.id, index)), kind="code", parent=parent.id, title="output",
                          status=status, result=outcome.output or "", t1=event.timestamp, **common))
         else:
           self._set(step, status=status, result=outcome.output or "", t1=event.timestamp)
@@ -406,7 +424,7 @@ class StepBuilder(StepLog):
     """
     compaction = event.actions.compaction
     summary = "".join(p.text or "" for p in compaction.compacted_content.parts or [])
-    self._add(Step(id=self._key_id(f"compaction:{event.id}"), kind="compaction", parent=None,
+    self._add(Step(id=self._key_id("compaction", event.id), kind="compaction", parent=None,
                    title=f"summarised {replaced} events", text=summary, t0=event.timestamp,
                    invocation_id=event.invocation_id, author=event.author, event_id=event.id))
 
@@ -418,8 +436,8 @@ class StepBuilder(StepLog):
     if request is not None:
       original = request.original
       tool, tool_args = original.name or "?", dict(original.args or {})
-      tool_step = self._find(f"call:{original.id}")
-      step = self._add(Step(id=self._key_id(f"approval:{call.id}"), kind="approval",
+      tool_step = self._find("call", original.id)
+      step = self._add(Step(id=self._key_id("approval", call.id), kind="approval",
                             parent=tool_step.id if tool_step is not None else parent.id,
                             title=f"{tool}({short_args(tool_args)})", text=readable_hint(request.hint),
                             status="pending", tool=tool, args=tool_args, **common))
@@ -430,19 +448,19 @@ class StepBuilder(StepLog):
     if call.name == REQUEST_INPUT:
       if parent.kind == "node":
         self._set(parent, status="pending")  # the node waits for a person's answer
-      self._add(Step(id=self._key_id(f"call:{call.id}"), kind="input_request", parent=parent.id,
+      self._add(Step(id=self._key_id("call", call.id), kind="input_request", parent=parent.id,
                      title=to_json_text(args.get('message') or args), status="pending",
                      tool=call.name, args=args, **common))
       return
     long_running = call.id in (event.long_running_tool_ids or set())
-    self._add(Step(id=self._key_id(f"call:{call.id}"), kind="tool_call", parent=parent.id,
+    self._add(Step(id=self._key_id("call", call.id), kind="tool_call", parent=parent.id,
                    title=f"{call.name}({short_args(args)})",
                    status="pending" if long_running else "running", tool=call.name, args=args, **common))
 
   def _answer(self, call_id: Optional[str], name: Optional[str], response: Any, when: float) -> None:
     """A function response: closes its tool call, approval or input request."""
     if name == REQUEST_CONFIRMATION:
-      approval = self._find(f"approval:{call_id}")
+      approval = self._find("approval", call_id)
       if approval is None:
         return
       confirmed = isinstance(response, dict) and response.get("confirmed") is True
@@ -450,7 +468,7 @@ class StepBuilder(StepLog):
       reason = payload.get("reason", "") if isinstance(payload, dict) else ""
       self._set(approval, status="approved" if confirmed else "rejected", t1=when, result=jsonable(response),
                 text=reason or approval.text)
-      tool = self._find(f"call:{self._original_of.get(approval.id)}")
+      tool = self._find("call", self._original_of.get(approval.id))
       if tool is not None:
         decided = tool.decided or ("approved" if confirmed else "rejected")  # who, when a decision told us
         if confirmed:  # the tool runs now: its time starts after the person's wait
@@ -458,7 +476,7 @@ class StepBuilder(StepLog):
         else:  # it never ran: no duration
           self._set(tool, status="rejected", text=reason or tool.text, decided=decided)
       return
-    step = self._find(f"call:{call_id}")
+    step = self._find("call", call_id)
     if step is None:
       return
     approval = self.steps.get(self._approval_of.get(call_id or "", ""))
@@ -479,11 +497,11 @@ class StepBuilder(StepLog):
     the tool call itself then says in its small print ("approved by button"), so the answer
     shows on the call's line while the call is folded.
     """
-    approval = self._find(f"approval:{call_id}")
-    parent = approval or self._find(f"call:{call_id}")
+    approval = self._find("approval", call_id)
+    parent = approval or self._find("call", call_id)
     if parent is None:
       parent = self._invocation(invocation_id, when)
-    tool = self._find(f"call:{self._original_of.get(approval.id)}") if approval is not None else None
+    tool = self._find("call", self._original_of.get(approval.id)) if approval is not None else None
     if tool is not None and decided:
       self._set(tool, decided=decided)
     self._add(Step(id=self._new_id("decision"), kind="decision", parent=parent.id, title=title, text=text,

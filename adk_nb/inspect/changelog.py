@@ -11,10 +11,17 @@ has taken are dropped; with no reader, nothing is recorded.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Hashable, Optional
 
 from .step import Step
 from .text import NODE_TEXT_LIMIT
+
+
+StepKey = tuple[str, Hashable]
+"""What a step is about, so that later events find it: `(kind, of)`. The kinds: `("inv", invocation id)`,
+`("model", event id)`, `("call", call id)` (a tool call or input request), `("approval", call id)`,
+`("text" | "thought" | "transfer" | "escalate" | "error" | "compaction", event id)`,
+`("code", (event id, part index))`, `("node", (invocation id, node path))`."""
 
 
 class StepLog:
@@ -27,7 +34,7 @@ class StepLog:
     self._dropped = 0             # how many ops every reader has taken (and were dropped)
     self._open = 0                # ops from this index on were taken by nobody yet: a change may merge into them
     self._readers: dict[int, int] = {}  # a reader's cursor -> how many readers stand there
-    self._keys: dict[str, str] = {}             # 'model:<event id>', 'call:<call id>', ... -> step id
+    self._keys: dict[StepKey, str] = {}         # what a step is about -> its id (see StepKey)
     self._counter = 0
 
   # ---- readers -----------------------------------------------------------------------------
@@ -94,13 +101,17 @@ class StepLog:
     self._counter += 1
     return f"{prefix}{self._counter}"
 
-  def _key_id(self, key: str) -> str:
-    """A new step id for what `key` names (`model:<event id>`, `call:<call id>`, ...), found again by `_find`."""
-    step_id = self._keys[key] = self._new_id()
+  def _key_id(self, kind: str, of: Hashable) -> str:
+    """A new step id for the `kind` step about `of` (see StepKey), found again by `_find(kind, of)`."""
+    step_id = self._keys[(kind, of)] = self._new_id()
     return step_id
 
-  def _find(self, key: str) -> Optional[Step]:
-    step_id = self._keys.get(key)
+  def _bind(self, kind: str, of: Hashable, step_id: str) -> None:
+    """From now on `_find(kind, of)` gives the existing step `step_id`."""
+    self._keys[(kind, of)] = step_id
+
+  def _find(self, kind: str, of: Hashable) -> Optional[Step]:
+    step_id = self._keys.get((kind, of))
     return None if step_id is None else self.steps.get(step_id)
 
   def _add(self, step: Step) -> Step:

@@ -9,11 +9,31 @@ from ._sessions import NotebookAgent
 from .live_run import LiveRun
 
 
-async def paused_sessions(entry: NotebookAgent, session_id: Optional[str] = None) -> list[tuple[Any, list[PendingItem]]]:
-  """[(session, its pending items)] of the agent's store: the named session, else every session that waits."""
+async def owner_of(entry: NotebookAgent, session_id: str, user_id: Optional[str] = None) -> str:
+  """The user whose session `session_id` is: `user_id` when given; else the agent's current user when
+  that user has such a session, else the one user of the store who has. A session id several other
+  users share raises ValueError naming them (pass --user); an unknown one gives the current user
+  (LiveRun.attach then says the session is not in the store)."""
+  if user_id is not None:
+    return user_id
+  service, app = entry.runner.session_service, entry.runner.app_name
+  if await service.get_session(app_name=app, user_id=entry.user_id, session_id=session_id) is not None:
+    return entry.user_id
+  listed = await service.list_sessions(app_name=app)
+  owners = sorted({s.user_id for s in listed.sessions if s.id == session_id})
+  if len(owners) > 1:
+    raise ValueError(f"Session {session_id!r} of {entry.name} exists for users {', '.join(map(repr, owners))}; "
+                     f"name one: --user {owners[0]}.")
+  return owners[0] if owners else entry.user_id
+
+
+async def paused_sessions(entry: NotebookAgent, session_id: Optional[str] = None,
+                          user_id: Optional[str] = None) -> list[tuple[Any, list[PendingItem]]]:
+  """[(session, its pending items)] of the agent's store: the named session (of its owner, see
+  `owner_of`), else every session that waits."""
   service, app = entry.runner.session_service, entry.runner.app_name
   if session_id is not None:
-    ids = [(entry.user_id, session_id)]
+    ids = [(await owner_of(entry, session_id, user_id), session_id)]
   else:
     listed = await service.list_sessions(app_name=app)
     ids = [(s.user_id, s.id) for s in sorted(listed.sessions, key=lambda s: s.last_update_time or 0, reverse=True)]
@@ -30,11 +50,12 @@ async def paused_sessions(entry: NotebookAgent, session_id: Optional[str] = None
   return found
 
 
-async def pending_list(entry: NotebookAgent, session_id: Optional[str] = None) -> list[PendingItem]:
-  """What `%agent pending AGENT [--session S]` returns: the pending calls of the named (or current) session,
-  else of every session of the store that waits (each such session is printed, to resume it by name)."""
+async def pending_list(entry: NotebookAgent, session_id: Optional[str] = None,
+                       user_id: Optional[str] = None) -> list[PendingItem]:
+  """What `%agent pending AGENT [--session S] [--user U]` returns: the pending calls of the named (or current)
+  session, else of every session of the store that waits (each such session is printed, to resume it by name)."""
   session_id = session_id or entry.session_id
-  found = await paused_sessions(entry, session_id)
+  found = await paused_sessions(entry, session_id, user_id)
   if session_id is None:
     for session, items in found:
       print(f"session {session.id} (user {session.user_id}): {len(items)} pending: "
@@ -42,11 +63,12 @@ async def pending_list(entry: NotebookAgent, session_id: Optional[str] = None) -
   return [item for _, items in found for item in items]
 
 
-async def reopen(entry: NotebookAgent, session_id: Optional[str] = None) -> LiveRun:
-  """What `%agent resume AGENT [--session S]` returns: the paused run, with its tree and buttons.
+async def reopen(entry: NotebookAgent, session_id: Optional[str] = None, user_id: Optional[str] = None) -> LiveRun:
+  """What `%agent resume AGENT [--session S] [--user U]` returns: the paused run, with its tree and buttons.
 
   Without --session: the agent's current session if it waits, else the most recently
-  updated session that does. The session becomes the agent's current one.
+  updated session that does. A named session is opened as its owner's (`owner_of`): another
+  user's session too. The session and its user become the agent's current ones.
   """
   if session_id is None and entry.session_id is not None:
     current = await paused_sessions(entry, entry.session_id)
@@ -59,7 +81,7 @@ async def reopen(entry: NotebookAgent, session_id: Optional[str] = None) -> Live
                        "`%agent sessions AGENT` lists its sessions.")
     session_id, user_id = waiting[0][0].id, waiting[0][0].user_id
   else:
-    user_id = entry.user_id
+    user_id = await owner_of(entry, session_id, user_id)
   run = await LiveRun.attach(entry.runner, session_id=session_id, user_id=user_id, label=entry.name)
   entry.session_id, entry.user_id = session_id, user_id
   entry.runs.append(run)

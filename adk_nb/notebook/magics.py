@@ -321,7 +321,7 @@ async def agent_line(line: str) -> Any:
 async def _agent_line(line: str) -> Any:
   words = shlex.split(line)
   if not words or words[0] not in _SUBCOMMANDS:
-    raise UsageError("usage: %agent sessions|state|pending|resume|reset|tools [AGENT] [--session NAME]; "
+    raise UsageError("usage: %agent sessions|state|pending|resume|reset|tools [AGENT] [--session NAME] [--user ID]; "
                      "%agent export|import|delete|rename AGENT ...")
   command, names = words[0], words[1:]
   if command in ("export", "import", "delete", "rename"):  # the agent's sessions, managed (see _session_admin)
@@ -341,6 +341,13 @@ async def _agent_line(line: str) -> Any:
     if at + 1 >= len(names):
       raise UsageError(f"usage: %agent {command} [AGENT] [--session NAME]")
     session_id = names[at + 1]
+    del names[at:at + 2]
+  session_user = None
+  if command in ("pending", "resume") and "--user" in names:  # whose session --session names
+    at = names.index("--user")
+    if at + 1 >= len(names):
+      raise UsageError(f"usage: %agent {command} [AGENT] [--session NAME] [--user ID]")
+    session_user = names[at + 1]
     del names[at:at + 2]
   as_table = command == "sessions" and "--table" in names
   names = [n for n in names if not (as_table and n == "--table")]
@@ -375,8 +382,8 @@ async def _agent_line(line: str) -> Any:
 
     try:
       if command == "resume":
-        return await _reopen.reopen(entry, session_id)
-      return await _reopen.pending_list(entry, session_id)
+        return await _reopen.reopen(entry, session_id, session_user)
+      return await _reopen.pending_list(entry, session_id, session_user)
     except ValueError as exc:
       raise UsageError(str(exc)) from None
   if command == "reset":

@@ -459,6 +459,9 @@ class RunView(widgets.VBox):
     self._last_flush = 0.0
     self._state_key: Any = None
     self._unsubscribe = run.subscribe(self._on_change)
+    # However the view is closed (its close(), a container's close_widgets, ipywidgets' Widget.close,
+    # close_all), its comm goes: then it stops reading the run.
+    self.observe(self._on_comm, names="comm")
     self.tree.on_msg(self._on_tree_msg)
     if self.graph is not None:
       self.graph.follow(run.steps.steps, list(run.steps.steps))
@@ -474,8 +477,12 @@ class RunView(widgets.VBox):
     """A graph node was clicked: the tree shows that node's steps (and what is inside them)."""
     self.tree.filter = label
 
-  def close(self) -> None:
-    """Closes the view and every widget in it, e.g. when the chat shows the next turn in its place."""
+  def _on_comm(self, change: Any) -> None:
+    if change["new"] is None:
+      self._let_go()
+
+  def _let_go(self) -> None:
+    """Stops reading the run: no more changes, no cursor in its step log, no flush pending (idempotent)."""
     self._unsubscribe()
     if self._seq is not None:
       self.run.steps.unfollow(self._seq)
@@ -483,6 +490,12 @@ class RunView(widgets.VBox):
     if self._handle is not None:
       self._handle.cancel()
       self._handle = None
+
+  def close(self) -> None:
+    """Closes the view and every widget in it, e.g. when the chat shows the next turn in its place.
+    A view closed another way (inside a container that closes its children, or by ipywidgets'
+    `Widget.close`) also stops reading its run."""
+    self._let_go()
     for child in self.children:
       if isinstance(child, RunView):  # a run continued from a step of this one: its view goes too
         child.close()

@@ -253,6 +253,36 @@ def test_after_a_restart_pending_finds_the_pause_and_resume_reopens_it_with_butt
   assert "is not in support's store" in str(_run(shell, "%agent resume agent --session nope").error_in_exec)
 
 
+def test_pending_and_resume_open_another_users_session_as_its_owner(shell, make_refund_agent, capsys):
+  from adk_nb.notebook._sessions import registry
+
+  agent, refunds = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Refunded A1."])
+  shell.user_ns["agent"] = agent
+  first = _run(shell, "%%agent agent --user alice --no-wait\nRefund A1").result
+  assert (first.status, first.user_id) == ("paused", "alice")
+  registry.clear()  # a restarted kernel: the agent's current user is the default one, not alice
+  (item,) = _run(shell, f"%agent pending agent --session {first.session_id}").result
+  assert item.tool == "refund"
+  run = _run(shell, f"%agent resume agent --session {first.session_id}").result
+  assert (run.status, run.session_id, run.user_id) == ("paused", first.session_id, "alice")
+  [approve] = [b for b in run.view.panel.children[0].children[3].children if getattr(b, "description", "") == "Approve"]
+  approve.click()
+  assert refunds == [("A1", 250.0)] and run.status == "done"
+  assert run.user_id == "alice" and registry.get(agent).user_id == "alice"
+  wrong = _run(shell, f"%agent resume agent --session {first.session_id} --user bob").error_in_exec
+  assert "of user 'bob' is not in" in str(wrong)
+
+
+def test_resume_of_a_session_id_two_other_users_share_names_them(shell, make_refund_agent):
+  agent, _ = make_refund_agent(["Hi.", "Hi.", "Hi."])
+  shell.user_ns["agent"] = agent
+  for user, session in (("ann", "s1"), ("bob", "s1"), ("cy", "s2")):
+    assert _run(shell, f"%%agent agent --store memory:// --user {user} --session {session}\nhi").result.status == "done"
+  shared = _run(shell, "%agent resume agent --session s1").error_in_exec
+  assert isinstance(shared, UsageError) and "exists for users 'ann', 'bob'" in str(shared) and "--user ann" in str(shared)
+  assert _run(shell, "%agent pending agent --session s1 --user bob").result == []
+
+
 def test_importing_adk_nb_in_a_notebook_loads_the_magics_without_load_ext(tmp_path):
   # A fresh process: the first `import adk_nb` in an IPython shell registers %%agent.
   code = ("from IPython.core.interactiveshell import InteractiveShell\n"

@@ -234,6 +234,27 @@ async def test_two_views_of_one_run_opened_at_different_times_both_receive_every
   assert run.steps.readers == 1
 
 
+async def test_a_view_closed_inside_another_widget_stops_reading_its_run(make_refund_agent):
+  import ipywidgets as widgets
+  from adk_nb.notebook.views import close_widgets
+
+  agent, _ = make_refund_agent([call("refund", order_id="A1", amount=250.0), "Refunded."])
+  run = await nb.arun(agent, "Refund A1", store="memory://")
+  assert run.status == "paused" and run.steps.readers == 1
+  inside_a_box, closed_directly = nb.RunView(run), nb.RunView(run)
+  sent = []
+  for view in (inside_a_box, closed_directly):
+    view.tree.send = lambda content, buffers=None: sent.append(content)
+  assert run.steps.readers == 3
+  close_widgets(widgets.VBox([inside_a_box]))  # the box's children closed with it, not through RunView.close
+  widgets.Widget.close(closed_directly)        # ipywidgets' own close, as a generic container calls it
+  assert run.steps.readers == 1  # only the run's own view still reads
+  closed_directly.close()  # closing again is harmless
+  run.approve()
+  await run
+  assert run.status == "done" and sent == [], "a closed view was still sent the run's changes"
+
+
 def test_a_view_rendered_mid_run_asks_for_everything(make_refund_agent):
   agent, _ = make_refund_agent(["hello there"])
   run = nb.run(agent, "hi", store="memory://")
