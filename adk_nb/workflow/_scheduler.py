@@ -121,7 +121,10 @@ class Scheduler:
       state.seed(self.input, self.ic.branch)
     try:
       while True:
-        self._schedule()
+        if not self.inline:
+          # Nodes made ready by the plain functions of a batch wait until the whole batch ran, so a
+          # fan-out's own events come before its successors' (google-adk's order).
+          self._schedule()
         if self.inline:
           run = self.inline.popleft()
           if self.running:  # something may be awaiting I/O: a blocking function must not stall it
