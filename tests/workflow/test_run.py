@@ -152,6 +152,34 @@ async def test_a_fan_out_of_functions_emits_its_outputs_before_its_successors_ru
   ]
 
 
+async def test_a_join_nodes_input_schema_checks_each_predecessors_output_as_in_google_adk():
+  from pydantic import BaseModel, ValidationError
+
+  class Item(BaseModel):
+    key: str
+    value: int
+
+  def a(node_input):
+    return {"key": "a", "value": "1"}
+
+  def b(node_input):
+    return None
+
+  def merge(node_input):
+    return node_input
+
+  wf = Workflow(name="w", edges=[("START", (a, b), JoinNode(name="join", input_schema=Item), merge)])
+  events = await run_turn(InMemoryRunner(wf, app_name="app"), "go")
+  assert outputs(events)[-1] == ("w@1/merge@1", {"a": {"key": "a", "value": 1}, "b": None})
+
+  def bad(node_input):
+    return {"wrong": "shape"}
+
+  wf = Workflow(name="w", edges=[("START", (a, bad), JoinNode(name="join", input_schema=Item), merge)])
+  with pytest.raises(ValidationError, match="key"):
+    await run_turn(InMemoryRunner(wf, app_name="app"), "go")
+
+
 async def test_a_synchronous_node_does_not_stall_its_siblings():
   import threading
 
