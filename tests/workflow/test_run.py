@@ -180,6 +180,25 @@ async def test_a_join_nodes_input_schema_checks_each_predecessors_output_as_in_g
     await run_turn(InMemoryRunner(wf, app_name="app"), "go")
 
 
+async def test_a_nested_workflows_node_annotated_content_gets_the_users_content_whole():
+  from google.genai import types
+
+  seen = []
+
+  async def nested_func(node_input: types.Content):
+    seen.append(node_input)
+    return "I am nested"
+
+  def after(node_input: str):
+    return "I am outer"
+
+  nested = Workflow(name="nested", edges=[("START", nested_func)])
+  outer = Workflow(name="outer", edges=[("START", nested, after)])
+  events = await run_turn(InMemoryRunner(outer, app_name="app"), "hello")
+  assert outputs(events)[-1] == ("outer@1/after@1", "I am outer")
+  assert isinstance(seen[0], types.Content) and seen[0].parts[0].text == "hello"
+
+
 async def test_a_synchronous_node_does_not_stall_its_siblings():
   import threading
 
