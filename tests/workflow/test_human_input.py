@@ -250,6 +250,27 @@ async def test_an_interrupt_id_asked_again_after_its_answer_waits_for_a_new_answ
     await run_turn(runner, answer("review", {"result": "revise"}))
 
 
+async def test_a_run_that_asks_again_keeps_its_earlier_answers_across_invocations_as_in_google_adk():
+  @node(rerun_on_resume=True)
+  async def form(ctx, node_input):
+    for field in ("name", "age"):
+      if field not in ctx.resume_inputs:
+        yield RequestInput(interrupt_id=field, message=f"{field}?")
+        return
+    yield {"name": ctx.resume_inputs["name"], "age": ctx.resume_inputs["age"]}
+
+  def after(node_input):
+    return node_input
+
+  runner = InMemoryRunner(Workflow(name="wf", edges=[("START", form, after)]), app_name="app")
+  await run_turn(runner, "go")
+  second = await run_turn(runner, answer("name", {"result": "Ada"}))
+  assert [c.id for e in second for c in e.get_function_calls()] == ["age"]
+  third = await run_turn(runner, answer("age", {"result": 36}))
+  assert outputs(third)[-1] == ("wf@1/after@1", {"name": "Ada", "age": 36})
+  assert await pending(runner) == []
+
+
 async def test_two_open_requests_with_one_interrupt_id_fail_with_the_fix():
   async def left(node_input):
     yield RequestInput(interrupt_id="ok", message="left?")
