@@ -63,7 +63,7 @@ class Progress:
   """What the nodes of a workflow committed after its checkpoint, in a pass that was interrupted
   (the process stopped or the run was cancelled before the workflow paused again or finished)."""
 
-  __slots__ = ("outputs", "routes", "started", "interrupts")
+  __slots__ = ("outputs", "routes", "started", "interrupts", "answers")
 
   def __init__(self) -> None:
     self.outputs: dict[str, Any] = {}
@@ -74,6 +74,9 @@ class Progress:
     """Node run paths with any event committed."""
     self.interrupts: dict[str, list[str]] = {}
     """Node run path -> the requests (long-running call ids) it made itself."""
+    self.answers: dict[str, Any] = {}
+    """Answers to requests made after the checkpoint (by call id): given after the request they answer,
+    so an id asked again after its earlier request was answered gets only the later answer."""
 
 
 def find_checkpoint(events: list[Event], path: str
@@ -86,12 +89,18 @@ def find_checkpoint(events: list[Event], path: str
       if state.get("status") != "paused":
         return None, {}, None
       answers: dict[str, Any] = {}
+      later_answers: dict[str, Any] = {}
+      asked_again: set[str] = set()
       progress: Optional[Progress] = None
       prefix = path + "/"
       for later in events[index + 1:]:
         for response in later.get_function_responses():
           if response.id:
-            answers[response.id] = response.response
+            # An answer goes to the request open when it was given: the checkpoint's, or, once a node
+            # asked with that id again after the checkpoint, that later request.
+            (later_answers if response.id in asked_again else answers)[response.id] = response.response
+        if later.long_running_tool_ids:
+          asked_again.update(later.long_running_tool_ids)
         info = later.node_info
         if info is not None and info.path == path and later.custom_metadata and RESUMED_KEY in later.custom_metadata:
           progress = progress or Progress()
@@ -109,6 +118,9 @@ def find_checkpoint(events: list[Event], path: str
           progress.routes[child] = later.actions.route
         if info.path == child and later.long_running_tool_ids:
           progress.interrupts.setdefault(child, []).extend(sorted(later.long_running_tool_ids))
+      if later_answers:
+        progress = progress or Progress()
+        progress.answers = _answer_values(events, later_answers)
       return state, _answer_values(events[:index], answers), progress
   return None, {}, None
 
@@ -121,10 +133,14 @@ def _answer_values(before: list[Event], answers: dict[str, Any]) -> dict[str, An
   from .utils._rehydration_utils import _extract_schema_from_event, _unwrap_response, _validate_resume_response
 
   values = {call_id: _unwrap_response(response) for call_id, response in answers.items()}
-  for event in before:
+  unchecked = set(values)
+  for event in reversed(before):  # the latest request with an id is the one its answer answers
+    if not unchecked:
+      break
     if not event.long_running_tool_ids:
       continue
-    for call_id in event.long_running_tool_ids & values.keys():
+    for call_id in event.long_running_tool_ids & unchecked:
+      unchecked.discard(call_id)
       schema = _extract_schema_from_event(event, call_id)
       if schema:
         try:

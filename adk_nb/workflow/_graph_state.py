@@ -237,8 +237,10 @@ class GraphState:
   def pause(self, run: NodeRun, interrupts: list[str], rerun: bool = False) -> None:
     """Records a run that waits for answers to `interrupts` (it resumes in a later invocation pass)."""
     self.active.discard(run.name)
+    # A resumed run that asks again keeps the answers it already had: its next pass sees them all.
     self.waiting[run.name] = NodeState(status=NodeStatus.WAITING, input=run.input, run_id=run.run_id,
-                                       branch=run.branch, interrupts=list(interrupts), rerun=rerun)
+                                       branch=run.branch, interrupts=list(interrupts), rerun=rerun,
+                                       resume_inputs=dict(run.resume_inputs))
 
   def answer(self, answers: dict[str, Any], reruns: Any) -> list[NodeRun]:
     """The waiting runs that `answers` (interrupt id -> response) let continue, marked running.
@@ -255,7 +257,7 @@ class GraphState:
         continue
       del self.waiting[name]
       run = NodeRun(name, state.run_id or "1", f"{self.path}/{name}@{state.run_id}", state.input, state.branch,
-                    name in self.graph.terminals, resume_inputs=answered)
+                    name in self.graph.terminals, resume_inputs={**state.resume_inputs, **answered})
       if not (state.rerun or reruns(self.graph.nodes[name])):
         run.answered, run.output = True, answer_value(answered)
       self.active.add(name)
@@ -343,6 +345,8 @@ class GraphState:
               "interrupts": list(state.interrupts)}
       if state.rerun:
         info["rerun"] = True
+      if state.resume_inputs:
+        info["resume_inputs"] = _checkpoint.encode(state.resume_inputs)
       waiting[name] = info
     return {
         "workflow": self.path,
@@ -379,7 +383,8 @@ class GraphState:
     self.waiting = {
         name: NodeState(status=NodeStatus.WAITING, input=_checkpoint.decode(info.get("input")),
                         run_id=info.get("run_id"), branch=info.get("branch"),
-                        interrupts=list(info.get("interrupts", [])), rerun=bool(info.get("rerun")))
+                        interrupts=list(info.get("interrupts", [])), rerun=bool(info.get("rerun")),
+                        resume_inputs=_checkpoint.decode(info.get("resume_inputs", {})))
         for name, info in data["waiting"].items()
     }
 

@@ -241,7 +241,8 @@ class NodeRunner:
     node = self.node
     node_input = self.input
     if node.input_schema is not None:
-      node_input = _validate(node.input_schema, node_input)
+      own = getattr(node, "_validate_input_data", None)  # a JoinNode checks each joined input
+      node_input = own(node_input) if own is not None else _validate(node.input_schema, node_input)
     if _is_workflow(node):
       result = GraphResult()
       async for event in node._graph_events(ctx._invocation_context, self.path, node_input, result, ctx,

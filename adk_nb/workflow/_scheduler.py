@@ -62,6 +62,7 @@ class Scheduler:
     self.dynamic_runs: dict[str, int] = {}
     self.inline: deque = deque()
     self.used_ids: Optional[set[str]] = None
+    """The interrupt ids of this invocation's requests still open (read on the first request)."""
     self.events: Optional[list[Event]] = None
     """This invocation's events (read once, for the checkpoint and the interrupt ids in use)."""
     self.author = workflow.name
@@ -120,7 +121,10 @@ class Scheduler:
       state.seed(self.input, self.ic.branch)
     try:
       while True:
-        self._schedule()
+        if not self.inline:
+          # Nodes made ready by the plain functions of a batch wait until the whole batch ran, so a
+          # fan-out's own events come before its successors' (google-adk's order).
+          self._schedule()
         if self.inline:
           run = self.inline.popleft()
           if self.running:  # something may be awaiting I/O: a blocking function must not stall it
@@ -212,7 +216,8 @@ class Scheduler:
           left.append(spec)  # an agent or nested workflow resumes through its own records (and replays)
         else:
           raise NodeMayHaveRunError(self.wf.name, path)
-      todo = state.ready() or state.answer(answers, _reruns)
+      # Requests asked again in the interrupted pass take only answers given after them.
+      todo = state.ready() or state.answer(progress.answers, _reruns)
       if not todo:
         return left
 
@@ -275,22 +280,30 @@ class Scheduler:
       self.queue.put_nowait(("done", run))
 
   def check_new_interrupt(self, run: NodeRunner, interrupt_id: str) -> None:
-    """A reused interrupt id could not be told apart from its earlier, answered request.
+    """Refuses an interrupt id while an earlier request with that id is still open.
 
-    Only this invocation counts (its events are read once): ids may repeat across invocations,
-    as google-adk's confirmation ids `wf_tool_confirmation:{node path}` do, and the check costs
-    the length of the invocation, not of the session.
+    An id may be used again once its earlier request was answered (a loop asking 'approval' each
+    round, two nodes asking in turn), as in google-adk: an answer applies to the request that was
+    open when it was given (see `_checkpoint.find_checkpoint`), never to a later one. Two open
+    requests with one id could not be told apart by their answer, so the second is refused.
+    Only this invocation counts (its events are read once, and only when a node asks for input):
+    ids may repeat across invocations, as google-adk's confirmation ids `wf_tool_confirmation:{node
+    path}` do, and the check costs the length of the invocation, not of the session.
     """
     if self.used_ids is None:
-      events = self.events or ()
-      answered = {r.id for e in events for r in e.get_function_responses()}
-      self.used_ids = {c.id for e in events if e.long_running_tool_ids
-                       for c in e.get_function_calls() if c.id in e.long_running_tool_ids and c.id in answered}
+      open_ids: set[str] = set()
+      for e in self.events or ():
+        if e.long_running_tool_ids:
+          open_ids.update(c.id for c in e.get_function_calls() if c.id in e.long_running_tool_ids)
+        for r in e.get_function_responses():
+          open_ids.discard(r.id)
+      self.used_ids = open_ids
     if interrupt_id in self.used_ids:
       raise WorkflowDataError(
-          f"Node {run.path!r} asked for input with interrupt_id {interrupt_id!r}, which this session already "
-          f"used. Give each request its own id, e.g. RequestInput(interrupt_id=f'{interrupt_id}:{{ctx.run_id}}') "
-          "(every loop iteration has a new run id), or leave interrupt_id out for a random one."
+          f"Node {run.path!r} asked for input with interrupt_id {interrupt_id!r} while an earlier request with "
+          "that id is still open (unanswered), so one answer could not be told apart from the other. Give each "
+          f"open request its own id, e.g. RequestInput(interrupt_id=f'{interrupt_id}:{{ctx.run_id}}'), or leave "
+          "interrupt_id out for a random one."
       )
     self.used_ids.add(interrupt_id)
 

@@ -23,6 +23,8 @@ def validate(schema: Any, value: Any) -> Any:
   if adapter is None:
     adapter = _adapters[id(schema)] = TypeAdapter(schema)
   if isinstance(value, types.Content):
+    if isinstance(schema, type) and issubclass(schema, types.Content):
+      return value  # a node that takes the Content gets it whole, as in google-adk
     text = "".join(p.text for p in value.parts or [] if p.text)
     value = text if schema is str else adapter.validate_json(text)
   else:

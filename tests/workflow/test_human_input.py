@@ -216,26 +216,119 @@ async def test_a_pause_inside_a_nested_workflow_resumes_through_the_outer_one():
   assert outputs(events)[-1] == ("outer@1/after@1", {"inner answer": {"x": 1}})
 
 
-async def test_a_reused_interrupt_id_fails_with_the_fix_instead_of_a_broken_resume():
+def review_loop(seen):
+  """A node asking 'review' each round (google-adk's loop pattern): 'revise' loops, 'approve' ends."""
   @node(rerun_on_resume=True)
   async def review(ctx, node_input):
     if "review" not in ctx.resume_inputs:
-      yield RequestInput(interrupt_id="review", message="ok?")
+      yield RequestInput(interrupt_id="review", message="Approve or revise?")
       return
-    ctx.route = "again"
-    yield 1
+    seen.append((ctx.node_path, ctx.resume_inputs["review"]))
+    ctx.route = ctx.resume_inputs["review"]
+    yield ctx.resume_inputs["review"]
 
-  wf = Workflow(name="wf", edges=[("START", review), (review, {"again": review})])
-  runner = InMemoryRunner(wf, app_name="app")
+  def done(node_input):
+    return f"done: {node_input}"
+
+  return Workflow(name="wf", edges=[("START", review), (review, {"revise": review, "approve": done})])
+
+
+async def test_an_interrupt_id_asked_again_after_its_answer_waits_for_a_new_answer():
+  seen = []
+  runner = InMemoryRunner(review_loop(seen), app_name="app")
   await run_turn(runner, "go")
+  second = await run_turn(runner, answer("review", {"result": "revise"}))
+  # The first answer went to the first request only: the second request is open and waits.
+  assert seen == [("wf@1/review@1", "revise")]
+  assert [e.node_info.path for e in second if e.long_running_tool_ids] == ["wf@1/review@2"]
+  assert [(i.call_id, i.invocation_id) for i in await pending(runner)] == [("review", second[-1].invocation_id)]
+  third = await run_turn(runner, answer("review", {"result": "approve"}))
+  assert seen == [("wf@1/review@1", "revise"), ("wf@1/review@2", "approve")]
+  assert outputs(third)[-1] == ("wf@1/done@1", "done: approve")
+  assert await pending(runner) == []
+  with pytest.raises(ValueError, match="'review' was already answered; nothing was changed"):
+    await run_turn(runner, answer("review", {"result": "revise"}))
+
+
+async def test_a_run_that_asks_again_keeps_its_earlier_answers_across_invocations_as_in_google_adk():
+  @node(rerun_on_resume=True)
+  async def form(ctx, node_input):
+    for field in ("name", "age"):
+      if field not in ctx.resume_inputs:
+        yield RequestInput(interrupt_id=field, message=f"{field}?")
+        return
+    yield {"name": ctx.resume_inputs["name"], "age": ctx.resume_inputs["age"]}
+
+  def after(node_input):
+    return node_input
+
+  runner = InMemoryRunner(Workflow(name="wf", edges=[("START", form, after)]), app_name="app")
+  await run_turn(runner, "go")
+  second = await run_turn(runner, answer("name", {"result": "Ada"}))
+  assert [c.id for e in second for c in e.get_function_calls()] == ["age"]
+  third = await run_turn(runner, answer("age", {"result": 36}))
+  assert outputs(third)[-1] == ("wf@1/after@1", {"name": "Ada", "age": 36})
+  assert await pending(runner) == []
+
+
+async def test_two_open_requests_with_one_interrupt_id_fail_with_the_fix():
+  async def left(node_input):
+    yield RequestInput(interrupt_id="ok", message="left?")
+
+  async def right(node_input):
+    yield RequestInput(interrupt_id="ok", message="right?")
+
+  runner = InMemoryRunner(Workflow(name="wf", edges=[("START", left), ("START", right)]), app_name="app")
   try:
-    await run_turn(runner, answer("review", {"ok": True}))
+    await run_turn(runner, "go")
   except ValueError:
     pass  # raised once the Runner follows google-adk's error contract
   session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
   error = next(e for e in session.events if e.error_code == "WorkflowDataError")
-  assert error.node_info.path == "wf@1/review@2"
-  assert "interrupt_id=f'review:{ctx.run_id}'" in error.error_message
+  assert "still open" in error.error_message
+  assert "interrupt_id=f'ok:{ctx.run_id}'" in error.error_message
+
+
+async def test_a_request_asked_again_in_a_cut_off_pass_does_not_take_the_earlier_answer():
+  import asyncio
+  import contextlib
+
+  seen = []
+  runner = InMemoryRunner(review_loop(seen), app_name="app")
+  paused = await run_turn(runner, "go")
+  invocation_id = paused[-1].invocation_id
+  stop = asyncio.Event()
+  original = runner.session_service.append_event
+
+  async def append_then_stop(session, event):  # the process stops once the second request is committed
+    result = await original(session, event)
+    if event.long_running_tool_ids:
+      stop.set()
+      await asyncio.Event().wait()
+    return result
+
+  async def resume():
+    async for _ in runner.run_async(user_id="user", session_id="session",
+                                    new_message=answer("review", {"result": "revise"})):
+      pass
+
+  runner.session_service.append_event = append_then_stop
+  task = asyncio.ensure_future(resume())
+  await stop.wait()
+  task.cancel()
+  with contextlib.suppress(asyncio.CancelledError):
+    await task
+  runner.session_service.append_event = original
+  assert seen == [("wf@1/review@1", "revise")]
+
+  # Continuing: the second request waits again; the first answer ('revise') does not answer it.
+  events = [e async for e in runner.run_async(user_id="user", session_id="session", invocation_id=invocation_id)]
+  assert seen == [("wf@1/review@1", "revise")]
+  assert [i.call_id for i in await pending(runner)] == ["review"]
+  final = await run_turn(runner, answer("review", {"result": "approve"}))
+  assert seen == [("wf@1/review@1", "revise"), ("wf@1/review@2", "approve")]
+  assert outputs(final)[-1] == ("wf@1/done@1", "done: approve")
+  assert events is not None
 
 
 async def test_a_pause_after_an_agent_node_resumes_without_calling_the_model_again():

@@ -4,7 +4,7 @@ import asyncio
 
 import pytest
 
-from adk_nb import Context, InMemoryRunner, Workflow
+from adk_nb import Context, Event, InMemoryRunner, Workflow
 from adk_nb.testing import run_turn
 from adk_nb.workflow import DEFAULT_ROUTE, JoinNode, NodeTimeoutError, RetryConfig, node
 
@@ -123,6 +123,80 @@ async def test_fan_out_runs_branches_concurrently_and_the_join_collects_their_ou
   assert outputs(events)[-1] == ("w@1/merge@1", {"a": "A", "b": "B", "c": "C"})
   branches = {e.node_info.path: e.branch for e in events if e.output is not None}
   assert branches["w@1/a@1"] == "a@1" and branches["w@1/join@1"] is None
+
+
+async def test_a_fan_out_of_functions_emits_its_outputs_before_its_successors_run_as_in_google_adk():
+  # google-adk 2.x's sample contributing/samples/workflows/multi_triggers: the same six events, same order.
+  def make_uppercase(node_input: str):
+    return node_input.upper()
+
+  def count_characters(node_input: str):
+    return len(node_input)
+
+  def reverse_string(node_input: str):
+    return node_input[::-1]
+
+  async def send_message(node_input):
+    yield Event(message=f"Triggered for input: {node_input}")
+
+  wf = Workflow(name="root_agent", edges=[("START", (make_uppercase, count_characters, reverse_string), send_message)])
+  events = await run_turn(InMemoryRunner(wf, app_name="app"), "hello")
+  assert [(e.node_info.path.split("/")[-1], e.output, e.content.parts[0].text if e.content else None)
+          for e in events if e.node_info and e.node_info.path != "root_agent@1"] == [
+      ("make_uppercase@1", "HELLO", None),
+      ("count_characters@1", 5, None),
+      ("reverse_string@1", "olleh", None),
+      ("send_message@1", None, "Triggered for input: HELLO"),
+      ("send_message@2", None, "Triggered for input: 5"),
+      ("send_message@3", None, "Triggered for input: olleh"),
+  ]
+
+
+async def test_a_join_nodes_input_schema_checks_each_predecessors_output_as_in_google_adk():
+  from pydantic import BaseModel, ValidationError
+
+  class Item(BaseModel):
+    key: str
+    value: int
+
+  def a(node_input):
+    return {"key": "a", "value": "1"}
+
+  def b(node_input):
+    return None
+
+  def merge(node_input):
+    return node_input
+
+  wf = Workflow(name="w", edges=[("START", (a, b), JoinNode(name="join", input_schema=Item), merge)])
+  events = await run_turn(InMemoryRunner(wf, app_name="app"), "go")
+  assert outputs(events)[-1] == ("w@1/merge@1", {"a": {"key": "a", "value": 1}, "b": None})
+
+  def bad(node_input):
+    return {"wrong": "shape"}
+
+  wf = Workflow(name="w", edges=[("START", (a, bad), JoinNode(name="join", input_schema=Item), merge)])
+  with pytest.raises(ValidationError, match="key"):
+    await run_turn(InMemoryRunner(wf, app_name="app"), "go")
+
+
+async def test_a_nested_workflows_node_annotated_content_gets_the_users_content_whole():
+  from google.genai import types
+
+  seen = []
+
+  async def nested_func(node_input: types.Content):
+    seen.append(node_input)
+    return "I am nested"
+
+  def after(node_input: str):
+    return "I am outer"
+
+  nested = Workflow(name="nested", edges=[("START", nested_func)])
+  outer = Workflow(name="outer", edges=[("START", nested, after)])
+  events = await run_turn(InMemoryRunner(outer, app_name="app"), "hello")
+  assert outputs(events)[-1] == ("outer@1/after@1", "I am outer")
+  assert isinstance(seen[0], types.Content) and seen[0].parts[0].text == "hello"
 
 
 async def test_a_synchronous_node_does_not_stall_its_siblings():
