@@ -277,3 +277,41 @@ def test_edit_and_continue_from_a_tool_result_opens_the_continued_run_below(page
   forked = page.locator(".adknb-runview .adknb-tree").nth(2)
   forked.locator("xpath=self::*[@data-status='done']").wait_for(timeout=60_000)
   assert "Paris: 21 degrees" in forked.inner_text()
+
+
+HANDOFF_NOTEBOOK = [
+    '''%load_ext adk_nb
+from adk_nb import Agent
+from adk_nb.models import ScriptedModel, call
+from adk_nb.tools import FunctionTool
+booked = []
+def book(room: str) -> dict:
+    """Books a room."""
+    booked.append(room)
+    return {"booked": room}
+booker = Agent(name="booker", model=ScriptedModel([call("book", room="R1"), "Booked R1."]),
+               tools=[FunctionTool(book, require_confirmation=True)])
+desk = Agent(name="desk", model=ScriptedModel([call("transfer_to_agent", agent_name="booker")]), sub_agents=[booker])''',
+    '''%%agent desk --store memory:// --out run
+Book room R1''',
+]
+
+
+def test_after_an_approval_nothing_stays_paused_and_the_call_says_who_approved_it(page, lab, write_notebook):
+  """Issue 30 items 1 and 5: a coordinator hands over to a booker whose tool needs approval; after the click the
+  tree and the graph show what is true now (no step 'paused', one run per agent) and the call says 'approved by'."""
+  name = write_notebook("handoff.ipynb", HANDOFF_NOTEBOOK)
+  _open_and_run_all(page, lab, name)
+  page.wait_for_selector(".adknb-tree[data-status='paused']", timeout=60_000)
+  page.get_by_role("button", name="Approve", exact=True).click()
+  page.wait_for_selector(".adknb-tree[data-status='done']", timeout=60_000)
+  _wait_for_cells_to_finish(page)
+  tree = page.locator(".adknb-tree").first
+  assert "Booked R1." in tree.inner_text()
+  assert tree.locator("details[data-status='paused'], details[data-status='pending']").count() == 0
+  call_line = tree.locator("details[data-kind='tool_call']:has-text('book(')")
+  assert call_line.count() == 1 and "approved by button" in call_line.inner_text()
+  graph = page.locator(".adknb-graph")
+  if graph.count():  # drawn for agent trees with sub-agents
+    assert graph.first.locator("[data-status='paused']").count() == 0
+    assert "2 runs" not in graph.first.inner_text()
