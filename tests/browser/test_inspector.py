@@ -63,6 +63,8 @@ def test_loop_order_parallel_lanes_and_every_model_call(page, lab, write_noteboo
     assert int(re.match(r"(\d+) ms", ms).group(1)) >= 290
   # The timeline: the same steps as spans, one row each, marked with their agent (parallel branches side by side in time).
   tree.locator(".adknb-timeline-toggle").click()
+  # The kernel computes the trace when the tab opens and sends it; wait until it is drawn (no fixed sleep).
+  tree.locator(".adknb-timeline .adknb-span[data-lane='critic']").first.wait_for(timeout=30_000)
   lanes_text = [lane for lane in dict.fromkeys(tree.locator(".adknb-timeline .adknb-span").evaluate_all(
       "rows => rows.map(r => r.dataset.lane)")) if lane != "run"]
   assert lanes_text[:4] == ["pipeline", "fan", "a (fan.a)", "b (fan.b)"] and "critic" in lanes_text

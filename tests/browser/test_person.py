@@ -191,6 +191,13 @@ def test_the_timeline_is_a_trace_one_row_per_span_with_durations_and_a_broken_wa
   tree = page.locator(".adknb-tree").first
   tree.locator(".adknb-timeline-toggle").click()
   tree.locator(".adknb-timeline .adknb-span").first.wait_for(timeout=30_000)
+  # The trace arrives from the kernel and is laid out by the browser: wait until both tool calls are drawn
+  # with a laid-out track (the assertions below then read one settled drawing).
+  page.wait_for_function("""el => {
+      const rows = [...el.querySelectorAll('.adknb-timeline .adknb-span')];
+      return rows.filter(r => r.dataset.kind === 'tool_call').length === 2
+        && rows.every(r => r.querySelector('.adknb-track').clientWidth > 0);
+  }""", arg=tree.element_handle(), timeout=30_000)
   rows = tree.locator(".adknb-timeline .adknb-span").evaluate_all("""rows => rows.map(r => {
       const bar = r.querySelector('.adknb-bar'), track = r.querySelector('.adknb-track');
       return {kind: r.dataset.kind, name: r.querySelector('.adknb-span-name').textContent,
