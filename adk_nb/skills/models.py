@@ -24,17 +24,18 @@ _MAX_DESCRIPTION = 1024
 _MAX_COMPATIBILITY = 500
 
 
-def _snake_case_names_allowed() -> bool:
-  """google-adk accepts snake_case names only when SNAKE_CASE_SKILL_NAME is switched on (off by default).
+def _opted_in(feature: str) -> bool:
+  """Whether an experimental google-adk feature that is off by default was switched on.
 
-  adk_nb's `features` answers True for every name it was not told about, so the opt-in is read
-  from an explicit `override_feature_enabled(SNAKE_CASE_SKILL_NAME, True)` or google-adk's
-  environment variable `ADK_ENABLE_SNAKE_CASE_SKILL_NAME`.
+  adk_nb's `features` answers True for every name it was not told about, so for the skill
+  features google-adk ships switched off (SNAKE_CASE_SKILL_NAME, SKILL_LIFECYCLE) the opt-in is
+  read from an explicit `override_feature_enabled(name, True)` or google-adk's environment
+  variable `ADK_ENABLE_<NAME>`.
   """
-  if os.environ.get("ADK_ENABLE_SNAKE_CASE_SKILL_NAME", "").strip().lower() in ("1", "true", "yes", "on"):
+  if os.environ.get(f"ADK_ENABLE_{feature}", "").strip().lower() in ("1", "true", "yes", "on"):
     return True
   from .. import features
-  return features._overrides.get(features.FeatureName.SNAKE_CASE_SKILL_NAME.value) is True
+  return features._overrides.get(feature) is True
 
 
 class Frontmatter(BaseModel):
@@ -68,7 +69,7 @@ class Frontmatter(BaseModel):
     value = unicodedata.normalize("NFKC", value)
     if len(value) > _MAX_NAME:
       raise ValueError(f"name must be at most {_MAX_NAME} characters")
-    if _snake_case_names_allowed():
+    if _opted_in("SNAKE_CASE_SKILL_NAME"):
       if not _KEBAB_OR_SNAKE.match(value):
         raise ValueError(
             "name must be lowercase kebab-case (a-z, 0-9, hyphens) or snake_case (a-z, 0-9, underscores), "

@@ -1,0 +1,147 @@
+"""SkillToolset offers a model what google-adk 2.13's offers, and answers its calls the same way.
+
+google_adk_turn.json was written by google-adk itself (fixtures/make_google_adk_turn.py): one
+scripted turn that lists the skills, loads one, reads a reference, runs its script, calls the tool
+the skill adds, and asks for a missing file. The same turn runs here on adk_nb.
+"""
+
+import importlib.util
+import json
+import pathlib
+
+import pytest
+from google.genai import types
+
+from adk_nb.agents import Agent
+from adk_nb.code_executors.unsafe_local_code_executor import UnsafeLocalCodeExecutor
+from adk_nb.models import ScriptedModel, call
+from adk_nb.runners import InMemoryRunner
+from adk_nb.skills import Frontmatter, Resources, Skill, load_skills_from_dir
+from adk_nb.testing import run_turn
+from adk_nb.tools.skill_toolset import DEFAULT_SKILL_SYSTEM_INSTRUCTION, SkillDiscoveryMode, SkillToolset
+
+FIXTURES = pathlib.Path(__file__).parent / "fixtures"
+GOOGLE = json.loads((FIXTURES / "google_adk_turn.json").read_text())
+
+
+def _generator() -> dict:
+  spec = importlib.util.spec_from_file_location("turn_script", FIXTURES / "turn_script.py")
+  module = importlib.util.module_from_spec(spec)
+  spec.loader.exec_module(module)
+  return vars(module)
+
+
+def _skill_part(instruction: str) -> str:
+  # The agent's own instruction comes first; how each framework names the agent there is its own
+  # wording (tests/differential masks it too). The skills' part starts here.
+  return instruction[instruction.index("You can use specialized 'skills'"):]
+
+
+def _without_titles(schema):
+  # google-adk's FunctionTool adds pydantic's "title" keys to a function's schema; adk_nb's does not
+  # (a FunctionTool difference outside skills, left as it is).
+  if isinstance(schema, dict):
+    return {k: _without_titles(v) for k, v in schema.items() if k != "title"}
+  return schema
+
+
+def _record(request) -> dict:
+  tools = [d.model_dump(mode="json", exclude_none=True)
+           for tool in request.config.tools or [] for d in tool.function_declarations or []]
+  return {"system_instruction": request.config.system_instruction, "tools": tools}
+
+
+def _comparable(record: dict) -> dict:
+  skill_tools = {"list_skills", "load_skill", "load_skill_resource", "run_skill_script"}
+  tools = [t if t["name"] in skill_tools else _without_titles(t) for t in record["tools"]]
+  return {"system_instruction": _skill_part(record["system_instruction"]), "tools": tools}
+
+
+async def _run_scripted_turn():
+  gen = _generator()
+  script = [types.Part(text=gen["FINAL_TEXT"]) if step is None else call(step[0], step[1])
+            for step in gen["SCRIPT"]]
+  model = ScriptedModel(script)
+  toolset = SkillToolset(skills=load_skills_from_dir(FIXTURES / "skills"),
+                         additional_tools=[gen["get_water_temperature"]], code_executor=UnsafeLocalCodeExecutor())
+  agent = Agent(name="harbour_agent", model=model, instruction="You help sailors.", tools=[toolset])
+  runner = InMemoryRunner(agent=agent, app_name="skills")
+  events = await run_turn(runner, "When is high tide at Roscoff?", session_id="s1")
+  return model, events, runner
+
+
+async def test_a_scripted_turn_sends_and_answers_what_google_adk_does():
+  model, events, runner = await _run_scripted_turn()
+  model.assert_complete()
+  requests = [_comparable(_record(r)) for r in model.requests]
+  google = [_comparable(r) for r in GOOGLE["requests"]]
+  # Tool declarations: names, descriptions and schemas as google-adk's, step by step (the skill's
+  # extra tool appears once the skill is loaded).
+  assert [r["tools"] for r in requests] == [r["tools"] for r in google]
+  assert [[t["name"] for t in r["tools"]] for r in requests][2] == [
+      "list_skills", "load_skill", "load_skill_resource", "run_skill_script", "get_water_temperature"]
+  # The system instruction google-adk builds, word for word.
+  assert [r["system_instruction"] for r in requests] == [r["system_instruction"] for r in google]
+  answers = [{"name": p.function_response.name, "response": p.function_response.response}
+             for e in events for p in (e.content.parts if e.content else []) if p.function_response]
+  assert answers == GOOGLE["answers"]
+  assert answers[3]["response"]["stdout"] == "Next high tide at Roscoff: 18:40\n"
+  assert answers[-1]["response"]["error_code"] == "RESOURCE_NOT_FOUND"
+  assert events[-1].content.parts[0].text == "High tide at Roscoff is at 18:40; the water is 14 C."
+  session = await runner.session_service.get_session(app_name="skills", user_id="user", session_id="s1")
+  assert session.state["_adk_activated_skill_harbour_agent"] == ["tide-skill"]
+  assert {k: v for k, v in session.state.items()} == GOOGLE["state"]
+
+
+def test_default_instruction_is_google_adks():
+  assert DEFAULT_SKILL_SYSTEM_INSTRUCTION.startswith("You can use specialized 'skills'")
+  assert "`run_skill_script`" in DEFAULT_SKILL_SYSTEM_INSTRUCTION
+  assert _skill_part(GOOGLE["requests"][0]["system_instruction"]) == DEFAULT_SKILL_SYSTEM_INSTRUCTION
+
+
+async def test_without_a_code_executor_the_script_tool_is_not_offered_and_the_prompt_says_so():
+  skill = Skill(frontmatter=Frontmatter(name="s-one", description="d"), instructions="i",
+                resources=Resources(scripts={"a.py": {"src": "print(1)"}}))
+  model = ScriptedModel([types.Part(text="ok")])
+  agent = Agent(name="a", model=model, tools=[SkillToolset(skills=[skill])])
+  await run_turn(InMemoryRunner(agent=agent, app_name="x"), "hi", session_id="s")
+  request = model.requests[0]
+  names = [d.name for t in request.config.tools for d in t.function_declarations]
+  assert names == ["list_skills", "load_skill", "load_skill_resource"]
+  assert "You cannot run them" in request.config.system_instruction
+
+
+async def test_eager_discovery_puts_the_catalog_in_the_instruction_and_drops_list_skills():
+  skills = load_skills_from_dir(FIXTURES / "skills")
+  model = ScriptedModel([types.Part(text="ok")])
+  agent = Agent(name="a", model=model, tools=[SkillToolset(skills=skills, discovery_mode=SkillDiscoveryMode.EAGER,
+                                                           code_executor=UnsafeLocalCodeExecutor())])
+  await run_turn(InMemoryRunner(agent=agent, app_name="x"), "hi", session_id="s")
+  request = model.requests[0]
+  assert "list_skills" not in [d.name for t in request.config.tools for d in t.function_declarations]
+  assert "<name>\nmoon-skill\n</name>" in request.config.system_instruction
+  assert "Moon phases &lt;and&gt;" in request.config.system_instruction
+
+
+async def test_a_script_that_fails_is_reported_as_an_error_with_its_stderr():
+  skill = Skill(frontmatter=Frontmatter(name="bad-script", description="d"), instructions="i",
+                resources=Resources(scripts={"boom.py": {"src": "import sys\nsys.exit('went wrong')\n"},
+                                             "run.sh": {"src": "echo out; echo err >&2; exit 3\n"}}))
+  model = ScriptedModel([call("run_skill_script", skill_name="bad-script", file_path="scripts/boom.py"),
+                         call("run_skill_script", skill_name="bad-script", file_path="run.sh"),
+                         call("run_skill_script", skill_name="bad-script", file_path="scripts/none.rb"),
+                         types.Part(text="done")])
+  agent = Agent(name="a", model=model, tools=[SkillToolset(skills=[skill], code_executor=UnsafeLocalCodeExecutor())])
+  events = await run_turn(InMemoryRunner(agent=agent, app_name="x"), "go", session_id="s")
+  answers = [p.function_response.response for e in events for p in (e.content.parts if e.content else [])
+             if p.function_response]
+  assert answers[0]["status"] == "error" and "went wrong" in answers[0]["stderr"]
+  assert answers[1] == {"skill_name": "bad-script", "file_path": "run.sh", "stdout": "out\n",
+                        "stderr": "err\nExit code 3", "status": "error"}
+  assert answers[2]["error_code"] == "SCRIPT_NOT_FOUND"
+
+
+def test_duplicate_skill_names_are_refused():
+  skill = Skill(frontmatter=Frontmatter(name="twice", description="d"), instructions="i")
+  with pytest.raises(ValueError, match="Duplicate skill name 'twice'"):
+    SkillToolset(skills=[skill, skill])
