@@ -35,7 +35,12 @@ GENERATED_FILES_MARKER = "__ADK_SKILL_GENERATED_FILES__:"
 # The program the executor runs. `{files!r}` is the skill's files by relative path; the script
 # part and the ending are appended below. Every path is checked to stay inside the folder.
 _PROLOGUE = """
-import os, sys, json as _json, subprocess, runpy, tempfile
+import os
+import sys
+import json as _json
+import subprocess
+import runpy
+import tempfile
 from pathlib import PurePosixPath, PureWindowsPath
 _files = {files!r}
 def _materialize_and_run():
@@ -160,6 +165,24 @@ def validate_skill_subpath(path: str, *, base_dir: Optional[Path] = None, sub_di
   return normalized
 
 
+def resource_files(skill: models.Skill) -> list[tuple[str, dict[str, Union[str, bytes]]]]:
+  """(folder, {path: content}) for references, assets and scripts, through the skill's accessors (as google-adk)."""
+  res = skill.resources
+  scripts = {}
+  for name in res.list_scripts():
+    script = res.get_script(name)
+    if script is not None and script.src is not None:
+      scripts[name] = script.src
+  out = [("references", {}), ("assets", {}), ("scripts", scripts)]
+  for (_, mapping), names, get in zip(out, (res.list_references(), res.list_assets()),
+                                      (res.get_reference, res.get_asset)):
+    for name in names:
+      content = get(name)
+      if content is not None:
+        mapping[name] = content
+  return out
+
+
 def _command_line(first: list[str], script_args: Any, short_options: Optional[dict],
                   positional_args: Optional[list]) -> list[str]:
   argv = list(first)
@@ -180,10 +203,8 @@ def build_program(skill: models.Skill, file_path: str, script_args: Any, short_o
   name = validate_skill_subpath(file_path, sub_dir="scripts", strip_sub_dir=True)
   ext = name.rsplit(".", 1)[-1].lower() if "." in name else ""
   path = f"scripts/{name}"
-  res = skill.resources
-  files: dict[str, Union[str, bytes]] = {f"references/{k}": v for k, v in res.references.items() if v is not None}
-  files.update({f"assets/{k}": v for k, v in res.assets.items() if v is not None})
-  files.update({f"scripts/{k}": v.src for k, v in res.scripts.items() if v is not None})
+  files = {f"{folder}/{name}": content for folder, mapping in resource_files(skill)
+           for name, content in mapping.items()}
   total = sum(len(v) for v in files.values())
   if total > MAX_SKILL_PAYLOAD_BYTES:
     logger.warning("Skill '%s' resources total %d bytes, exceeding the recommended limit of %d bytes.",
@@ -308,6 +329,12 @@ async def run_script(executor: Any, tool_context: Any, skill: models.Skill, file
     if skipped:
       response["skipped_artifacts"] = skipped
     return response
+  except SystemExit as exit_:
+    # An executor that runs the program in-process (google-adk's own) lets the script's sys.exit through.
+    if exit_.code in (None, 0):
+      return {"skill_name": skill.name, "file_path": file_path, "stdout": "", "stderr": "", "status": "success"}
+    return {"error": f"Failed to execute script '{file_path}': exited with code {exit_.code}",
+            "error_code": "EXECUTION_ERROR"}
   except Exception as error:  # noqa: BLE001 - the model is told what failed, as google-adk
     logger.exception("Error executing script '%s' from skill '%s'", file_path, skill.name)
     message = str(error)

@@ -27,16 +27,17 @@ from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
 
 from google.genai import types
 
+from ..agents.readonly_context import ReadonlyContext
+from ..code_executors.base_code_executor import BaseCodeExecutor
 from ..skills import models, prompt
 from ..skills.skill_registry import SkillRegistry
+from ..utils import instructions_utils
 from . import _skill_script
 from .base_tool import BaseTool
 from .base_toolset import BaseToolset, ToolPredicate
 from .function_tool import FunctionTool
 
 if TYPE_CHECKING:
-  from ..agents.readonly_context import ReadonlyContext
-  from ..code_executors.base_code_executor import BaseCodeExecutor
   from ..models.llm_request import LlmRequest
   from .tool_context import ToolContext
 
@@ -124,14 +125,16 @@ def _skill_content_hash(skill: models.Skill) -> str:
 
   feed(skill.name, skill.instructions,
        json.dumps(skill.frontmatter.model_dump(mode="json"), sort_keys=True, default=str))
-  res = skill.resources
-  for kind, mapping in (("references", res.references), ("assets", res.assets)):
+  for kind, mapping in _resource_files(skill):
     for name in sorted(mapping):
       if mapping[name] is not None:
         feed(kind, name, mapping[name])
-  for name in sorted(res.scripts):
-    feed("scripts", name, res.scripts[name].src)
   return hasher.hexdigest()
+
+
+def _resource_files(skill: models.Skill) -> list[tuple[str, dict[str, Union[str, bytes]]]]:
+  """(folder, {path: content}) for references, assets and scripts, read through the skill's accessors."""
+  return _skill_script.resource_files(skill)
 
 
 def _build_skill_system_instruction(*, prefix: Optional[str] = None, allowed_tools: Optional[set[str]] = None,
@@ -293,8 +296,7 @@ class LoadSkillTool(_SkillTool):
                                                tool_context.invocation_id, skill)
     instructions = skill.instructions
     if skill.frontmatter.metadata.get("adk_inject_state"):
-      from ..flows import inject_session_state
-      instructions = await inject_session_state(instructions, tool_context)
+      instructions = await instructions_utils.inject_session_state(instructions, tool_context)
     result: dict[str, Any] = {"skill_name": name, "instructions": instructions,
                               "frontmatter": skill.frontmatter.model_dump()}
     if evicted:
@@ -325,7 +327,7 @@ class UnloadSkillTool(_SkillTool):
 
 
 def _resource(skill: models.Skill, file_path: str) -> tuple[bool, Any]:
-  """(the path names a resource folder, the content or None)."""
+  """(the path names a resource folder, the content or None), through the skill's accessors."""
   res = skill.resources
   if file_path.startswith("references/"):
     return True, res.get_reference(file_path[len("references/"):])
@@ -506,10 +508,8 @@ class RunSkillScriptTool(_SkillTool):
 
 async def _write_skill_to_environment(skill: models.Skill, skill_dir: Path, env: Any) -> None:
   """Writes every resource of `skill` under `skill_dir` in the environment (paths checked first)."""
-  res = skill.resources
   writes = []
-  for sub, mapping in (("references", res.references), ("assets", res.assets),
-                       ("scripts", {k: v.src for k, v in res.scripts.items()})):
+  for sub, mapping in _resource_files(skill):
     seen: set[str] = set()
     for name, content in mapping.items():
       normalized = _skill_script.validate_skill_subpath(name, base_dir=skill_dir, sub_dir=sub)
@@ -577,6 +577,7 @@ class SkillToolset(BaseToolset):
       self._skills_folder = Path(skills_folder)
     self._script_timeout = script_timeout
     self._save_output_artifacts = save_output_artifacts
+    self._use_invocation_cache = False  # the tools change once a skill is loaded: never cache the list per turn
     self._fetched_skill_cache: collections.OrderedDict[str, dict[str, Any]] = collections.OrderedDict()
     self._max_cache_turns = 16
     self._provided_tools_by_name: dict[str, BaseTool] = {}
@@ -632,16 +633,17 @@ class SkillToolset(BaseToolset):
       return False
     if getattr(context, "_invocation_context", None) is None or self._registry is not None:
       return True
-    return any(skill.resources.scripts for skill in self._skills.values())
+    return any(skill.resources.list_scripts() for skill in self._skills.values())
 
   async def get_tools(self, readonly_context: Optional["ReadonlyContext"] = None) -> list[BaseTool]:
     """The skill tools, plus the additional tools the active skills name."""
-    tools = self._tools + await self._additional_tools_for(readonly_context)
+    tools = self._tools + await self._resolve_additional_tools_from_state(readonly_context)
     if not self._offers_script_tool(readonly_context):
       tools = [t for t in tools if not isinstance(t, RunSkillScriptTool)]
     return [t for t in tools if self._is_tool_selected(t, readonly_context)]
 
-  async def _additional_tools_for(self, context: Optional["ReadonlyContext"]) -> list[BaseTool]:
+  async def _resolve_additional_tools_from_state(self, context: Optional["ReadonlyContext"]) -> list[BaseTool]:
+    """The tools the active skills list in `metadata.adk_additional_tools`, in activation order."""
     if not context:
       return []
     wanted: dict[str, None] = {}  # in activation order, so earlier declarations keep their place
@@ -675,6 +677,10 @@ class SkillToolset(BaseToolset):
       out.append(tool)
       taken.add(tool.name)
     return out
+
+  def _get_skill(self, skill_name: str) -> Optional[models.Skill]:
+    """A skill given to the toolset, by name."""
+    return self._skills.get(skill_name)
 
   async def _get_or_fetch_skill(self, skill_name: str, invocation_id: Optional[str] = None
                                 ) -> Optional[models.Skill]:

@@ -145,3 +145,25 @@ def test_duplicate_skill_names_are_refused():
   skill = Skill(frontmatter=Frontmatter(name="twice", description="d"), instructions="i")
   with pytest.raises(ValueError, match="Duplicate skill name 'twice'"):
     SkillToolset(skills=[skill, skill])
+
+
+async def test_load_skill_fills_state_placeholders_when_the_skill_asks_and_shows_binary_files_to_the_model():
+  skill = Skill(frontmatter=Frontmatter(name="greet-skill", description="d", metadata={"adk_inject_state": True}),
+                instructions="Greet {user:name} in {lang?}.",
+                resources=Resources(assets={"logo.png": b"\x89PNG\r\n\x1a\n\xff"}))
+  model = ScriptedModel([call("load_skill", skill_name="greet-skill"),
+                         call("load_skill_resource", skill_name="greet-skill", file_path="assets/logo.png"),
+                         types.Part(text="done")])
+  runner = InMemoryRunner(agent=Agent(name="a", model=model, tools=[SkillToolset(skills=[skill])]), app_name="x")
+  await runner.session_service.create_session(app_name="x", user_id="user", session_id="s",
+                                              state={"user:name": "Ana"})
+  events = await run_turn(runner, "hi", session_id="s")
+  answers = [p.function_response.response for e in events for p in (e.content.parts if e.content else [])
+             if p.function_response]
+  assert answers[0]["instructions"] == "Greet Ana in ."
+  assert answers[1]["status"].startswith("Binary file detected.")
+  shown = model.requests[2].contents[-1]
+  assert shown.role == "user"
+  assert shown.parts[0].text == "The content of binary file 'assets/logo.png' is:"
+  assert shown.parts[1].inline_data.data == b"\x89PNG\r\n\x1a\n\xff"
+  assert shown.parts[1].inline_data.mime_type == "image/png"
