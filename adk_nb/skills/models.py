@@ -7,7 +7,6 @@ google-adk 2.13's `google.adk.skills.models`, field for field, with its validati
 
 from __future__ import annotations
 
-import os
 import re
 import unicodedata
 from typing import Any, Optional, Union
@@ -25,17 +24,10 @@ _MAX_COMPATIBILITY = 500
 
 
 def _opted_in(feature: str) -> bool:
-  """Whether an experimental google-adk feature that is off by default was switched on.
-
-  adk_nb's `features` answers True for every name it was not told about, so for the skill
-  features google-adk ships switched off (SNAKE_CASE_SKILL_NAME, SKILL_LIFECYCLE) the opt-in is
-  read from an explicit `override_feature_enabled(name, True)` or google-adk's environment
-  variable `ADK_ENABLE_<NAME>`.
-  """
-  if os.environ.get(f"ADK_ENABLE_{feature}", "").strip().lower() in ("1", "true", "yes", "on"):
-    return True
+  """Whether an experimental google-adk feature that ships switched off (SNAKE_CASE_SKILL_NAME,
+  SKILL_LIFECYCLE) was switched on: `override_feature_enabled(name, True)` or `ADK_ENABLE_<NAME>=1`."""
   from .. import features
-  return features._overrides.get(feature) is True
+  return features.is_feature_enabled(features.FeatureName(feature))
 
 
 class Frontmatter(BaseModel):

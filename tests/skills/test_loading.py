@@ -85,7 +85,9 @@ def test_no_front_matter_and_a_folder_whose_name_differs_say_what_to_do(tmp_path
 def test_snake_case_names_need_google_adks_opt_in(monkeypatch):
   with pytest.raises(ValidationError, match="lowercase kebab-case"):
     Frontmatter(name="tide_skill", description="d")
-  monkeypatch.setitem(features._overrides, "SNAKE_CASE_SKILL_NAME", True)
+  assert not features.is_feature_enabled(features.FeatureName.SNAKE_CASE_SKILL_NAME)  # off, as in google-adk
+  monkeypatch.setitem(features._overrides, "SNAKE_CASE_SKILL_NAME", True)  # what override_feature_enabled writes
+  assert features.is_feature_enabled(features.FeatureName.SNAKE_CASE_SKILL_NAME)
   assert Frontmatter(name="tide_skill", description="d").name == "tide_skill"
   with pytest.raises(ValidationError, match="Mixing hyphens and underscores"):
     Frontmatter(name="tide_skill-x", description="d")

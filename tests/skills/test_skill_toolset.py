@@ -167,3 +167,27 @@ async def test_load_skill_fills_state_placeholders_when_the_skill_asks_and_shows
   assert shown.parts[0].text == "The content of binary file 'assets/logo.png' is:"
   assert shown.parts[1].inline_data.data == b"\x89PNG\r\n\x1a\n\xff"
   assert shown.parts[1].inline_data.mime_type == "image/png"
+
+
+async def test_unload_skill_is_offered_only_under_skill_lifecycle_and_hides_the_unloaded_instructions(monkeypatch):
+  skill = Skill(frontmatter=Frontmatter(name="tide-skill", description="d"), instructions="Secret steps.")
+  model = ScriptedModel([types.Part(text="ok")])
+  agent = Agent(name="a", model=model, tools=[SkillToolset(skills=[skill])])
+  await run_turn(InMemoryRunner(agent=agent, app_name="x"), "hi", session_id="s")
+  assert "unload_skill" not in [d.name for t in model.requests[0].config.tools for d in t.function_declarations]
+
+  monkeypatch.setenv("ADK_ENABLE_SKILL_LIFECYCLE", "1")
+  model = ScriptedModel([call("load_skill", skill_name="tide-skill"), call("unload_skill", skill_name="tide-skill"),
+                         types.Part(text="done")])
+  runner = InMemoryRunner(agent=Agent(name="a", model=model, tools=[SkillToolset(skills=[skill])]), app_name="x")
+  events = await run_turn(runner, "hi", session_id="s")
+  answers = [p.function_response.response for e in events for p in (e.content.parts if e.content else [])
+             if p.function_response]
+  assert answers[1] == {"skill_name": "tide-skill", "unloaded": True, "active_skills": []}
+  assert "unload_skill" in [d.name for t in model.requests[0].config.tools for d in t.function_declarations]
+  # The model's next request carries a notice in place of the instructions; the session keeps them.
+  sent = [p.function_response.response for c in model.requests[2].contents for p in c.parts if p.function_response]
+  assert sent[0] == {"skill_name": "tide-skill", "status": "unloaded", "detail": (
+      "This skill has been unloaded. Its instructions no longer apply and the tools it contributed are no longer "
+      "available. Load it again if you need them.")}
+  assert answers[0]["instructions"] == "Secret steps."
