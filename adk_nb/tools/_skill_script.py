@@ -280,19 +280,23 @@ async def save_generated_files(tool_context: Any, files: list[dict], skipped: li
   return saved
 
 
-async def run_script(executor: Any, tool_context: Any, skill: models.Skill, file_path: str, script_args: Any,
-                     short_options: Optional[dict], positional_args: Optional[list], *, timeout: int,
-                     save_output_artifacts: bool) -> dict[str, Any]:
+def new_marker() -> str:
+  """The marker the generated files follow in stdout: random per run, so a script cannot forge it."""
+  return f"{GENERATED_FILES_MARKER}{secrets.token_hex(16)}:"
+
+
+async def run_script(executor: Any, invocation_context: Any, tool_context: Any, skill: models.Skill, file_path: str,
+                     script_args: Any, short_options: Optional[dict], positional_args: Optional[list], *,
+                     timeout: int, save_output_artifacts: bool) -> dict[str, Any]:
   """Runs one script with `executor`; the function response google-adk gives for it."""
-  marker = f"{GENERATED_FILES_MARKER}{secrets.token_hex(16)}:" if save_output_artifacts else None
+  marker = new_marker() if save_output_artifacts else None
   try:
     program = build_program(skill, file_path, script_args, short_options, positional_args, timeout, marker)
     if program is None:
       ext = f"'.{file_path.rsplit('.', 1)[-1]}'" if "." in file_path else "(no extension)"
       return {"error": f"Unsupported script type {ext}. Supported types: .py, .sh, .bash",
               "error_code": "UNSUPPORTED_SCRIPT_TYPE"}
-    result = await asyncio.to_thread(executor.execute_code, tool_context._invocation_context,
-                                     CodeExecutionInput(code=program))
+    result = await asyncio.to_thread(executor.execute_code, invocation_context, CodeExecutionInput(code=program))
     stdout, stderr = result.stdout, result.stderr
     files: list[dict] = []
     skipped: list[str] = []

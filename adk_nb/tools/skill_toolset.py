@@ -417,6 +417,35 @@ class LoadSkillResourceTool(_SkillTool):
           types.Part(inline_data=types.Blob(data=content, mime_type=mime))]))
 
 
+class _SkillScriptCodeExecutor:
+  """Runs a skill's script through a code executor (google-adk's helper, by its name: Google's tests use it)."""
+
+  def __init__(self, base_executor: Any, script_timeout: int = _DEFAULT_SCRIPT_TIMEOUT,
+               save_output_artifacts: bool = False) -> None:
+    self._base_executor = base_executor
+    self._script_timeout = script_timeout
+    self._save_output_artifacts = save_output_artifacts
+
+  def _build_wrapper_code(self, skill: models.Skill, file_path: str, script_args: Any,
+                          short_options: Optional[dict] = None, positional_args: Optional[list] = None,
+                          nonce: Optional[str] = None) -> Optional[str]:
+    """The program the executor runs for `file_path` (None for a script type that cannot be run)."""
+    marker = None
+    if self._save_output_artifacts:
+      marker = f"{_skill_script.GENERATED_FILES_MARKER}{nonce}:" if nonce else _skill_script.new_marker()
+    return _skill_script.build_program(skill, file_path, script_args, short_options, positional_args,
+                                       self._script_timeout, marker)
+
+  async def execute_script_async(self, invocation_context: Any, skill: models.Skill, file_path: str,
+                                 script_args: Any, short_options: Optional[dict] = None,
+                                 positional_args: Optional[list] = None, skill_telemetry: Any = None,
+                                 tool_context: Optional["ToolContext"] = None) -> dict[str, Any]:
+    """Runs the script; google-adk's answer (stdout, stderr, status; or error and error_code)."""
+    return await _skill_script.run_script(
+        self._base_executor, invocation_context, tool_context, skill, file_path, script_args, short_options,
+        positional_args, timeout=self._script_timeout, save_output_artifacts=self._save_output_artifacts)
+
+
 class RunSkillScriptTool(_SkillTool):
   """`run_skill_script`: runs a script of the skill through the code executor (or the environment)."""
 
@@ -479,9 +508,10 @@ class RunSkillScriptTool(_SkillTool):
     if executor is None:
       return _error("Neither Environment nor CodeExecutor is configured. An environment or code executor is "
                     "required to run scripts.", "NO_CODE_EXECUTOR")
-    return await _skill_script.run_script(
-        executor, tool_context, skill, path, script_args, short, positional,
-        timeout=self._toolset._script_timeout, save_output_artifacts=self._toolset._save_output_artifacts)
+    runner = _SkillScriptCodeExecutor(executor, self._toolset._script_timeout,
+                                      save_output_artifacts=self._toolset._save_output_artifacts)
+    return await runner.execute_script_async(tool_context._invocation_context, skill, path, script_args, short,
+                                             positional, tool_context=tool_context)
 
   async def _run_in_environment(self, env: Any, skill: models.Skill, path: str, command: str) -> dict:
     try:
