@@ -51,11 +51,10 @@ def _load_dir(directory: pathlib.Path) -> dict[str, Union[str, bytes]]:
     if "__pycache__" in path.parts or not path.is_file():
       continue
     key = path.relative_to(directory).as_posix()
-    data = path.read_bytes()
     try:
-      files[key] = data.decode("utf-8")
+      files[key] = path.read_text(encoding="utf-8")  # text mode: line endings read as '\n', as google-adk
     except UnicodeDecodeError:
-      files[key] = data
+      files[key] = path.read_bytes()
   return files
 
 
@@ -309,8 +308,8 @@ def _storage_client(project_id: Optional[str], credentials: Any, what: str) -> A
 
 
 def _list_skills_in_gcs_dir(bucket_name: str, skills_base_path: str = "", project_id: Optional[str] = None,
-                            credentials: Any = None,
-                            on_error: Optional[Callable[[str, Exception], None]] = None) -> dict[str, models.Frontmatter]:
+                            credentials: Any = None, on_error: Optional[Callable[[str, Exception], None]] = None
+                            ) -> dict[str, models.Frontmatter]:
   """Front matter of each skill folder under `gs://bucket_name/skills_base_path` (needs google-cloud-storage)."""
   bucket = _storage_client(project_id, credentials, "list skills in GCS").bucket(bucket_name)
   prefix = skills_base_path.strip("/")

@@ -119,3 +119,10 @@ def test_the_catalog_xml_escapes_names_and_descriptions():
       "<available_skills>\n<skill>\n<name>\na-b\n</name>\n<description>\nx &lt; y &amp; z\n</description>\n"
       "</skill>\n</available_skills>")
   assert format_skills_as_xml([]) == "<available_skills>\n</available_skills>"
+
+
+def test_text_resources_are_read_with_newline_line_endings_as_google_adk_reads_them(tmp_path):
+  path = _skill(tmp_path, "crlf-skill", "---\nname: crlf-skill\ndescription: d\n---\nbody")
+  (path / "references").mkdir()
+  (path / "references" / "notes.md").write_bytes(b"one\r\ntwo\r\n")
+  assert load_skill_from_dir(path).resources.get_reference("notes.md") == "one\ntwo\n"
