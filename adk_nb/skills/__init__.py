@@ -6,8 +6,7 @@ give it to `adk_nb.tools.skill_toolset.SkillToolset`. The Google Cloud Storage l
 `google-cloud-storage`; without it they raise ImportError saying so.
 """
 
-from typing import Any
-
+from ..utils.lazy import lazy_exports
 from ._utils import _list_skills_in_dir as list_skills_in_dir
 from ._utils import _list_skills_in_dir_async as list_skills_in_dir_async
 from ._utils import _list_skills_in_gcs_dir as list_skills_in_gcs_dir
@@ -29,12 +28,5 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-  if name == "DEFAULT_SKILL_SYSTEM_INSTRUCTION":
-    import warnings
-
-    from ..tools import skill_toolset
-    warnings.warn("Importing DEFAULT_SKILL_SYSTEM_INSTRUCTION from adk_nb.skills is deprecated (as in google-adk); "
-                  "import it from adk_nb.tools.skill_toolset.", DeprecationWarning, stacklevel=2)
-    return skill_toolset.DEFAULT_SKILL_SYSTEM_INSTRUCTION
-  raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# google-adk still answers this old spelling (with a DeprecationWarning); its home is tools.skill_toolset.
+__getattr__ = lazy_exports(__name__, {"DEFAULT_SKILL_SYSTEM_INSTRUCTION": "adk_nb.tools.skill_toolset"})

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import html
-from typing import Any, Sequence, Union
+from typing import Sequence, Union
 
+from ..utils.lazy import lazy_exports
 from . import models
 
 __all__ = ["format_skills_as_xml"]
@@ -20,12 +21,5 @@ def format_skills_as_xml(skills: Sequence[Union[models.Frontmatter, models.Skill
   return "\n".join(lines)
 
 
-def __getattr__(name: str) -> Any:
-  if name == "DEFAULT_SKILL_SYSTEM_INSTRUCTION":
-    import warnings
-
-    from ..tools import skill_toolset
-    warnings.warn("Importing DEFAULT_SKILL_SYSTEM_INSTRUCTION from adk_nb.skills.prompt is deprecated (as in "
-                  "google-adk); import it from adk_nb.tools.skill_toolset.", DeprecationWarning, stacklevel=2)
-    return skill_toolset.DEFAULT_SKILL_SYSTEM_INSTRUCTION
-  raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# google-adk still answers this old spelling (with a DeprecationWarning); its home is tools.skill_toolset.
+__getattr__ = lazy_exports(__name__, {"DEFAULT_SKILL_SYSTEM_INSTRUCTION": "adk_nb.tools.skill_toolset"})
