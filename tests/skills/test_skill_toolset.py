@@ -191,3 +191,57 @@ async def test_unload_skill_is_offered_only_under_skill_lifecycle_and_hides_the_
       "This skill has been unloaded. Its instructions no longer apply and the tools it contributed are no longer "
       "available. Load it again if you need them.")}
   assert answers[0]["instructions"] == "Secret steps."
+
+
+class _FolderEnvironment:
+  """An environment whose files live in a temporary folder (google-adk's BaseEnvironment methods)."""
+
+  def __init__(self, root: pathlib.Path):
+    self.root, self.is_initialized, self.commands = root, False, []
+
+  @property
+  def working_dir(self) -> pathlib.Path:
+    return pathlib.Path("/work")
+
+  async def initialize(self):
+    self.is_initialized = True
+
+  async def close(self):
+    self.is_initialized = False
+
+  def _local(self, path) -> pathlib.Path:
+    return self.root / str(path).lstrip("/")
+
+  async def read_file(self, path) -> bytes:
+    return self._local(path).read_bytes()  # FileNotFoundError when absent, as google-adk's environments
+
+  async def write_file(self, path, content):
+    local = self._local(path)
+    local.parent.mkdir(parents=True, exist_ok=True)
+    local.write_bytes(content.encode() if isinstance(content, str) else content)
+
+  async def execute(self, command, timeout=None):
+    self.commands.append(command)
+    import types as _t
+    return _t.SimpleNamespace(stdout=self._local("/work/skills/tide-skill/scripts/next_tide.py").read_text()[:15],
+                              stderr="", exit_code=0, timed_out=False)
+
+
+async def test_with_an_environment_scripts_take_a_command_and_the_skill_is_written_there_first(tmp_path):
+  env = _FolderEnvironment(tmp_path)
+  skills = load_skills_from_dir(FIXTURES / "skills")
+  model = ScriptedModel([call("run_skill_script", skill_name="tide-skill", file_path="scripts/next_tide.py",
+                              command="python /work/skills/tide-skill/scripts/next_tide.py"),
+                         types.Part(text="done")])
+  agent = Agent(name="a", model=model, tools=[SkillToolset(skills=skills, environment=env)])
+  events = await run_turn(InMemoryRunner(agent=agent, app_name="x"), "go", session_id="s")
+  run = next(d for t in model.requests[0].config.tools for d in t.function_declarations
+             if d.name == "run_skill_script")
+  assert run.parameters_json_schema["required"] == ["skill_name", "file_path", "command"]
+  assert "`/work/skills/<skill_name>/`" in model.requests[0].config.system_instruction
+  answer = next(p.function_response.response for e in events for p in (e.content.parts if e.content else [])
+                if p.function_response)
+  assert answer == {"stdout": "import argparse", "stderr": "", "exit_code": 0, "timed_out": False}
+  assert (tmp_path / "work/skills/tide-skill/references/tides.md").read_text().startswith("# Tides at Brest")
+  assert (tmp_path / "work/skills/tide-skill/assets/harbours.csv").exists()
+  assert env.commands == ["python /work/skills/tide-skill/scripts/next_tide.py"] and env.is_initialized
