@@ -7,12 +7,14 @@ The same substitution an agent's instruction gets (`{key}`, `{key?}` for optiona
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Awaitable, Callable, Union
 
-if TYPE_CHECKING:
-  from ..agents.readonly_context import ReadonlyContext
+from ..agents.readonly_context import ReadonlyContext
 
-__all__ = ["inject_session_state"]
+__all__ = ["InstructionProvider", "ReadonlyContext", "inject_session_state"]
+
+InstructionProvider = Callable[[ReadonlyContext], Union[str, Awaitable[str]]]
+"""An instruction computed per model call from the context (what `LlmAgent(instruction=...)` also takes)."""
 
 
 async def inject_session_state(template: str, readonly_context: "ReadonlyContext") -> str:
