@@ -1,18 +1,22 @@
 """google-adk's `features` module, for programs and tests that import it: names only, no switches.
 
 google-adk gates experimental code paths behind feature flags (`ADK_ENABLE_*` variables and
-`override_feature_enabled`). adk_nb has none: what it implements is always on, and what it does not
+`override_feature_enabled`). adk_nb has almost none: what it implements is always on, and what it does not
 implement is absent whatever a flag says. So `FeatureName` lists google-adk 2.13's feature names,
 `is_feature_enabled` answers True unless the program overrode the name, `override_feature_enabled`
 records the override (and warns when it asks to turn something off, since adk_nb does not consult
 it), and `experimental` / `stable` / `working_in_progress` return what they decorate unchanged.
-Left out: the registry of stages and defaults, the environment variables, and the warnings
+The exception: the two skill features google-adk ships switched off, SNAKE_CASE_SKILL_NAME (snake_case
+skill names) and SKILL_LIFECYCLE (the `unload_skill` tool), are off here too until
+`override_feature_enabled(name, True)` or `ADK_ENABLE_<NAME>=1`; `adk_nb.skills` reads them.
+Left out: the registry of stages and defaults, the environment variables (but the two above), and the warnings
 google-adk prints when an experimental class is used.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 from enum import Enum
 from typing import Any
 
@@ -79,6 +83,9 @@ class FeatureName(str, Enum):
 
 _overrides: dict[str, bool] = {}
 
+# google-adk's features that are off unless switched on, and that adk_nb consults (adk_nb.skills).
+_OFF_BY_DEFAULT = frozenset({"SNAKE_CASE_SKILL_NAME", "SKILL_LIFECYCLE"})
+
 
 def _key(feature_name: Any) -> str:
   try:
@@ -90,15 +97,21 @@ def _key(feature_name: Any) -> str:
 def override_feature_enabled(feature_name: Any, enabled: bool) -> None:
   """Records an override for `feature_name` (what `is_feature_enabled` then answers); adk_nb's own code ignores it."""
   key = _key(feature_name)
-  if not enabled:
+  if not enabled and key not in _OFF_BY_DEFAULT:
     logger.warning("override_feature_enabled(%s, False): adk_nb has no feature switches, so this changes no "
                    "behaviour; only is_feature_enabled() reports it.", key)
   _overrides[key] = bool(enabled)
 
 
 def is_feature_enabled(feature_name: Any) -> bool:
-  """True unless the program overrode `feature_name` to False."""
-  return _overrides.get(_key(feature_name), True)
+  """True unless the program overrode `feature_name` to False (for the skill features off by default: False
+  unless overridden to True or `ADK_ENABLE_<NAME>` is set)."""
+  key = _key(feature_name)
+  if key in _overrides:
+    return _overrides[key]
+  if key in _OFF_BY_DEFAULT:
+    return os.environ.get(f"ADK_ENABLE_{key}", "").strip().lower() in ("1", "true", "yes", "on")
+  return True
 
 
 def _passthrough(*args: Any, **kwargs: Any) -> Any:

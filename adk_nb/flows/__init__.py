@@ -5,12 +5,14 @@ Other packages use these names, never the private modules themselves:
 - `apply_compactions(events)`: the events as the model sees them, summaries in place of what they cover;
 - `has_rewind(events)` / `without_rewound(events)`: whether a rewind is among the events, and the events
   still in force after the rewinds;
-- `waiting_call_ids(session, invocation_id)`: the calls of an edited step a continued run takes up.
+- `waiting_call_ids(session, invocation_id)`: the calls of an edited step a continued run takes up;
+- `inject_session_state(template, readonly_context)`: `{key}` placeholders filled from state, as instructions are.
 """
 
 from ._compaction import apply_compactions
 from ._contents import has_rewind, without_rewound
 from ._delegation import active_task
 from ._edit import waiting_call_ids
+from ._instructions import inject_session_state
 
-__all__ = ["active_task", "apply_compactions", "has_rewind", "waiting_call_ids", "without_rewound"]
+__all__ = ["active_task", "apply_compactions", "has_rewind", "inject_session_state", "waiting_call_ids", "without_rewound"]

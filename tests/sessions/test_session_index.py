@@ -196,7 +196,7 @@ _ALLOWED = {
     ("workflow/_scheduler.py", "_WORKFLOW_TYPES"): "node kinds",
     ("workflow/_values.py", "_adapters"): "one pydantic adapter per type",
     ("notebook/_session_names.py", "_in_memory"): "display names of sessions in file-less stores, weakly keyed by the store",
-    ("features/__init__.py", "_overrides"): "feature overrides the program set (google-adk's API; nothing reads them)",
+    ("features/__init__.py", "_overrides"): "feature overrides the program set (google-adk's API; only the skill features read them)",
 }
 
 
