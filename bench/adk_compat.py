@@ -482,13 +482,22 @@ def measure_samples(args, work: Path) -> list[dict]:
       copies[(side, base)] = dst
   env = dict(os.environ, ADK_NB_BLOCK_REAL_MODELS='1', LITELLM_LOCAL_MODEL_COST_MAP='True',
              PYTHONDONTWRITEBYTECODE='1')
+  # google-adk's outcomes depend only on google-adk and the samples: kept in --work and reused by a later run
+  # over the same sample folders (delete the file, or use another --work, to probe google-adk again).
+  cache = work / 'google-adk-samples.json'
+  cached = json.loads(cache.read_text()) if args.reuse_google_adk and cache.exists() else {}
+  sides = [(side, python, pkg) for side, python, pkg in
+           (('google-adk', args.adk_python, 'google.adk'), ('adk_nb', args.nb_python, 'adk_nb'))
+           if not (side == 'google-adk' and cached) and args.side in (None, side)]
   jobs = []
   for base in args.samples:
-    for side, python, pkg in (('google-adk', args.adk_python, 'google.adk'), ('adk_nb', args.nb_python, 'adk_nb')):
+    for side, python, pkg in sides:
       for label, root, module in find_samples([str(copies[(side, base)])]):
         # Two trees both have samples/hello_world: the label says which tree.
         jobs.append((f'{tags[base]}:{label}', side, python, pkg, root, module))
   results = collections.defaultdict(dict)
+  for label, outcome in cached.items():
+    results[label]['google-adk'] = outcome
   with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
     futures = {pool.submit(probe_sample, python, pkg, root, module, env, args.sample_timeout): (label, side)
                for label, side, python, pkg, root, module in jobs}
@@ -496,6 +505,8 @@ def measure_samples(args, work: Path) -> list[dict]:
       label, side = futures[future]
       results[label][side] = future.result()
       print(f'  probed {side:10} {label}', file=sys.stderr)
+  if not cached and args.side in (None, 'google-adk'):
+    cache.write_text(json.dumps({label: both['google-adk'] for label, both in results.items() if 'google-adk' in both}))
   return [dict(label=label, **sides) for label, sides in sorted(results.items())]
 
 
@@ -571,6 +582,10 @@ def main() -> int:
                       help='scratch folder for the rewritten copies (outside the repository)')
   parser.add_argument('--files', nargs='*', help='only test files matching these regular expressions')
   parser.add_argument('--jobs', type=int, default=2)
+  parser.add_argument('--reuse-google-adk', action='store_true',
+                      help="samples: take google-adk's outcomes from an earlier run's --work (google-adk-samples.json)")
+  parser.add_argument('--side', choices=('google-adk', 'adk_nb'),
+                      help='samples: probe one framework only (with --reuse-google-adk, to fill the cache first)')
   parser.add_argument('--timeout', type=int, default=60, help='seconds per test item')
   parser.add_argument('--sample-timeout', type=int, default=90,
                       help='seconds per sample (construct and scripted turn); a sample that takes longer is '
