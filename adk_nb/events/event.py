@@ -112,8 +112,9 @@ def _no_node_info() -> NodeInfo:
   return NO_NODE_INFO
 
 
-# `exclude_if` (pydantic >= 2.12) keeps the shared empty NodeInfo out of serialised events. On an older
-# pydantic the field keeps its former default, None, rather than change what a store writes.
+# `Field(exclude_if=...)` (in recent pydantic releases, 2.14 among them) keeps the shared empty NodeInfo out of
+# serialised events. On a pydantic without it the field keeps its former default, None, rather than change
+# what a store writes.
 _HAS_EXCLUDE_IF = "exclude_if" in getattr(FieldInfo, "__slots__", ())
 _NODE_INFO_FIELD: Any = (Field(default=NO_NODE_INFO, exclude_if=functools.partial(operator.is_, NO_NODE_INFO))
                          if _HAS_EXCLUDE_IF else None)
