@@ -7,8 +7,10 @@ the call's arguments as its input; the node's output is the function response
 `LlmAgent(tools=[...])` wraps it in a NodeTool, as google-adk does.
 
 The node runs in a nested run of its own (an in-memory session started from a copy of the
-caller's state, whose state writes are merged back; artifacts are the caller's), as an AgentTool
-runs its agent. A node that asks for input (a RequestInput, a confirmation or a long-running
+caller's state, whose state writes are merged back; artifacts are the caller's), through the same
+driver as an AgentTool's agent (`tools/_nested_run.py`). A run that ends on an error event without
+an output answers `{'error': ...}` naming it; an exception raised by the node propagates as a
+FunctionTool's own would. A node that asks for input (a RequestInput, a confirmation or a long-running
 call inside it) pauses the caller's turn: its pending calls are raised to the caller's
 invocation with the same ids, and the answers continue the node where it stopped. Unlike
 google-adk, the node's own events (its progress messages, the RequestInput event itself) are
