@@ -178,7 +178,7 @@ def _replacement(replaced: Event, replace_with: Union[Event, types.Content]) -> 
                             "custom_metadata": {**(replace_with.custom_metadata or {}), **metadata}}
   if not replace_with.author:
     update["author"] = replaced.author
-  if replace_with.node_info is None and replaced.node_info is not None:
+  if not replace_with.node_info and replaced.node_info:  # (an event outside a graph has a falsy node_info)
     update["node_info"] = replaced.node_info.model_copy()  # a workflow node's output stays that node's
   if replace_with.branch is None:
     update["branch"] = replaced.branch

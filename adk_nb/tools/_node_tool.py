@@ -7,8 +7,10 @@ the call's arguments as its input; the node's output is the function response
 `LlmAgent(tools=[...])` wraps it in a NodeTool, as google-adk does.
 
 The node runs in a nested run of its own (an in-memory session started from a copy of the
-caller's state, whose state writes are merged back; artifacts are the caller's), as an AgentTool
-runs its agent. A node that asks for input (a RequestInput, a confirmation or a long-running
+caller's state, whose state writes are merged back; artifacts are the caller's), through the same
+driver as an AgentTool's agent (`tools/_nested_run.py`). A run that ends on an error event without
+an output answers `{'error': ...}` naming it; an exception raised by the node propagates as a
+FunctionTool's own would. A node that asks for input (a RequestInput, a confirmation or a long-running
 call inside it) pauses the caller's turn: its pending calls are raised to the caller's
 invocation with the same ids, and the answers continue the node where it stopped. Unlike
 google-adk, the node's own events (its progress messages, the RequestInput event itself) are
@@ -23,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from google.genai import types
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from .agent_tool import NestedPause, _parent_artifacts
+from ._nested_run import NestedOutcome, NestedPause, nested_runner, resume_nested, start_nested
 from .base_tool import BaseTool
 from .tool_context import ToolContext
 
@@ -179,8 +181,8 @@ class NodeTool(BaseTool):
   # ---- running ------------------------------------------------------------------------------------
 
   def _runner(self, tool_context: ToolContext, node_input: Any, result: dict[str, Any]):
-    from ..runners import Runner
-    from ..sessions.in_memory_session_service import InMemorySessionService
+    """A nested Runner whose root workflow runs the node once on `node_input` and keeps its output
+    in `result["output"]` (a node's answer is its output, not a text it says)."""
     from ..workflow._function_node import FunctionNode
     from ..workflow._workflow import Workflow
 
@@ -192,15 +194,7 @@ class NodeTool(BaseTool):
 
     root = Workflow(name=_identifier(self.name), edges=[
         ("START", FunctionNode(func=call_node, name=node.name, rerun_on_resume=True))])
-    parent = tool_context.invocation_context
-    return Runner(
-        app_name=root.name,
-        agent=root,
-        session_service=InMemorySessionService(),
-        artifact_service=_parent_artifacts(tool_context) if parent.artifact_service is not None else None,
-        memory_service=parent.memory_service,
-        plugins=list(parent.plugin_manager.plugins) if parent.plugin_manager else None,
-    )
+    return nested_runner(tool_context, root)
 
   async def run_async(self, *, args: dict[str, Any], tool_context: ToolContext) -> Any:
     try:
@@ -209,49 +203,28 @@ class NodeTool(BaseTool):
       return _arg_error(self.name, exc)
     result: dict[str, Any] = {}
     runner = self._runner(tool_context, node_input, result)
-    state = {k: v for k, v in tool_context.state.to_dict().items() if not k.startswith("temp:")}
-    session = await runner.session_service.create_session(
-        app_name=runner.app_name, user_id=tool_context.invocation_context.user_id, state=state)
-    call = {"id": tool_context.function_call_id, "name": self.name, "args": args}
     message = types.Content(role="user", parts=[types.Part(text=f"Call {self.name}")])
-    return await self._drive(runner, session.id, message, tool_context, state, call, result)
+    outcome = await start_nested(runner, tool_context, message, tool_name=self.name, args=args)
+    return self._answer(outcome, result)
 
   async def resume(self, nested: dict[str, Any], answers: list[types.FunctionResponse],
                    tool_context: ToolContext) -> Any:
     """Continues a paused node with the answers to its pending calls."""
-    from ..events.event import Event
-
     args = dict((nested.get("tool_call") or {}).get("args") or {})
     result: dict[str, Any] = {}
     runner = self._runner(tool_context, self._node_input(args), result)
-    session = await runner.session_service.create_session(
-        app_name=runner.app_name, user_id=tool_context.invocation_context.user_id, state=dict(nested["state"]))
-    for raw in nested["events"]:
-      await runner.session_service.append_event(session, Event.model_validate(raw))
-    message = types.Content(role="user", parts=[types.Part(function_response=a) for a in answers])
-    return await self._drive(runner, session.id, message, tool_context, nested["state"], nested["tool_call"], result)
+    return self._answer(await resume_nested(runner, tool_context, nested, answers), result)
 
-  async def _drive(self, runner, session_id: str, message: types.Content, tool_context: ToolContext,
-                   initial_state: dict[str, Any], call: dict[str, Any], result: dict[str, Any]) -> Any:
-    from ..pending import pending_items
-
-    parent = tool_context.invocation_context
-    async for event in runner.run_async(user_id=parent.user_id, session_id=session_id, new_message=message,
-                                        run_config=parent.run_config):
-      if event.author == "user" or event.partial:
-        continue
-      if event.actions.state_delta:
-        tool_context.state.update(event.actions.state_delta)
-    session = await runner.session_service.get_session(app_name=runner.app_name, user_id=parent.user_id,
-                                                       session_id=session_id)
-    waiting = pending_items(session.events)
-    if waiting:
-      ids = {item.call_id for item in waiting}
-      calls = [c for e in session.events for c in e.get_function_calls() if c.id in ids]
-      return NestedPause(tool_call=call, calls=calls, state=initial_state,
-                         events=[e.model_dump(mode="json", by_alias=True, exclude_none=True) for e in session.events])
+  def _answer(self, outcome: "NestedOutcome | NestedPause", result: dict[str, Any]) -> Any:
+    """The function response: the node's output (`{'result': None}` when it has none), an error if
+    the run ended on one without an output, or the pause itself. Unlike AgentTool, what the node
+    says as text is not its answer: its output is."""
+    if isinstance(outcome, NestedPause):
+      return outcome
     output = result.get("output")
     if output is None:
+      if outcome.error:
+        return {"error": f"Node `{self.name}` failed: {outcome.error}"}
       return {"result": None}
     if isinstance(output, BaseModel):
       return output.model_dump(mode="json")

@@ -3,34 +3,18 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional
 
 from google.genai import types
 from pydantic import ValidationError
 
+# NestedPause is imported from here by the flows that raise a paused call to the caller.
+from ._nested_run import NestedOutcome, NestedPause, nested_runner, resume_nested, start_nested
 from .base_tool import BaseTool
 from .tool_context import ToolContext
 
 if TYPE_CHECKING:
   from ..agents.base_agent import BaseAgent
-
-
-@dataclass
-class NestedPause:
-  """An AgentTool call whose agent paused: the calls it waits on and how to continue it."""
-
-  tool_call: dict[str, Any]
-  """The caller's call of the AgentTool (id, name, args); answered once the agent finishes."""
-  calls: list[types.FunctionCall]
-  """The nested agent's pending calls (confirmation requests or long-running calls)."""
-  state: dict[str, Any]
-  """The state the nested session started from."""
-  events: list[dict[str, Any]]
-  """The nested session's events, as JSON."""
-
-  def to_metadata(self) -> dict[str, Any]:
-    return {"tool_call": self.tool_call, "state": self.state, "events": self.events}
 
 
 class AgentTool(BaseTool):
@@ -42,8 +26,11 @@ class AgentTool(BaseTool):
   function response event). Artifacts are the caller's session's, both ways, as in ADK:
   the agent loads what the caller saved, and what it saves lands in the caller's session
   (in the function response event's artifact_delta). Its final text (validated against `output_schema` when the
-  agent has one) is the function response. The agent gets no parent link, so one
-  instance can be a tool of several agents.
+  agent has one) is the function response; if the agent ends on an error (an event with an
+  error code) before it says anything, the answer is `{"error": ...}` naming it. A request
+  inside the agent (a confirmation, a long-running call) pauses the caller's turn, and its
+  answer continues the agent. The agent gets no parent link, so one instance can be a tool
+  of several agents. The nested run is `_nested_run`'s, shared with NodeTool.
 
   Args:
     agent: the agent to wrap.
@@ -92,20 +79,6 @@ class AgentTool(BaseTool):
         text = json.dumps(args, default=str)
     return types.Content(role="user", parts=[types.Part(text=text)])
 
-  def _runner(self, tool_context: ToolContext):
-    from ..runners import Runner
-    from ..sessions.in_memory_session_service import InMemorySessionService
-
-    parent = tool_context.invocation_context
-    return Runner(
-        app_name=self.agent.name,
-        agent=self.agent,
-        session_service=InMemorySessionService(),
-        artifact_service=_parent_artifacts(tool_context) if parent.artifact_service is not None else None,
-        memory_service=parent.memory_service,
-        plugins=list(parent.plugin_manager.plugins) if parent.plugin_manager else None,
-    )
-
   async def run_async(self, *, args: dict[str, Any], tool_context: ToolContext) -> Any:
     if self.skip_summarization:
       tool_context.actions.skip_summarization = True
@@ -113,107 +86,32 @@ class AgentTool(BaseTool):
       message = self._message(args)
     except ValueError as exc:
       return {"error": str(exc)}
-    runner = self._runner(tool_context)
-    state = {k: v for k, v in tool_context.state.to_dict().items() if not k.startswith("temp:")}
-    session = await runner.session_service.create_session(
-        app_name=self.agent.name, user_id=tool_context.invocation_context.user_id, state=state
-    )
-    call = {"id": tool_context.function_call_id, "name": self.name, "args": args}
-    return await self._drive(runner, session.id, message, tool_context, state, call)
+    runner = nested_runner(tool_context, self.agent)
+    return self._answer(await start_nested(runner, tool_context, message, tool_name=self.name, args=args))
 
   async def resume(self, nested: dict[str, Any], answers: list[types.FunctionResponse],
                    tool_context: ToolContext) -> Any:
     """Continues a paused nested run with the answers to its pending calls."""
-    from ..events.event import Event
-
     if self.skip_summarization:
       tool_context.actions.skip_summarization = True
-    runner = self._runner(tool_context)
-    user_id = tool_context.invocation_context.user_id
-    session = await runner.session_service.create_session(
-        app_name=self.agent.name, user_id=user_id, state=dict(nested["state"])
-    )
-    for raw in nested["events"]:
-      await runner.session_service.append_event(session, Event.model_validate(raw))
-    message = types.Content(role="user", parts=[types.Part(function_response=a) for a in answers])
-    return await self._drive(runner, session.id, message, tool_context, nested["state"], nested["tool_call"])
+    runner = nested_runner(tool_context, self.agent)
+    return self._answer(await resume_nested(runner, tool_context, nested, answers))
 
-  async def _drive(self, runner, session_id: str, message: types.Content, tool_context: ToolContext,
-                   initial_state: dict[str, Any], call: dict[str, Any]) -> Any:
-    from ..pending import pending_items
-
-    parent = tool_context.invocation_context
-    last_text: Optional[str] = None
-    error: Optional[str] = None
-    async for event in runner.run_async(user_id=parent.user_id, session_id=session_id, new_message=message,
-                                        run_config=parent.run_config):
-      if event.author == "user" or event.partial:
-        continue
-      if event.actions.state_delta:
-        tool_context.state.update(event.actions.state_delta)
-      if event.error_code:
-        error = f"{event.error_code}: {event.error_message}"
-      if event.content and event.content.parts and not event.get_function_calls() and not event.get_function_responses():
-        text = "".join(p.text for p in event.content.parts if p.text and not p.thought)
-        if text:
-          last_text = text
-    session = await runner.session_service.get_session(app_name=self.agent.name, user_id=parent.user_id,
-                                                       session_id=session_id)
-    waiting = pending_items(session.events)
-    if waiting:
-      ids = {item.call_id for item in waiting}
-      calls = [c for e in session.events for c in e.get_function_calls() if c.id in ids]
-      return NestedPause(
-          tool_call=call,
-          calls=calls,
-          state=initial_state,
-          events=[e.model_dump(mode="json", by_alias=True, exclude_none=True) for e in session.events],
-      )
-    if error and last_text is None:
-      return {"error": f"Agent `{self.name}` failed: {error}"}
-    if last_text is None:
+  def _answer(self, outcome: "NestedOutcome | NestedPause") -> Any:
+    """The function response for how the agent's run ended: its last text (checked against its
+    output_schema), an error if it failed before saying anything, or the pause itself."""
+    if isinstance(outcome, NestedPause):
+      return outcome
+    if outcome.error and outcome.text is None:
+      return {"error": f"Agent `{self.name}` failed: {outcome.error}"}
+    if outcome.text is None:
       return ""
     output_schema = getattr(self.agent, "output_schema", None)
     if output_schema is not None:
       try:
-        return output_schema.model_validate_json(last_text).model_dump(exclude_none=True)
+        return output_schema.model_validate_json(outcome.text).model_dump(exclude_none=True)
       except ValidationError as exc:
         return {"error": f"Agent `{self.name}` answered text that does not match "
                          f"{output_schema.__name__}: {exc.errors()[0]['msg']}."}
-    return last_text
+    return outcome.text
 
-
-def _parent_artifacts(tool_context: ToolContext):
-  """An artifact service for the nested run that reads and writes the caller's session's artifacts."""
-  from ..artifacts.base_artifact_service import BaseArtifactService
-
-  class CallerArtifacts(BaseArtifactService):
-    """Forwards to the calling agent's artifacts (whatever app, user and session the nested run names)."""
-
-    def __init__(self) -> None:
-      parent = tool_context.invocation_context
-      self._service = parent.artifact_service
-      self._scope = dict(app_name=parent.app_name, user_id=parent.user_id, session_id=parent.session.id)
-
-    async def save_artifact(self, *, filename, artifact, custom_metadata=None, **_):
-      return await tool_context.save_artifact(filename, artifact, custom_metadata=custom_metadata)
-
-    async def load_artifact(self, *, filename, version=None, **_):
-      return await tool_context.load_artifact(filename, version=version)
-
-    async def list_artifact_keys(self, **_):
-      return await tool_context.list_artifacts()
-
-    async def delete_artifact(self, *, filename, **_):
-      await self._service.delete_artifact(filename=filename, **self._scope)
-
-    async def list_versions(self, *, filename, **_):
-      return await self._service.list_versions(filename=filename, **self._scope)
-
-    async def list_artifact_versions(self, *, filename, **_):
-      return await self._service.list_artifact_versions(filename=filename, **self._scope)
-
-    async def get_artifact_version(self, *, filename, version=None, **_):
-      return await self._service.get_artifact_version(filename=filename, version=version, **self._scope)
-
-  return CallerArtifacts()

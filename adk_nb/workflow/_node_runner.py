@@ -409,7 +409,7 @@ class NodeRunner:
       event.invocation_id = self.host.ic.invocation_id
     if not event.author:
       event.author = ctx.event_author if ctx is not None and ctx.event_author else self.host.author
-    if event.node_info is None:
+    if not event.node_info:  # None, or the empty NodeInfo of an event made outside a graph
       event.node_info = NodeInfo(path=self.path)
     if event.branch is None:
       event.branch = self.branch

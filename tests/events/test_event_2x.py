@@ -9,7 +9,7 @@ from google.genai import types
 
 from adk_nb.events._branch_path import _BranchPath
 from adk_nb.events._node_path_builder import _NodePathBuilder
-from adk_nb.events.event import Event, NodeInfo
+from adk_nb.events.event import _HAS_EXCLUDE_IF, Event, NodeInfo
 from adk_nb.events.event_actions import EventActions
 from adk_nb.events.request_input import RequestInput
 from adk_nb.sessions import InMemorySessionService
@@ -87,3 +87,39 @@ def test_node_info_names_the_node_and_its_run_ids():
   assert (NodeInfo(path="pipeline@1").name, NodeInfo(path="pipeline@1").parent_run_id) == ("pipeline", None)
   assert (NodeInfo().name, NodeInfo().run_id) == ("", "")
   assert "name" not in NodeInfo(path="a@1").model_dump()  # derived, never stored
+
+
+@pytest.mark.skipif(not _HAS_EXCLUDE_IF, reason="this pydantic has no Field(exclude_if=...): node_info stays None")
+async def test_an_event_outside_a_graph_has_an_empty_node_info_that_is_not_stored():
+  # google-adk 2.x: `event.node_info.path == ''` on any event made outside a workflow graph
+  # (its test helpers read `event.node_info.path` on every event); adk_nb gave None.
+  import copy
+  import pickle
+
+  from adk_nb import Agent, InMemoryRunner
+  from adk_nb.testing import ScriptedModel, run_turn
+
+  runner = InMemoryRunner(Agent(name="helper", model=ScriptedModel(["hi"])), app_name="app")
+  events = await run_turn(runner, "hello")
+  assert [(e.node_info.path, e.node_info.name, e.node_info.run_id, e.node_name) for e in events] == [("", "", "", "")] * 2
+  info = events[-1].node_info
+  assert info == NodeInfo() and NodeInfo() == info and not info  # falsy: "this event comes from no node"
+  # What is stored is what it was when the field read None: google-adk's JSON, `"node_info": {"path": ""}`, reads back too.
+  stored = events[-1].model_dump_json(by_alias=True, exclude_none=True)
+  assert "nodeInfo" not in stored and "node_info" not in events[-1].model_dump()
+  assert Event.model_validate_json(stored).node_info.path == ""
+  assert Event.model_validate({"author": "a", "node_info": {"path": ""}}).node_info.path == ""
+  session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
+  assert all(e.node_info.path == "" for e in session.events)
+  for copied in (copy.deepcopy(events[-1]), events[-1].model_copy(deep=True), pickle.loads(pickle.dumps(events[-1]))):
+    assert "nodeInfo" not in copied.model_dump_json(by_alias=True, exclude_none=True)
+  # One empty NodeInfo serves every such event, so changing it in place is refused with the fix;
+  # the event takes a NodeInfo of its own, and no other event is touched.
+  with pytest.raises(AttributeError, match=r"event.node_info = NodeInfo\(path=\.\.\.\)"):
+    events[-1].node_info.path = "wf@1/n@1"
+  own = events[-1].node_info.model_copy(update={"path": "wf@1/n@1"})
+  events[-1].node_info = own
+  own.message_as_output = True
+  assert events[-1].node_info.name == "n" and events[0].node_info.path == "" and Event().node_info.path == ""
+  assert '"nodeInfo":{"path":"wf@1/n@1","messageAsOutput":true}' in events[-1].model_dump_json(by_alias=True,
+                                                                                              exclude_none=True)

@@ -108,3 +108,23 @@ async def test_a_node_that_asks_for_input_pauses_the_callers_turn_and_the_answer
   assert responses(second) == [{"result": "20% off"}]
   assert texts(second)[-1] == "summary"
   assert runs == ["VIP", "VIP"]  # asked once, then ran again with the answer
+
+
+async def test_a_node_whose_run_ends_on_an_error_answers_the_error_not_an_empty_result():
+  # One nested-run driver for AgentTool and NodeTool: a node that produced no output because its
+  # run ended on an error event (here its agent's model was blocked) tells the model so, as an
+  # AgentTool does, instead of answering {'result': None} as if the node had nothing to say.
+  from adk_nb.models import LlmResponse
+
+  class Question(BaseModel):
+    question: str
+
+  def ask(node_input: Question) -> str:
+    return node_input.question
+
+  blocked = LlmResponse(error_code="SAFETY", error_message="the answer was blocked")
+  writer = LlmAgent(name="writer", model=ScriptedModel([blocked]))
+  drafting = Workflow(name="draft_wf", input_schema=Question, edges=[("START", ask, writer)])
+  agent = agent_with(drafting, call("draft_wf", question="a haiku?"), "sorry")
+  events = await run_turn(InMemoryRunner(agent, app_name="app"), "go")
+  assert responses(events) == [{"error": "Node `draft_wf` failed: SAFETY: the answer was blocked"}]
