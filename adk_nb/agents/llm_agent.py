@@ -15,6 +15,7 @@ from ..models.registry import LLMRegistry
 from ..tools.base_tool import BaseTool
 from ..tools.base_toolset import BaseToolset
 from ..tools.function_tool import FunctionTool
+from ..utils import _schema_utils
 from . import _callbacks
 from ._resumable import end_of_agent
 from ._callbacks import (AfterModelCallback, AfterToolCallback, BeforeModelCallback,  # noqa: F401  (ADK's aliases)
@@ -88,8 +89,11 @@ class LlmAgent(BaseAgent):
   with the user over several turns and hands its result back with `finish_task`."""
   input_schema: Optional[type[BaseModel]] = None
   """The argument schema when this agent is used through AgentTool."""
-  output_schema: Optional[type[BaseModel]] = None
-  """Ask the model for JSON of this schema; the validated result is saved under output_key."""
+  output_schema: Optional[Any] = None
+  """Ask the model for JSON of this schema; the result is saved under output_key. As google-adk 2.x: a
+  pydantic model class (stored as a dict), `list[Model]` (a list of dicts), or any other schema
+  google-genai takes (`list[str]`, `dict[str, int]`, a JSON-schema dict, a `types.Schema`: the JSON
+  value as parsed). See `adk_nb.utils._schema_utils`."""
   output_key: Optional[str] = None
   """State key that receives the agent's final answer."""
   planner: Optional[Any] = None
@@ -109,6 +113,11 @@ class LlmAgent(BaseAgent):
   on_tool_error_callback: _callbacks.CallbackOrList = None
   """`(tool, args, tool_context, error) -> dict | None`; a dict recovers from the tool's error."""
 
+
+  @field_validator("output_schema")
+  @classmethod
+  def _validate_output_schema(cls, value: Any):
+    return _schema_utils.check_output_schema(value)
 
   @field_validator("planner")
   @classmethod
@@ -349,11 +358,12 @@ class LlmAgent(BaseAgent):
       if not text.strip():
         return  # the empty last chunk of a stream: nothing to validate
       try:
-        value = self.output_schema.model_validate_json(text).model_dump(exclude_none=True)
-      except ValidationError as exc:
+        value = _schema_utils.validate_schema(self.output_schema, text)
+      except (ValidationError, ValueError) as exc:
         # As in ADK the run fails (the answer is not committed); the note says where it came from.
         exc.add_note(f"Agent {self.name!r} answered text that does not match output_schema "
-                     f"{self.output_schema.__name__}; nothing was saved to state[{self.output_key!r}].")
+                     f"{_schema_utils.schema_name(self.output_schema)}; nothing was saved to "
+                     f"state[{self.output_key!r}].")
         raise
     event.actions.state_delta[self.output_key] = value
 
