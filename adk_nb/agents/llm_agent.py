@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import inspect
 import logging
-from typing import Any, AsyncGenerator, Awaitable, Callable, Literal, Optional, Union
+from typing import Any, AsyncGenerator, Awaitable, Callable, ClassVar, Literal, Optional, Union
 
 from google.genai import types
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from ..events.event import Event
 from ..models.base_llm import BaseLlm
-from ..models.registry import LLMRegistry
+from ..models.registry import LLMRegistry, default_llm
 from ..tools.base_tool import BaseTool
 from ..tools.base_toolset import BaseToolset
 from ..tools.function_tool import FunctionTool
@@ -61,12 +61,19 @@ class LlmAgent(BaseAgent):
 
   The model is a name resolved through LLMRegistry ("gemini-2.5-flash",
   "openai/gpt-4o-mini") or a BaseLlm instance; when unset it is inherited from the
-  nearest LlmAgent ancestor. `instruction` may use `{key}`, `{key?}`, `{app:key}`,
+  nearest LlmAgent ancestor, and with none anywhere it is google-adk's default
+  (`DEFAULT_MODEL`, changed with `LlmAgent.set_default_model`). `instruction` may use `{key}`, `{key?}`, `{app:key}`,
   `{user:key}` and `{artifact.name}` placeholders, filled from state at each call.
   """
 
+  DEFAULT_MODEL: ClassVar[str] = "gemini-3.5-flash"
+  """The model of an agent with no model anywhere in its tree (google-adk 2.13's default)."""
+  DEFAULT_LIVE_MODEL: ClassVar[str] = "gemini-live-2.5-flash-native-audio"
+  """google-adk's default live model (kept for programs that read it; adk_nb has no live mode)."""
+  _default_model: ClassVar[Union[str, BaseLlm]] = DEFAULT_MODEL
+
   model: Union[str, BaseLlm] = ""
-  """Model name or instance; '' inherits from the nearest LlmAgent ancestor."""
+  """Model name or instance; '' inherits from the nearest LlmAgent ancestor, else the default model."""
   instruction: Union[str, InstructionProvider] = ""
   """What the agent should do; a string template or a function of ReadonlyContext."""
   global_instruction: Union[str, InstructionProvider] = ""
@@ -205,10 +212,19 @@ class LlmAgent(BaseAgent):
       if isinstance(ancestor, LlmAgent) and ancestor.model:
         return ancestor.canonical_model
       ancestor = ancestor.parent_agent
-    raise ValueError(
-        f"No model found for agent {self.name!r}: pass model='gemini-2.5-flash' (or a BaseLlm "
-        "such as adk_nb.models.ScriptedModel([...]) for offline runs), or set one on an ancestor."
-    )
+    # No model anywhere above: google-adk 2.x's default (a Gemini model; its call needs GOOGLE_API_KEY,
+    # and the error then says the model is the default and how to choose another).
+    return default_llm(type(self)._default_model)
+
+  @classmethod
+  def set_default_model(cls, model: Union[str, BaseLlm]) -> None:
+    """The model agents with no model anywhere in their tree use (google-adk's; default `DEFAULT_MODEL`)."""
+    if not isinstance(model, (str, BaseLlm)):
+      raise TypeError(f"Default model must be a model name (str) or BaseLlm instance, got {type(model).__name__}: "
+                      "LlmAgent.set_default_model('gemini-2.5-flash').")
+    if isinstance(model, str) and not model:
+      raise ValueError("Default model must be a non-empty string: LlmAgent.set_default_model('gemini-2.5-flash').")
+    cls._default_model = model
 
   async def canonical_instruction(self, ctx: ReadonlyContext) -> tuple[str, bool]:
     """(instruction text, True when it came from a provider and must not be templated)."""
