@@ -103,6 +103,11 @@ class LlmAgent(BaseAgent):
   value as parsed). See `adk_nb.utils._schema_utils`."""
   output_key: Optional[str] = None
   """State key that receives the agent's final answer."""
+  parallel_worker: bool = False
+  """As a workflow node: run once per item of a list input, concurrently, and output the list of
+  answers in order (google-adk 2.x's node option; ignored outside a workflow)."""
+  max_parallel_workers: Optional[int] = None
+  """With `parallel_worker`: how many items run at once (None: all)."""
   planner: Optional[Any] = None
   """A `planners.BasePlanner`: BuiltInPlanner (model thinking) or PlanReActPlanner (tagged plan/act text)."""
   code_executor: Optional[Any] = None

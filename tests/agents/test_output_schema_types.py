@@ -102,3 +102,24 @@ async def test_a_task_agent_with_a_list_schema_hands_back_the_list():
   answer = coordinator_model.requests[1].contents[-1].parts[0].function_response.response
   assert list(answer) == ["output"]  # google-adk's key for a task's result
   assert [(item["name"], item["quantity"]) for item in answer["output"]] == [("pizza", 2)]
+
+
+async def test_the_parallel_worker_sample_shape_a_list_fanned_out_to_an_agent_per_item():
+  # Google's workflows/parallel_worker: a list[str] agent, then an agent with parallel_worker=True.
+  class Explanation(BaseModel):
+    topic: str
+    explanation: str
+
+  topics = Agent(name="topics", model=ScriptedModel(['["a", "b"]']), output_schema=list[str])
+  explain = Agent(name="explain", parallel_worker=True, output_schema=Explanation,
+                  model=ScriptedModel(['{"topic": "a", "explanation": "x"}', '{"topic": "b", "explanation": "y"}']))
+  seen = []
+
+  def aggregate(node_input: list[Explanation]):
+    seen.append(sorted(e.topic for e in node_input))
+    return "done"
+
+  runner = InMemoryRunner(Workflow(name="wf", edges=[("START", topics, explain, aggregate)]), app_name="app")
+  await run_turn(runner, "topic")
+  assert seen == [["a", "b"]]
+  assert sorted(r.contents[-1].parts[0].text for r in explain.model.requests) == ["a", "b"]
