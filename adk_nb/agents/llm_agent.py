@@ -193,12 +193,12 @@ class LlmAgent(BaseAgent):
       _set(self, "_resolved_model", None)
     elif name in ("tools", "sub_agents", "mode", "output_schema"):
       _set(self, "_plain_tools", None)
+      if name == "output_schema":
+        self.__dict__.pop("_smr_tool", None)  # set_model_response follows the new schema
     elif name in ("name", "description"):
       _set(self, "_identity", None)
     elif name == "generate_content_config":
       self.__dict__.pop("_config_base", None)
-    elif name == "output_schema":
-      self.__dict__.pop("_smr_tool", None)
 
   # ---- resolved configuration ------------------------------------------------------------
 

@@ -123,3 +123,20 @@ async def test_the_parallel_worker_sample_shape_a_list_fanned_out_to_an_agent_pe
   await run_turn(runner, "topic")
   assert seen == [["a", "b"]]
   assert sorted(r.contents[-1].parts[0].text for r in explain.model.requests) == ["a", "b"]
+
+
+async def test_a_new_output_schema_on_an_agent_with_tools_changes_set_model_response():
+  def lookup(city: str) -> str:
+    """Looks a city up."""
+    return city
+
+  model = ScriptedModel([call("set_model_response", name="pizza"),
+                         call("set_model_response", response=["a"])])
+  agent = Agent(name="orders", model=model, tools=[lookup], output_schema=OrderItem, output_key="out")
+  runner = InMemoryRunner(agent, app_name="app")
+  await run_turn(runner, "one")
+  agent.output_schema = list[str]
+  await run_turn(runner, "two")
+  params = model.requests[1].tools_dict["set_model_response"]._get_declaration().parameters_json_schema
+  assert params["required"] == ["response"]
+  assert (await session_of(runner)).state["out"] == ["a"]
