@@ -26,7 +26,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any, Callable, Literal, Optional
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from .base_plugin import BasePlugin
 
@@ -94,6 +94,27 @@ ToolResultClassifier = Callable[..., Optional[ToolResultClassification]]
 """`(*, tool, tool_args, tool_context, result) -> ToolResultClassification | None` (synchronous)."""
 
 
+class _DebugEntry(BaseModel):
+  """One entry of an invocation's document (google-adk's fields)."""
+
+  timestamp: str
+  entry_type: str
+  invocation_id: Optional[str] = None
+  agent_name: Optional[str] = None
+  data: dict[str, Any] = Field(default_factory=dict)
+
+
+class _InvocationDebugState(BaseModel):
+  """An invocation's document while it runs (written when it ends)."""
+
+  invocation_id: str
+  session_id: str
+  app_name: str
+  user_id: Optional[str] = None
+  start_time: str
+  entries: list[_DebugEntry] = Field(default_factory=list)
+
+
 def _check_classifier(classifier: Any) -> None:
   if classifier is None:
     return
@@ -137,7 +158,7 @@ class DebugLoggingPlugin(BasePlugin):
     self._include_session_state = include_session_state
     self._include_system_instruction = include_system_instruction
     self._tool_result_classifier = tool_result_classifier
-    self._invocations: dict[str, dict[str, Any]] = {}
+    self._invocation_states: dict[str, _InvocationDebugState] = {}
     self._errored_calls: set[tuple[str, Optional[str]]] = set()
     self._warned_about_mode = False
     self._credentials: Optional[tuple[type, ...]] = None
@@ -145,10 +166,10 @@ class DebugLoggingPlugin(BasePlugin):
   # ---- serialization -----------------------------------------------------------------------
 
   @staticmethod
-  def _now() -> str:
+  def _get_timestamp() -> str:
     return datetime.now().isoformat()
 
-  def _safe(self, obj: Any, depth: int = 0) -> Any:
+  def _safe_serialize(self, obj: Any, depth: int = 0) -> Any:
     """JSON-ready, with credentials redacted (google-adk's `_safe_serialize`)."""
     if obj is None:
       return None
@@ -159,7 +180,7 @@ class DebugLoggingPlugin(BasePlugin):
     if depth > _MAX_DEPTH:
       return f"<{type(obj).__name__} ...>"
     if isinstance(obj, Enum):
-      return self._safe(obj.value, depth + 1)
+      return self._safe_serialize(obj.value, depth + 1)
     if isinstance(obj, str):
       return _PRIVATE_KEY.sub(_REDACTED, str.__str__(obj))
     if isinstance(obj, (bool, int, float)):
@@ -167,18 +188,18 @@ class DebugLoggingPlugin(BasePlugin):
     if isinstance(obj, (date, time)):
       return obj.isoformat()
     if isinstance(obj, (list, tuple)):
-      return [self._safe(item, depth + 1) for item in obj]
+      return [self._safe_serialize(item, depth + 1) for item in obj]
     if isinstance(obj, dict):
-      return {k: _REDACTED if _secret_key(k) else self._safe(v, depth + 1) for k, v in obj.items()}
+      return {k: _REDACTED if _secret_key(k) else self._safe_serialize(v, depth + 1) for k, v in obj.items()}
     if isinstance(obj, BaseModel):
       if self._holds_credential(obj, 0):
         fields = {**obj.__dict__, **(obj.__pydantic_extra__ or {})}
-        return self._safe({k: v for k, v in fields.items() if v is not None}, depth)
+        return self._safe_serialize({k: v for k, v in fields.items() if v is not None}, depth)
       try:
         dumped = obj.model_dump(mode="json", exclude_none=True)
       except Exception:
         return str(obj)
-      return self._safe(dumped, depth)
+      return self._safe_serialize(dumped, depth)
     if isinstance(obj, bytes):
       return f"<bytes: {len(obj)} bytes>"
     try:
@@ -201,7 +222,7 @@ class DebugLoggingPlugin(BasePlugin):
       return False
     return any(self._holds_credential(v, depth + 1) for v in values)
 
-  def _content(self, content: Any) -> Optional[dict[str, Any]]:
+  def _serialize_content(self, content: Any) -> Optional[dict[str, Any]]:
     if content is None:
       return None
     parts = []
@@ -211,10 +232,10 @@ class DebugLoggingPlugin(BasePlugin):
         data["text"] = part.text
       if part.function_call:
         fc = part.function_call
-        data["function_call"] = {"id": fc.id, "name": fc.name, "args": self._safe(fc.args)}
+        data["function_call"] = {"id": fc.id, "name": fc.name, "args": self._safe_serialize(fc.args)}
       if part.function_response:
         fr = part.function_response
-        data["function_response"] = {"id": fr.id, "name": fr.name, "response": self._safe(fr.response)}
+        data["function_response"] = {"id": fr.id, "name": fr.name, "response": self._safe_serialize(fr.response)}
       if part.inline_data:
         data["inline_data"] = {"mime_type": part.inline_data.mime_type,
                                "display_name": getattr(part.inline_data, "display_name", None),
@@ -231,40 +252,40 @@ class DebugLoggingPlugin(BasePlugin):
         parts.append(data)
     return {"role": content.role, "parts": parts}
 
-  def _add(self, invocation_id: str, entry_type: str, agent_name: Optional[str] = None, **data: Any) -> None:
-    state = self._invocations.get(invocation_id)
+  def _add_entry(self, invocation_id: str, entry_type: str, agent_name: Optional[str] = None, **data: Any) -> None:
+    state = self._invocation_states.get(invocation_id)
     if state is None:
       logger.warning("No debug state for invocation %s, skipping entry", invocation_id)
       return
-    entry = {"timestamp": self._now(), "entry_type": entry_type, "invocation_id": invocation_id,
-             "agent_name": agent_name, "data": self._safe(data)}
-    state["entries"].append({k: v for k, v in entry.items() if v is not None})
+    state.entries.append(_DebugEntry(timestamp=self._get_timestamp(), entry_type=entry_type,
+                                     invocation_id=invocation_id, agent_name=agent_name,
+                                     data=self._safe_serialize(data)))
 
   # ---- run hooks -----------------------------------------------------------------------------
 
   async def before_run_callback(self, *, invocation_context):
     ic = invocation_context
     session = ic.session
-    self._invocations[ic.invocation_id] = {
-        "invocation_id": ic.invocation_id, "session_id": session.id, "app_name": session.app_name,
-        "user_id": ic.user_id, "start_time": self._now(), "entries": []}
-    self._add(ic.invocation_id, "invocation_start", agent_name=getattr(ic.agent, "name", None), branch=ic.branch)
+    self._invocation_states[ic.invocation_id] = _InvocationDebugState(
+        invocation_id=ic.invocation_id, session_id=session.id, app_name=session.app_name, user_id=ic.user_id,
+        start_time=self._get_timestamp())
+    self._add_entry(ic.invocation_id, "invocation_start", agent_name=getattr(ic.agent, "name", None), branch=ic.branch)
     return None
 
   async def on_user_message_callback(self, *, invocation_context, user_message):
-    self._add(invocation_context.invocation_id, "user_message", content=self._content(user_message))
+    self._add_entry(invocation_context.invocation_id, "user_message", content=self._serialize_content(user_message))
     return None
 
   async def on_event_callback(self, *, invocation_context, event):
     data: dict[str, Any] = {
-        "event_id": event.id, "author": event.author, "content": self._content(event.content),
+        "event_id": event.id, "author": event.author, "content": self._serialize_content(event.content),
         "is_final_response": event.is_final_response(), "partial": event.partial,
         "turn_complete": event.turn_complete, "branch": event.branch}
     actions = event.actions
     if actions:
       acts: dict[str, Any] = {}
       if actions.state_delta:
-        acts["state_delta"] = self._safe(actions.state_delta)
+        acts["state_delta"] = self._safe_serialize(actions.state_delta)
       if actions.artifact_delta:
         acts["artifact_delta"] = dict(actions.artifact_delta)
       if actions.transfer_to_agent:
@@ -292,28 +313,28 @@ class DebugLoggingPlugin(BasePlugin):
       data["node_path"] = node_info.path
       if event.partial is not True:
         if event.output is not None and node_info.message_as_output is not True:
-          data["node_output"] = self._safe(event.output)
+          data["node_output"] = self._safe_serialize(event.output)
         if event.error_code and not _is_model_stop(event.error_code):
           data["node_error"] = {"error_code": event.error_code, "error_message": event.error_message}
-    self._add(invocation_context.invocation_id, "event", agent_name=event.author, **data)
+    self._add_entry(invocation_context.invocation_id, "event", agent_name=event.author, **data)
     return None
 
   async def after_run_callback(self, *, invocation_context):
     ic = invocation_context
-    state = self._invocations.get(ic.invocation_id)
+    state = self._invocation_states.get(ic.invocation_id)
     if state is None:
       logger.warning("No debug state for invocation %s, skipping write", ic.invocation_id)
       return
     if self._include_session_state:
-      self._add(ic.invocation_id, "session_state_snapshot", state=self._safe(ic.session.state),
+      self._add_entry(ic.invocation_id, "session_state_snapshot", state=self._safe_serialize(ic.session.state),
                 event_count=len(ic.session.events))
-    self._add(ic.invocation_id, "invocation_end")
+    self._add_entry(ic.invocation_id, "invocation_end")
     try:
-      self._write({k: v for k, v in state.items() if v is not None})
+      self._write(state.model_dump(mode="json", exclude_none=True))
     except Exception as exc:
       logger.error("Failed to write debug data: %s", exc)
     finally:
-      self._invocations.pop(ic.invocation_id, None)
+      self._invocation_states.pop(ic.invocation_id, None)
       self._errored_calls = {c for c in self._errored_calls if c[0] != ic.invocation_id}
 
   async def on_run_error_callback(self, *, invocation_context, error):
@@ -337,17 +358,17 @@ class DebugLoggingPlugin(BasePlugin):
   # ---- agent and model hooks -----------------------------------------------------------------
 
   async def before_agent_callback(self, *, agent, callback_context):
-    self._add(callback_context.invocation_id, "agent_start", agent_name=callback_context.agent_name,
+    self._add_entry(callback_context.invocation_id, "agent_start", agent_name=callback_context.agent_name,
               branch=callback_context._invocation_context.branch)
     return None
 
   async def after_agent_callback(self, *, agent, callback_context):
-    self._add(callback_context.invocation_id, "agent_end", agent_name=callback_context.agent_name)
+    self._add_entry(callback_context.invocation_id, "agent_end", agent_name=callback_context.agent_name)
     return None
 
   async def before_model_callback(self, *, callback_context, llm_request):
     data: dict[str, Any] = {"model": llm_request.model, "content_count": len(llm_request.contents),
-                            "contents": [self._content(c) for c in llm_request.contents]}
+                            "contents": [self._serialize_content(c) for c in llm_request.contents]}
     if llm_request.tools_dict:
       data["tools"] = list(llm_request.tools_dict.keys())
     config = llm_request.config
@@ -370,12 +391,12 @@ class DebugLoggingPlugin(BasePlugin):
         cfg["has_response_schema"] = True
       if cfg:
         data["config"] = cfg
-    self._add(callback_context.invocation_id, "llm_request", agent_name=callback_context.agent_name, **data)
+    self._add_entry(callback_context.invocation_id, "llm_request", agent_name=callback_context.agent_name, **data)
     return None
 
   async def after_model_callback(self, *, callback_context, llm_response):
     r = llm_response
-    data: dict[str, Any] = {"content": self._content(r.content), "partial": r.partial,
+    data: dict[str, Any] = {"content": self._serialize_content(r.content), "partial": r.partial,
                             "turn_complete": r.turn_complete}
     final = r.partial is not True
     if final and r.error_code:
@@ -393,19 +414,19 @@ class DebugLoggingPlugin(BasePlugin):
       data["finish_reason"] = str(r.finish_reason)
     if r.model_version:
       data["model_version"] = r.model_version
-    self._add(callback_context.invocation_id, "llm_response", agent_name=callback_context.agent_name, **data)
+    self._add_entry(callback_context.invocation_id, "llm_response", agent_name=callback_context.agent_name, **data)
     return None
 
   async def on_model_error_callback(self, *, callback_context, llm_request, error):
-    self._add(callback_context.invocation_id, "llm_error", agent_name=callback_context.agent_name,
+    self._add_entry(callback_context.invocation_id, "llm_error", agent_name=callback_context.agent_name,
               error_type=type(error).__name__, error_message=str(error), model=llm_request.model)
     return None
 
   # ---- tool hooks ----------------------------------------------------------------------------
 
   async def before_tool_callback(self, *, tool, tool_args, tool_context):
-    self._add(tool_context.invocation_id, "tool_call", agent_name=tool_context.agent_name, tool_name=tool.name,
-              function_call_id=tool_context.function_call_id, args=self._safe(tool_args))
+    self._add_entry(tool_context.invocation_id, "tool_call", agent_name=tool_context.agent_name, tool_name=tool.name,
+              function_call_id=tool_context.function_call_id, args=self._safe_serialize(tool_args))
     return None
 
   async def after_tool_callback(self, *, tool, tool_args, tool_context, result):
@@ -415,20 +436,20 @@ class DebugLoggingPlugin(BasePlugin):
       return None
     error = self._result_error(tool, tool_args, tool_context, result)
     if error is not None:
-      self._add(tool_context.invocation_id, "tool_error", agent_name=tool_context.agent_name, tool_name=tool.name,
-                function_call_id=tool_context.function_call_id, args=self._safe(tool_args),
-                result=self._safe(result), error_message=error)
+      self._add_entry(tool_context.invocation_id, "tool_error", agent_name=tool_context.agent_name, tool_name=tool.name,
+                function_call_id=tool_context.function_call_id, args=self._safe_serialize(tool_args),
+                result=self._safe_serialize(result), error_message=error)
       return None
-    self._add(tool_context.invocation_id, "tool_response", agent_name=tool_context.agent_name, tool_name=tool.name,
-              function_call_id=tool_context.function_call_id, result=self._safe(result))
+    self._add_entry(tool_context.invocation_id, "tool_response", agent_name=tool_context.agent_name, tool_name=tool.name,
+              function_call_id=tool_context.function_call_id, result=self._safe_serialize(result))
     return None
 
   async def on_tool_error_callback(self, *, tool, tool_args, tool_context, error):
     data = {"agent_name": tool_context.agent_name, "tool_name": tool.name,
-            "function_call_id": tool_context.function_call_id, "args": self._safe(tool_args),
+            "function_call_id": tool_context.function_call_id, "args": self._safe_serialize(tool_args),
             "error_type": type(error).__name__, "error_message": str(error)}
     self._errored_calls.add((tool_context.invocation_id, tool_context.function_call_id))
-    self._add(tool_context.invocation_id, "tool_error", **data)
+    self._add_entry(tool_context.invocation_id, "tool_error", **data)
     return None
 
   def _result_error(self, tool, tool_args, tool_context, result) -> Optional[str]:
