@@ -71,6 +71,7 @@ class LlmAgent(BaseAgent):
   DEFAULT_LIVE_MODEL: ClassVar[str] = "gemini-live-2.5-flash-native-audio"
   """google-adk's default live model (kept for programs that read it; adk_nb has no live mode)."""
   _default_model: ClassVar[Union[str, BaseLlm]] = DEFAULT_MODEL
+  _default_live_model: ClassVar[Union[str, BaseLlm]] = DEFAULT_LIVE_MODEL
 
   model: Union[str, BaseLlm] = ""
   """Model name or instance; '' inherits from the nearest LlmAgent ancestor, else the default model."""
@@ -221,15 +222,45 @@ class LlmAgent(BaseAgent):
     # and the error then says the model is the default and how to choose another).
     return default_llm(type(self)._default_model)
 
+  @property
+  def canonical_live_model(self) -> BaseLlm:
+    """The model a live (audio/video) run would use: the agent's or an ancestor's, else
+    `DEFAULT_LIVE_MODEL` (google-adk's resolution; adk_nb itself has no live runs)."""
+    if self.model:
+      return self.canonical_model
+    ancestor = self.parent_agent
+    while ancestor is not None:
+      if isinstance(ancestor, LlmAgent) and ancestor.model:
+        return ancestor.canonical_live_model
+      ancestor = ancestor.parent_agent
+    return default_llm(type(self)._default_live_model)
+
+  async def canonical_model_async(self, ctx: Any = None) -> BaseLlm:
+    """`canonical_model` for one invocation (google-adk's async spelling; nothing depends on `ctx`)."""
+    return self.canonical_model
+
+  async def canonical_live_model_async(self, ctx: Any = None) -> BaseLlm:
+    """`canonical_live_model` for one invocation (google-adk's async spelling)."""
+    return self.canonical_live_model
+
+  @staticmethod
+  def _checked_default(model: Any, setter: str) -> Union[str, BaseLlm]:
+    if not isinstance(model, (str, BaseLlm)):
+      raise TypeError(f"Default model must be a model name (str) or BaseLlm instance, got {type(model).__name__}: "
+                      f"LlmAgent.{setter}('gemini-2.5-flash').")
+    if isinstance(model, str) and not model:
+      raise ValueError(f"Default model must be a non-empty string: LlmAgent.{setter}('gemini-2.5-flash').")
+    return model
+
   @classmethod
   def set_default_model(cls, model: Union[str, BaseLlm]) -> None:
     """The model agents with no model anywhere in their tree use (google-adk's; default `DEFAULT_MODEL`)."""
-    if not isinstance(model, (str, BaseLlm)):
-      raise TypeError(f"Default model must be a model name (str) or BaseLlm instance, got {type(model).__name__}: "
-                      "LlmAgent.set_default_model('gemini-2.5-flash').")
-    if isinstance(model, str) and not model:
-      raise ValueError("Default model must be a non-empty string: LlmAgent.set_default_model('gemini-2.5-flash').")
-    cls._default_model = model
+    cls._default_model = cls._checked_default(model, "set_default_model")
+
+  @classmethod
+  def set_default_live_model(cls, model: Union[str, BaseLlm]) -> None:
+    """The live model agents with no model anywhere in their tree would use (google-adk's)."""
+    cls._default_live_model = cls._checked_default(model, "set_default_live_model")
 
   async def canonical_instruction(self, ctx: ReadonlyContext) -> tuple[str, bool]:
     """(instruction text, True when it came from a provider and must not be templated)."""

@@ -50,3 +50,17 @@ def test_set_default_model_refuses_what_google_adk_refuses(bad, error, default_m
   with pytest.raises(error, match="set_default_model\\('gemini"):
     LlmAgent.set_default_model(bad)
   assert LlmAgent._default_model == LlmAgent.DEFAULT_MODEL
+
+
+def test_the_live_model_resolves_as_google_adks(default_model_restored):
+  own = ScriptedModel(["x"])
+  child = Agent(name="child")
+  Agent(name="root", model=own, sub_agents=[child])
+  assert child.canonical_live_model is own  # inherited, as canonical_model
+  alone = Agent(name="alone")
+  assert alone.canonical_live_model.model == LlmAgent.DEFAULT_LIVE_MODEL
+  LlmAgent.set_default_live_model("gemini-2.0-flash")
+  try:
+    assert Agent(name="other").canonical_live_model.model == "gemini-2.0-flash"
+  finally:
+    LlmAgent._default_live_model = LlmAgent.DEFAULT_LIVE_MODEL
