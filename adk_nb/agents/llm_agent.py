@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import inspect
 import logging
-from typing import Any, AsyncGenerator, Awaitable, Callable, Literal, Optional, Union
+from typing import Any, AsyncGenerator, Awaitable, Callable, ClassVar, Literal, Optional, Union
 
 from google.genai import types
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from ..events.event import Event
 from ..models.base_llm import BaseLlm
-from ..models.registry import LLMRegistry
+from ..models.registry import LLMRegistry, default_llm
 from ..tools.base_tool import BaseTool
 from ..tools.base_toolset import BaseToolset
 from ..tools.function_tool import FunctionTool
+from ..utils import _schema_utils
 from . import _callbacks
 from ._resumable import end_of_agent
 from ._callbacks import (AfterModelCallback, AfterToolCallback, BeforeModelCallback,  # noqa: F401  (ADK's aliases)
@@ -60,12 +61,20 @@ class LlmAgent(BaseAgent):
 
   The model is a name resolved through LLMRegistry ("gemini-2.5-flash",
   "openai/gpt-4o-mini") or a BaseLlm instance; when unset it is inherited from the
-  nearest LlmAgent ancestor. `instruction` may use `{key}`, `{key?}`, `{app:key}`,
+  nearest LlmAgent ancestor, and with none anywhere it is google-adk's default
+  (`DEFAULT_MODEL`, changed with `LlmAgent.set_default_model`). `instruction` may use `{key}`, `{key?}`, `{app:key}`,
   `{user:key}` and `{artifact.name}` placeholders, filled from state at each call.
   """
 
+  DEFAULT_MODEL: ClassVar[str] = "gemini-3.5-flash"
+  """The model of an agent with no model anywhere in its tree (google-adk 2.13's default)."""
+  DEFAULT_LIVE_MODEL: ClassVar[str] = "gemini-live-2.5-flash-native-audio"
+  """google-adk's default live model (kept for programs that read it; adk_nb has no live mode)."""
+  _default_model: ClassVar[Union[str, BaseLlm]] = DEFAULT_MODEL
+  _default_live_model: ClassVar[Union[str, BaseLlm]] = DEFAULT_LIVE_MODEL
+
   model: Union[str, BaseLlm] = ""
-  """Model name or instance; '' inherits from the nearest LlmAgent ancestor."""
+  """Model name or instance; '' inherits from the nearest LlmAgent ancestor, else the default model."""
   instruction: Union[str, InstructionProvider] = ""
   """What the agent should do; a string template or a function of ReadonlyContext."""
   global_instruction: Union[str, InstructionProvider] = ""
@@ -88,10 +97,18 @@ class LlmAgent(BaseAgent):
   with the user over several turns and hands its result back with `finish_task`."""
   input_schema: Optional[type[BaseModel]] = None
   """The argument schema when this agent is used through AgentTool."""
-  output_schema: Optional[type[BaseModel]] = None
-  """Ask the model for JSON of this schema; the validated result is saved under output_key."""
+  output_schema: Optional[Any] = None
+  """Ask the model for JSON of this schema; the result is saved under output_key. As google-adk 2.x: a
+  pydantic model class (stored as a dict), `list[Model]` (a list of dicts), or any other schema
+  google-genai takes (`list[str]`, `dict[str, int]`, a JSON-schema dict, a `types.Schema`: the JSON
+  value as parsed). See `adk_nb.utils._schema_utils`."""
   output_key: Optional[str] = None
   """State key that receives the agent's final answer."""
+  parallel_worker: bool = False
+  """As a workflow node: run once per item of a list input, concurrently, and output the list of
+  answers in order (google-adk 2.x's node option; ignored outside a workflow)."""
+  max_parallel_workers: Optional[int] = None
+  """With `parallel_worker`: how many items run at once (None: all)."""
   planner: Optional[Any] = None
   """A `planners.BasePlanner`: BuiltInPlanner (model thinking) or PlanReActPlanner (tagged plan/act text)."""
   code_executor: Optional[Any] = None
@@ -109,6 +126,11 @@ class LlmAgent(BaseAgent):
   on_tool_error_callback: _callbacks.CallbackOrList = None
   """`(tool, args, tool_context, error) -> dict | None`; a dict recovers from the tool's error."""
 
+
+  @field_validator("output_schema")
+  @classmethod
+  def _validate_output_schema(cls, value: Any):
+    return _schema_utils.check_output_schema(value)
 
   @field_validator("planner")
   @classmethod
@@ -172,12 +194,12 @@ class LlmAgent(BaseAgent):
       _set(self, "_resolved_model", None)
     elif name in ("tools", "sub_agents", "mode", "output_schema"):
       _set(self, "_plain_tools", None)
+      if name == "output_schema":
+        self.__dict__.pop("_smr_tool", None)  # set_model_response follows the new schema
     elif name in ("name", "description"):
       _set(self, "_identity", None)
     elif name == "generate_content_config":
       self.__dict__.pop("_config_base", None)
-    elif name == "output_schema":
-      self.__dict__.pop("_smr_tool", None)
 
   # ---- resolved configuration ------------------------------------------------------------
 
@@ -196,10 +218,49 @@ class LlmAgent(BaseAgent):
       if isinstance(ancestor, LlmAgent) and ancestor.model:
         return ancestor.canonical_model
       ancestor = ancestor.parent_agent
-    raise ValueError(
-        f"No model found for agent {self.name!r}: pass model='gemini-2.5-flash' (or a BaseLlm "
-        "such as adk_nb.models.ScriptedModel([...]) for offline runs), or set one on an ancestor."
-    )
+    # No model anywhere above: google-adk 2.x's default (a Gemini model; its call needs GOOGLE_API_KEY,
+    # and the error then says the model is the default and how to choose another).
+    return default_llm(type(self)._default_model)
+
+  @property
+  def canonical_live_model(self) -> BaseLlm:
+    """The model a live (audio/video) run would use: the agent's or an ancestor's, else
+    `DEFAULT_LIVE_MODEL` (google-adk's resolution; adk_nb itself has no live runs)."""
+    if self.model:
+      return self.canonical_model
+    ancestor = self.parent_agent
+    while ancestor is not None:
+      if isinstance(ancestor, LlmAgent) and ancestor.model:
+        return ancestor.canonical_live_model
+      ancestor = ancestor.parent_agent
+    return default_llm(type(self)._default_live_model)
+
+  async def canonical_model_async(self, ctx: Any = None) -> BaseLlm:
+    """`canonical_model` for one invocation (google-adk's async spelling; nothing depends on `ctx`)."""
+    return self.canonical_model
+
+  async def canonical_live_model_async(self, ctx: Any = None) -> BaseLlm:
+    """`canonical_live_model` for one invocation (google-adk's async spelling)."""
+    return self.canonical_live_model
+
+  @staticmethod
+  def _checked_default(model: Any, setter: str) -> Union[str, BaseLlm]:
+    if not isinstance(model, (str, BaseLlm)):
+      raise TypeError(f"Default model must be a model name (str) or BaseLlm instance, got {type(model).__name__}: "
+                      f"LlmAgent.{setter}('gemini-2.5-flash').")
+    if isinstance(model, str) and not model:
+      raise ValueError(f"Default model must be a non-empty string: LlmAgent.{setter}('gemini-2.5-flash').")
+    return model
+
+  @classmethod
+  def set_default_model(cls, model: Union[str, BaseLlm]) -> None:
+    """The model agents with no model anywhere in their tree use (google-adk's; default `DEFAULT_MODEL`)."""
+    cls._default_model = cls._checked_default(model, "set_default_model")
+
+  @classmethod
+  def set_default_live_model(cls, model: Union[str, BaseLlm]) -> None:
+    """The live model agents with no model anywhere in their tree would use (google-adk's)."""
+    cls._default_live_model = cls._checked_default(model, "set_default_live_model")
 
   async def canonical_instruction(self, ctx: ReadonlyContext) -> tuple[str, bool]:
     """(instruction text, True when it came from a provider and must not be templated)."""
@@ -349,11 +410,12 @@ class LlmAgent(BaseAgent):
       if not text.strip():
         return  # the empty last chunk of a stream: nothing to validate
       try:
-        value = self.output_schema.model_validate_json(text).model_dump(exclude_none=True)
-      except ValidationError as exc:
+        value = _schema_utils.validate_schema(self.output_schema, text)
+      except (ValidationError, ValueError) as exc:
         # As in ADK the run fails (the answer is not committed); the note says where it came from.
         exc.add_note(f"Agent {self.name!r} answered text that does not match output_schema "
-                     f"{self.output_schema.__name__}; nothing was saved to state[{self.output_key!r}].")
+                     f"{_schema_utils.schema_name(self.output_schema)}; nothing was saved to "
+                     f"state[{self.output_key!r}].")
         raise
     event.actions.state_delta[self.output_key] = value
 

@@ -22,6 +22,7 @@ from google.genai import types
 
 from ..events.event import Event
 from ..tools._task_tools import DelegationTool, finishes_task
+from ..utils import _schema_utils
 
 if TYPE_CHECKING:
   from ..agents.invocation_context import InvocationContext
@@ -173,7 +174,10 @@ async def _run_sub_agent(ctx: "InvocationContext", tool: DelegationTool, call: t
     outcome.finished = True
     value: Any = text
     if text is not None and sub.output_schema is not None:
-      value = sub.output_schema.model_validate_json(text).model_dump(mode="json")
+      if _schema_utils.is_basemodel_schema(sub.output_schema):
+        value = sub.output_schema.model_validate_json(text).model_dump(mode="json")
+      else:  # list[Model], list[str], a JSON-schema dict...: as the agent's own output_key stores it
+        value = _schema_utils.validate_schema(sub.output_schema, text)
     outcome.response = value
 
 

@@ -206,7 +206,12 @@ def _structured_answer(agent, ctx, response_event: Optional[Event]) -> Optional[
     return None
   for response in response_event.get_function_responses():
     if response.name == SET_MODEL_RESPONSE and "error" not in (response.response or {}):
-      text = json.dumps(response.response)
+      value = response.response
+      tool = agent._set_model_response_tool()
+      if tool._key is not None and isinstance(value, dict) and set(value) == {"result"} and not isinstance(
+          value["result"], dict):
+        value = value["result"]  # list[str], list[Model]...: the tool's non-dict value, as the flow wrapped it
+      text = json.dumps(value)
       return Event(invocation_id=ctx.invocation_id, author=agent.name, branch=ctx.branch,
                    content=types.Content(role="model", parts=[types.Part(text=text)]))
   return None

@@ -16,6 +16,7 @@ from .base_llm import BaseLlm
 from ._request_shape import with_user_turn
 from .guard import check_real_call
 from .llm_request import LlmRequest
+from .registry import default_model_hint
 from .llm_response import LlmResponse
 
 _AUTH_FIX = ("Set GOOGLE_API_KEY (or GEMINI_API_KEY) to a key from https://aistudio.google.com/apikey, "
@@ -122,7 +123,7 @@ class Gemini(BaseLlm):
         raise _retry.ModelAuthError(
             f"No API key for Gemini model {self.model!r}: set GOOGLE_API_KEY (or GEMINI_API_KEY) to a key "
             "from https://aistudio.google.com/apikey, pass Gemini(client_kwargs={'api_key': ...}), or "
-            "use Vertex AI with GOOGLE_GENAI_USE_VERTEXAI=true.", model=self.model)
+            "use Vertex AI with GOOGLE_GENAI_USE_VERTEXAI=true." + default_model_hint(self), model=self.model)
       kwargs["api_key"] = key
     http_options = kwargs.get("http_options") or types.HttpOptions()
     if isinstance(http_options, dict):

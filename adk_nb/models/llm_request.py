@@ -119,9 +119,15 @@ class LlmRequest(BaseModel):
     # The declarations are the tools' own, validated when made: the Tool around them needs no check.
     self.config.tools.append(trusted(types.Tool, function_declarations=declarations))
 
-  def set_output_schema(self, base_model: type[BaseModel]) -> None:
-    """Asks the model for JSON matching a pydantic model."""
-    self.config.response_schema = base_model
+  def set_output_schema(self, output_schema: Any = None, *, base_model: Any = None) -> None:
+    """Asks the model for JSON of `output_schema`: a pydantic model class, `list[Model]`, `list[str]`,
+    a JSON-schema dict or a `types.Schema` (sent as `response_schema` as given, as google-adk does).
+    `base_model=` is google-adk's older keyword for the same."""
+    schema = output_schema if output_schema is not None else base_model
+    if schema is None:
+      raise ValueError("set_output_schema needs a schema: set_output_schema(MyModel) (or list[str], a JSON-schema "
+                       "dict, a types.Schema).")
+    self.config.response_schema = schema
     self.config.response_mime_type = "application/json"
 
   @property

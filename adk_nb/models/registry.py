@@ -84,3 +84,26 @@ for _p in (r"gemini-.*", r"projects/.+/locations/.+/endpoints/.+",
 LLMRegistry._register(r"gemma-3.*", _gemma)
 # As in google-adk, a bare Claude name means Claude on Vertex AI (AnthropicLlm is the Anthropic API).
 LLMRegistry._register(r"claude-.*", _claude)
+
+
+_DEFAULT_LLMS: dict[str, BaseLlm] = {}
+"""The model instances made for agents with no model anywhere in their tree, one per default name."""
+
+
+def default_llm(model: Union[str, BaseLlm]) -> BaseLlm:
+  """The model an agent without one uses (`LlmAgent.set_default_model`; google-adk's default otherwise)."""
+  if isinstance(model, BaseLlm):
+    return model
+  llm = _DEFAULT_LLMS.get(model)
+  if llm is None:
+    llm = _DEFAULT_LLMS[model] = LLMRegistry.new_llm(model)
+  return llm
+
+
+def default_model_hint(llm: BaseLlm) -> str:
+  """A sentence for errors of a model that only runs because an agent had none ('' otherwise)."""
+  if not any(llm is made for made in _DEFAULT_LLMS.values()):
+    return ""
+  return (f" The agent has no model of its own (nor has any agent above it), so it uses the default "
+          f"{llm.model!r}, as google-adk does: pass model='...' (or a BaseLlm) to the agent, or call "
+          "LlmAgent.set_default_model(...).")

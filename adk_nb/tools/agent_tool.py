@@ -108,10 +108,15 @@ class AgentTool(BaseTool):
       return ""
     output_schema = getattr(self.agent, "output_schema", None)
     if output_schema is not None:
+      from ..utils import _schema_utils
+
       try:
-        return output_schema.model_validate_json(outcome.text).model_dump(exclude_none=True)
+        return _schema_utils.validate_schema(output_schema, outcome.text)
       except ValidationError as exc:
         return {"error": f"Agent `{self.name}` answered text that does not match "
-                         f"{output_schema.__name__}: {exc.errors()[0]['msg']}."}
+                         f"{_schema_utils.schema_name(output_schema)}: {exc.errors()[0]['msg']}."}
+      except ValueError as exc:  # not JSON at all (list[str], a JSON-schema dict...)
+        return {"error": f"Agent `{self.name}` answered text that does not match "
+                         f"{_schema_utils.schema_name(output_schema)}: {exc}."}
     return outcome.text
 

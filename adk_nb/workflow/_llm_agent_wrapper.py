@@ -20,6 +20,7 @@ from typing import Any, AsyncGenerator, Optional
 
 from ..events.event import Event, NodeInfo
 from ..tools._task_tools import FINISH_TASK, FinishTaskTool, finishes_task
+from ..utils import _schema_utils
 from ._errors import WorkflowConfigurationError
 from ._values import user_content
 
@@ -105,7 +106,12 @@ def _single_turn_output(agent: Any, ctx: Any, event: Event) -> None:
     return
   text = event.text or ""
   if agent.output_schema is not None:
-    output = agent.output_schema.model_validate_json(text).model_dump() if text.strip() else None
+    if not text.strip():
+      output = None
+    elif _schema_utils.is_basemodel_schema(agent.output_schema):
+      output = agent.output_schema.model_validate_json(text).model_dump()
+    else:  # list[str], list[Model], a JSON-schema dict...: google-adk's validate_schema
+      output = _schema_utils.validate_schema(agent.output_schema, text)
   else:
     output = text
   if agent.output_key and output is not None:

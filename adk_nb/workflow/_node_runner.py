@@ -338,7 +338,10 @@ class NodeRunner:
       return
     value: Any = text
     if llm and agent.output_schema is not None:
-      value = agent.output_schema.model_validate_json(text).model_dump()
+      from ..utils._schema_utils import is_basemodel_schema, validate_schema
+
+      value = (agent.output_schema.model_validate_json(text).model_dump()
+               if is_basemodel_schema(agent.output_schema) else validate_schema(agent.output_schema, text))
     self.output, self.has_output, self.output_emitted = value, True, True
 
   def _to_event(self, ctx: Context, item: Any) -> Optional[Event]:

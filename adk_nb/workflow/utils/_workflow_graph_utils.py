@@ -49,6 +49,13 @@ def build_node(node_like: Any, **overrides: Any) -> BaseNode:
         update["include_contents"] = "none"  # single_turn: the agent sees only its node input
       if mode in ("task", "chat"):
         update["wait_for_output"] = True
+      if node_like.parallel_worker:  # google-adk's Agent(parallel_worker=True): one agent run per list item
+        from .._parallel_worker import _ParallelWorker
+
+        update.update(parallel_worker=False, max_parallel_workers=None)
+        worker = node_like.clone(update=update)
+        return _ParallelWorker(name=worker.name, description=worker.description, worker=worker,
+                               max_parallel_workers=node_like.max_parallel_workers)
       return node_like.clone(update=update)
     return node_like.model_copy(update=overrides) if overrides else node_like
   from ...tools.base_tool import BaseTool
