@@ -1,8 +1,12 @@
-"""Writes google_adk_environment_request.json: what google-adk 2.13 sends a model from an EnvironmentToolset.
+"""Writes the google-adk 2.13 fixtures of tests/environment (google-adk is never a dependency of adk_nb).
 
-Run with the google-adk control interpreter (never a dependency of adk_nb):
+Run with the google-adk control interpreter:
 
     bench/.venv-adk/bin/python tests/environment/make_google_adk_fixture.py
+
+google_adk_environment_request.json: what google-adk sends a model from an EnvironmentToolset.
+google_adk_computer_use.json: computer_use_scenario.scenario("google.adk") (what ComputerUseToolset offers
+per model, and what a recording computer did and answered in one turn).
 
 It runs one turn of an agent holding `EnvironmentToolset(environment=LocalEnvironment(...))` with a
 model that records its request, and keeps the tool declarations and the system instruction, the
@@ -63,3 +67,13 @@ async def main() -> None:
 
 
 asyncio.run(main())
+
+import sys  # noqa: E402
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from computer_use_scenario import scenario  # noqa: E402
+
+CU = pathlib.Path(__file__).with_name("google_adk_computer_use.json")
+CU.write_text(json.dumps({"made_by": "google-adk 2.13 (tests/environment/make_google_adk_fixture.py)",
+                          **scenario("google.adk")}, indent=1) + "\n")
+print(f"wrote {CU}")
