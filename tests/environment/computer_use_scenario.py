@@ -30,11 +30,9 @@ CALLS = [  # what the scripted model asks for, in one turn
 ]
 
 
-def scenario(pkg: str) -> dict:
-  def mod(name):
-    return importlib.import_module(f"{pkg}.{name}")
-
-  base = mod("tools.computer_use.base_computer")
+def recorder_class(pkg: str) -> type:
+  """A BaseComputer of `pkg` (1280x720) that records each action in `log` and answers PNG<n> at `url`."""
+  base = importlib.import_module(f"{pkg}.tools.computer_use.base_computer")
   ComputerState = base.ComputerState
 
   class Recorder(base.BaseComputer):
@@ -73,6 +71,14 @@ def scenario(pkg: str) -> dict:
       return await self._did("drag_and_drop", x, y, destination_x, destination_y)
     async def current_state(self) -> ComputerState: return ComputerState(screenshot=b"PNG", url=self.url)
 
+  return Recorder
+
+
+def scenario(pkg: str) -> dict:
+  def mod(name):
+    return importlib.import_module(f"{pkg}.{name}")
+
+  Recorder = recorder_class(pkg)
   Toolset = mod("tools.computer_use.computer_use_toolset").ComputerUseToolset
   BaseLlm = mod("models.base_llm").BaseLlm
   LlmResponse = mod("models.llm_response").LlmResponse

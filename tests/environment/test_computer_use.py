@@ -7,13 +7,14 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from computer_use_scenario import scenario  # noqa: E402
+from computer_use_scenario import recorder_class, scenario  # noqa: E402
 
 from adk_nb import Agent  # noqa: E402
 from adk_nb.integrations.vmaas import AgentEngineSandboxComputer  # noqa: E402
 from adk_nb.models import ScriptedModel, call  # noqa: E402
 from adk_nb.runners import InMemoryRunner  # noqa: E402
-from adk_nb.testing import run_turn, summarize  # noqa: E402
+from adk_nb.pending import confirmation_response  # noqa: E402
+from adk_nb.testing import answer, pending, run_turn, summarize  # noqa: E402
 from adk_nb.tools.computer_use import ComputerUseToolset  # noqa: E402
 
 FIXTURE = json.loads(Path(__file__).with_name("google_adk_computer_use.json").read_text())
@@ -74,3 +75,23 @@ async def test_with_the_sdk_a_vertex_sandbox_action_says_it_is_not_ported(monkey
   computer = AgentEngineSandboxComputer()
   with pytest.raises(NotImplementedError, match="does not drive Agent Engine sandboxes yet.*google-adk"):
     await computer.navigate("https://example.com")
+
+
+async def test_an_action_the_model_flags_for_safety_waits_for_a_person_and_runs_once_approved():
+  computer = recorder_class("adk_nb")()
+  flagged = call("click_at", x=500, y=500,
+                 safety_decision={"decision": "require_confirmation", "explanation": "This buys the item."})
+  model = ScriptedModel([flagged, "Bought."])
+  runner = InMemoryRunner(Agent(name="browser", model=model, tools=[ComputerUseToolset(computer=computer)]),
+                          app_name="cu")
+
+  await run_turn(runner, "buy it")
+  [item] = await pending(runner)
+  assert computer.log == [] and item.hint == "This buys the item."
+
+  events = await answer(runner, [confirmation_response(item, True)])
+  assert computer.log == [["click_at", 640, 360]]
+  [response] = [r for e in events for r in e.get_function_responses() if r.name == "click_at"]
+  assert response.response == {"url": "https://example.com/", "safety_acknowledgement": "true"}
+  assert [p.inline_data.data for p in response.parts] == [b"PNG1"]
+  assert summarize(events)[-1] == ("browser", "text", "Bought.")
