@@ -14,7 +14,7 @@ from typing import Optional, Union
 from ..features import experimental
 from ._base_environment import BaseEnvironment, ExecutionResult, PathLike
 
-logger = logging.getLogger("adk_nb." + __name__)
+logger = logging.getLogger(__name__)
 
 _NOT_STARTED = "LocalEnvironment has no working directory yet: `await environment.initialize()` first."
 

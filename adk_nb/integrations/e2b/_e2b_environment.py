@@ -11,7 +11,7 @@ from ...environment import BaseEnvironment, ExecutionResult
 from ...features import FeatureName, experimental
 from .._sdk import require_sdk
 
-logger = logging.getLogger("adk_nb." + __name__)
+logger = logging.getLogger(__name__)
 
 _DEFAULT_IMAGE = "base"
 _DEFAULT_TIMEOUT = 300

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
   from ...models.llm_request import LlmRequest
   from ..tool_context import ToolContext
 
-logger = logging.getLogger("adk_nb." + __name__)
+logger = logging.getLogger(__name__)
 
 _X_FIELDS = ("x", "destination_x", "start_x", "end_x")
 _Y_FIELDS = ("y", "destination_y", "start_y", "end_y")
@@ -57,7 +57,17 @@ class ComputerUseTool(FunctionTool):
     if not isinstance(value, (int, float)) or isinstance(value, bool):
       raise ValueError(f"{field} coordinate must be numeric, got {type(value)}")
     size = self._screen_size[axis]
-    return max(0, min(int(value / self._coordinate_space[axis] * size), size - 1))
+    scaled = max(0, min(int(value / self._coordinate_space[axis] * size), size - 1))
+    logger.debug("Normalized %s: %s -> %s", field, value, scaled)
+    return scaled
+
+  def _normalize_x(self, x: Any) -> int:
+    """`x` on the model's grid as a screen pixel column, clamped to the screen."""
+    return self._scale(x, 0, "x")
+
+  def _normalize_y(self, y: Any) -> int:
+    """`y` on the model's grid as a screen pixel row, clamped to the screen."""
+    return self._scale(y, 1, "y")
 
   async def run_async(self, *, args: dict[str, Any], tool_context: "ToolContext") -> Any:
     confirmation = tool_context.tool_confirmation

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
   from ...agents.readonly_context import ReadonlyContext
   from ...models.llm_request import LlmRequest
 
-logger = logging.getLogger("adk_nb." + __name__)
+logger = logging.getLogger(__name__)
 
 EXCLUDED_METHODS = {"screen_size", "environment", "close", "prepare"}
 """BaseComputer methods that are never offered as actions."""

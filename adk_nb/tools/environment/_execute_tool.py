@@ -14,7 +14,7 @@ if TYPE_CHECKING:
   from ...environment import BaseEnvironment
   from ..tool_context import ToolContext
 
-logger = logging.getLogger("adk_nb." + __name__)
+logger = logging.getLogger(__name__)
 
 _DESCRIPTION = """
 Run a shell command in the environment. For running programs, tests, and build
