@@ -144,3 +144,17 @@ async def test_edit_file_replaces_one_unique_match_and_leaves_the_file_alone_oth
                               tool_context=None)
   assert done == {"status": "ok", "message": "Edited app.cfg"}
   assert await env.read_file("app.cfg") == b"mode = fast\nretries = 1\r\nretries = 1\r\n"
+
+
+def test_the_sync_runner_runs_commands_on_its_own_loop(tmp_path):
+  from google.genai import types
+
+  model = ScriptedModel([call("Execute", command="echo from a worker loop"), "done"])
+  runner = runner_for(model, LocalEnvironment(working_dir=tmp_path))
+
+  runner.session_service.create_session_sync(app_name="env", user_id="user", session_id="s")
+  events = list(runner.run(user_id="user", session_id="s",
+                           new_message=types.Content(role="user", parts=[types.Part(text="go")])))
+
+  assert answers_sent(model) == [("Execute", {"status": "ok", "stdout": "from a worker loop\n"})]
+  assert events[-1].text == "done"

@@ -113,3 +113,15 @@ async def test_without_a_working_directory_a_temporary_one_is_made_and_removed_o
   await given.write_file("a.txt", "a")
   await given.close()
   assert (tmp_path / "kept" / "a.txt").read_text() == "a"  # a directory you gave is never deleted
+
+
+async def test_a_cancelled_command_is_stopped_with_its_children(env):
+  fifo = env.working_dir / "started"
+  os.mkfifo(fifo)
+  running = asyncio.ensure_future(env.execute("sleep 300 & echo $! > started; wait", timeout=60))
+  child = int(await asyncio.to_thread(fifo.read_text))  # returns once the shell has started its child
+
+  running.cancel()  # a kernel interrupt, run.cancel(), a failing sibling call
+  with pytest.raises(asyncio.CancelledError):
+    await running
+  assert gone_or_zombie(child)
