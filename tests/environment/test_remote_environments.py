@@ -121,3 +121,90 @@ async def test_e2b_results_map_to_execution_results_and_paths_to_the_sandbox_hom
   assert sandbox.kwargs == {"template": "base", "timeout": 120, "envs": {"A": "1"}, "api_key": None, "renewed": 120}
   await env.close()
   assert not sandbox.alive and not env.is_initialized
+
+
+class _FakeDaytonaSandbox:
+  """Stands in for daytona.AsyncSandbox: exec answers from a table, files live in a dict."""
+
+  def __init__(self, sdk):
+    self.sdk, self.files_by_path, self.folders, self.deleted, self.refreshed = sdk, {}, [], False, 0
+    self.process = pytypes.SimpleNamespace(exec=self._exec)
+    self.fs = pytypes.SimpleNamespace(download_file=self._download, upload_file=self._upload,
+                                      create_folder=self._folder)
+
+  async def refresh_activity(self):
+    self.refreshed += 1
+
+  async def delete(self):
+    self.deleted = True
+
+  async def _exec(self, command, timeout):
+    if command == "sleep":
+      raise self.sdk.DaytonaError(f"Request timeout after {timeout}s")
+    if command == "boom":
+      raise self.sdk.DaytonaError("sandbox unreachable")
+    code = 3 if command == "false" else 0
+    return pytypes.SimpleNamespace(exit_code=code, artifacts=pytypes.SimpleNamespace(stdout=f"out of {command}\n"))
+
+  async def _download(self, path):
+    if path not in self.files_by_path:
+      raise self.sdk.DaytonaNotFoundError(path)
+    return self.files_by_path[path]
+
+  async def _upload(self, content, path):
+    self.files_by_path[path] = content
+
+  async def _folder(self, path, mode):
+    if path in self.folders:
+      raise self.sdk.DaytonaConflictError(path)
+    self.folders.append(path)
+
+
+async def test_daytona_results_map_to_execution_results_and_the_sandbox_is_deleted_on_close(monkeypatch):
+  sdk = pytypes.ModuleType("daytona")
+  sdk.DaytonaError = type("DaytonaError", (Exception,), {})
+  sdk.DaytonaNotFoundError = type("DaytonaNotFoundError", (sdk.DaytonaError,), {})
+  sdk.DaytonaConflictError = type("DaytonaConflictError", (sdk.DaytonaError,), {})
+  sdk.DaytonaConfig = lambda **kw: ("config", kw)
+  sdk.CreateSandboxFromSnapshotParams = lambda **kw: ("snapshot", kw)
+  sdk.CreateSandboxFromImageParams = lambda **kw: ("image", kw)
+  made = []
+
+  class AsyncDaytona:
+    def __init__(self, config):
+      self.config, self.closed = config, False
+      made.append(self)
+
+    async def create(self, params):
+      self.params, self.sandbox = params, _FakeDaytonaSandbox(sdk)
+      return self.sandbox
+
+    async def close(self):
+      self.closed = True
+
+  sdk.AsyncDaytona = AsyncDaytona
+  monkeypatch.setitem(sys.modules, "daytona", sdk)
+  env = DaytonaEnvironment(timeout=90, api_key="k", env_vars={"A": "1"})
+
+  await env.initialize()
+  client, = made
+  assert client.config == ("config", {"api_key": "k"})
+  assert client.params == ("snapshot", {"language": "python", "env_vars": {"A": "1"}, "auto_stop_interval": 1,
+                                        "auto_delete_interval": 0})
+  assert str(env.working_dir) == "/workspaces"
+  ok, failed, slow = await env.execute("ls"), await env.execute("false"), await env.execute("sleep", timeout=5)
+  assert (ok.exit_code, ok.stdout, ok.stderr) == (0, "out of ls\n", "")  # Daytona merges stderr into stdout
+  assert (failed.exit_code, failed.timed_out) == (3, False)
+  assert (slow.exit_code, slow.timed_out) == (-1, True)
+  with pytest.raises(sdk.DaytonaError, match="unreachable"):  # other failures are not disguised as results
+    await env.execute("boom")
+
+  await env.write_file("data/x.txt", "hi")
+  await env.write_file("data/y.txt", b"\x00")
+  assert client.sandbox.folders == ["/workspaces", "/workspaces/data"]
+  assert await env.read_file("/workspaces/data/x.txt") == b"hi"
+  with pytest.raises(FileNotFoundError):
+    await env.read_file("missing")
+
+  await env.close()
+  assert client.sandbox.deleted and client.closed and not env.is_initialized
