@@ -1,4 +1,4 @@
-"""EnvironmentToolset: what the model is offered (google-adk's words) and a Runner turn using a real LocalEnvironment."""
+"""EnvironmentToolset: what the model is offered (google-adk's words) and Runner turns on a real LocalEnvironment."""
 
 import json
 from pathlib import Path
