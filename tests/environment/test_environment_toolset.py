@@ -158,3 +158,18 @@ def test_the_sync_runner_runs_commands_on_its_own_loop(tmp_path):
 
   assert answers_sent(model) == [("Execute", {"status": "ok", "stdout": "from a worker loop\n"})]
   assert events[-1].text == "done"
+
+
+async def test_a_command_still_running_at_the_timeout_is_answered_as_timed_out_with_what_it_printed(
+    tmp_path, monkeypatch):
+  from adk_nb.tools.environment import _execute_tool
+
+  monkeypatch.setattr(_execute_tool, "DEFAULT_TIMEOUT", 0.5)  # 30 s in use
+  model = ScriptedModel([call("Execute", command="echo waiting; sleep 300"), "It hung."])
+  runner = runner_for(model, LocalEnvironment(working_dir=tmp_path))
+
+  await run_turn(runner, "go")
+
+  (name, answer), = answers_sent(model)
+  assert answer["status"] == "error" and answer["error"] == "Command timed out after 0.5s."
+  assert answer["stdout"] == "waiting\n" and answer["exit_code"] != 0
