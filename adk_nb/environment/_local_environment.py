@@ -35,6 +35,9 @@ class LocalEnvironment(BaseEnvironment):
 
   terminate_grace_seconds: float = 5.0
   """How long a timed-out command's group gets to exit after SIGTERM before SIGKILL (google-adk's 5 s)."""
+  max_output_bytes: int = 16 * 1024 * 1024
+  """Bytes of stdout and of stderr kept per command; the rest is read and counted, not kept (google-adk keeps
+  everything: a command printing without end until its timeout could fill the kernel's memory)."""
 
   def __init__(self, *, working_dir: Optional[Path] = None, env_vars: Optional[dict[str, str]] = None) -> None:
     self._working_dir = Path(working_dir) if working_dir is not None else None
@@ -72,25 +75,41 @@ class LocalEnvironment(BaseEnvironment):
     env = dict(os.environ)
     if self._env_vars:
       env.update(self._env_vars)
-    proc = await asyncio.create_subprocess_shell(
+    creating = asyncio.ensure_future(asyncio.create_subprocess_shell(
         command, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE, cwd=cwd, env=env,
-        start_new_session=True)  # its own group: a timeout reaches what it started, and nothing else
+        start_new_session=True))  # its own group: a timeout reaches what it started, and nothing else
+    try:
+      proc = await asyncio.shield(creating)
+    except asyncio.CancelledError:
+      # The command may already run (and have started children) before its pipes are connected:
+      # asyncio would kill the shell alone, so finish creating it and stop its whole group.
+      try:
+        proc = await creating
+      except Exception:
+        raise asyncio.CancelledError() from None
+      await self._stop(proc, self._collect(proc))
+      raise
     # One reader for the whole call: the pipes stay open while any descendant holds them.
-    output = asyncio.ensure_future(proc.communicate())
+    output = self._collect(proc)
     timed_out = False
     try:
-      stdout, stderr = await asyncio.wait_for(asyncio.shield(output), timeout)
+      stdout, stderr, _ = await asyncio.wait_for(asyncio.shield(output), timeout)
     except asyncio.TimeoutError:
       timed_out = True
       stdout, stderr = await self._stop(proc, output)
     except asyncio.CancelledError:
       await self._stop(proc, output)
       raise
-    return ExecutionResult(exit_code=proc.returncode or 0, stdout=stdout.decode("utf-8", "replace"),
-                           stderr=stderr.decode("utf-8", "replace"), timed_out=timed_out)
+    return ExecutionResult(exit_code=proc.returncode or 0, stdout=stdout, stderr=stderr, timed_out=timed_out)
 
-  async def _stop(self, proc: "asyncio.subprocess.Process", output: "asyncio.Future") -> tuple[bytes, bytes]:
+  def _collect(self, proc: "asyncio.subprocess.Process") -> "asyncio.Future":
+    """(stdout, stderr, exit code) of the command, once its pipes close and it exits."""
+    return asyncio.ensure_future(asyncio.gather(
+        _read_capped(proc.stdout, self.max_output_bytes), _read_capped(proc.stderr, self.max_output_bytes),
+        proc.wait()))
+
+  async def _stop(self, proc: "asyncio.subprocess.Process", output: "asyncio.Future") -> tuple[str, str]:
     """Stops the command's process group (SIGTERM, then SIGKILL) and returns what it had written."""
     for sig in (signal.SIGTERM, signal.SIGKILL):
       _signal_group(proc, sig)
@@ -103,9 +122,9 @@ class LocalEnvironment(BaseEnvironment):
       logger.warning("A timed-out command's descendant left its process group; its output was not read.")
       _signal_group(proc, signal.SIGKILL)
       await proc.wait()
-      return b"", b""
+      return "", ""
     await proc.wait()
-    return output.result()
+    return output.result()[:2]
 
   async def read_file(self, path: PathLike) -> bytes:
     """The file's bytes; the path must lie inside the working directory (ValueError otherwise)."""
@@ -123,6 +142,20 @@ class LocalEnvironment(BaseEnvironment):
     if not resolved.is_relative_to(root):
       raise ValueError(f"Path escapes working directory: {path} (give a path inside {root}).")
     return resolved
+
+
+async def _read_capped(stream: "asyncio.StreamReader", cap: int) -> str:
+  """Everything the stream gives until it closes, decoded; past `cap` bytes only counted, and a note says so."""
+  kept = bytearray()
+  total = 0
+  while chunk := await stream.read(1 << 16):
+    total += len(chunk)
+    if len(kept) < cap:
+      kept += chunk[:cap - len(kept)]
+  text = kept.decode("utf-8", "replace")
+  if total > cap:
+    text += f"\n... (output cut: {total} bytes written, the first {cap} kept)"
+  return text
 
 
 def _signal_group(proc: "asyncio.subprocess.Process", sig: int) -> None:

@@ -164,12 +164,12 @@ async def test_a_command_still_running_at_the_timeout_is_answered_as_timed_out_w
     tmp_path, monkeypatch):
   from adk_nb.tools.environment import _execute_tool
 
-  monkeypatch.setattr(_execute_tool, "DEFAULT_TIMEOUT", 0.5)  # 30 s in use
+  monkeypatch.setattr(_execute_tool, "DEFAULT_TIMEOUT", 3)  # 30 s in use; 3 s is ample for the echo
   model = ScriptedModel([call("Execute", command="echo waiting; sleep 300"), "It hung."])
   runner = runner_for(model, LocalEnvironment(working_dir=tmp_path))
 
   await run_turn(runner, "go")
 
   (name, answer), = answers_sent(model)
-  assert answer["status"] == "error" and answer["error"] == "Command timed out after 0.5s."
+  assert answer["status"] == "error" and answer["error"] == "Command timed out after 3s."
   assert answer["stdout"] == "waiting\n" and answer["exit_code"] != 0

@@ -2,11 +2,16 @@
 
 import asyncio
 import os
-from pathlib import Path
+import select
 
 import pytest
 
 from adk_nb.environment import BaseEnvironment, ExecutionResult, LocalEnvironment
+
+
+HANG_TIMEOUT = 3
+"""Seconds before a hanging command is stopped: ample for the shell to reach its `echo` on a loaded machine;
+the commands themselves sleep 300 s, so the outcome never depends on timing."""
 
 
 @pytest.fixture
@@ -18,12 +23,20 @@ async def env(tmp_path):
 
 
 def gone_or_zombie(pid: int) -> bool:
-  """True when process `pid` no longer runs (it may wait, dead, for its new parent to reap it)."""
+  """True when process `pid` has ended (it may wait, dead, for its new parent to reap it).
+
+  A killed process closes its pipes a moment before it is marked dead, so this waits for the
+  kernel's notice of its end (a pidfd turns readable) rather than reading its state once; 10 s
+  bound the wait for a process that does not end.
+  """
   try:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-  except FileNotFoundError:
+    fd = os.pidfd_open(pid)
+  except ProcessLookupError:
     return True
-  return fields[0] in ("Z", "X")
+  try:
+    return bool(select.select([fd], [], [], 10)[0])
+  finally:
+    os.close(fd)
 
 
 async def test_a_file_written_is_read_back_byte_for_byte_and_lands_in_the_working_directory(env):
@@ -55,7 +68,7 @@ async def test_a_failing_command_returns_its_exit_code_stdout_and_stderr_instead
 
 async def test_a_command_that_hangs_is_killed_with_the_children_it_started_at_the_timeout(env):
   # The shell starts a sleeping child, records its pid, and waits for it: both must go at the timeout.
-  result = await env.execute("echo started; sleep 300 & echo $! > child.pid; wait", timeout=0.5)
+  result = await env.execute("echo started; sleep 300 & echo $! > child.pid; wait", timeout=HANG_TIMEOUT)
 
   assert result.timed_out is True and result.exit_code != 0
   assert result.stdout == "started\n"  # what it wrote before the timeout is kept
@@ -66,7 +79,7 @@ async def test_a_command_that_hangs_is_killed_with_the_children_it_started_at_th
 async def test_a_command_ignoring_sigterm_is_killed_outright_after_the_grace_period(env):
   env.terminate_grace_seconds = 0.2
   result = await env.execute("trap '' TERM; echo $$ > shell.pid; sleep 300 & echo $! > child.pid; wait; wait",
-                             timeout=0.5)
+                             timeout=HANG_TIMEOUT)
 
   assert result.timed_out is True
   for name in ("shell.pid", "child.pid"):
@@ -125,3 +138,11 @@ async def test_a_cancelled_command_is_stopped_with_its_children(env):
   with pytest.raises(asyncio.CancelledError):
     await running
   assert gone_or_zombie(child)
+
+
+async def test_output_past_the_cap_is_counted_not_kept_and_a_note_says_so(env):
+  env.max_output_bytes = 1000
+  result = await env.execute("head -c 300000 /dev/zero | tr '\\0' a; echo done >&2")
+
+  assert result.stdout == "a" * 1000 + "\n... (output cut: 300000 bytes written, the first 1000 kept)"
+  assert result.stderr == "done\n" and result.exit_code == 0
