@@ -220,8 +220,11 @@ async def _call_one(agent: "LlmAgent", ctx: "InvocationContext", call: types.Fun
   if result is None and tool.is_long_running:
     # A long-running tool left the call pending: the answer arrives in a later message.
     return CallOutcome(None, actions, paused=True)
-  return CallOutcome(_response_part(call, result, actions), actions,
-                  paused=bool(actions.requested_tool_confirmations))
+  part = _response_part(call, result, actions)
+  move_media = getattr(tool, "_move_media_to_parts", None)  # ComputerUseTool: its screenshot as inline data
+  if move_media is not None:
+    move_media(part.function_response)
+  return CallOutcome(part, actions, paused=bool(actions.requested_tool_confirmations))
 
 
 async def _gather_or_cancel(coros: list) -> list:
