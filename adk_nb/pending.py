@@ -15,7 +15,7 @@ from typing import Any, Iterable, Optional, Sequence
 from google.genai import types
 
 from .events.event import Event
-from .events.protocol import (INTERRUPTED_KEY, PROTOCOL_CALLS, REQUEST_CONFIRMATION, REQUEST_INPUT,
+from .events.protocol import (INTERRUPTED_KEY, PROTOCOL_CALLS, REQUEST_CONFIRMATION, REQUEST_CREDENTIAL, REQUEST_INPUT,
                               confirmation_request, interrupted_ids, long_running_calls, nested_pause,
                               started_call_id)
 from .sessions.session_index import fold_events, read_events
@@ -52,7 +52,7 @@ class PendingItem:
   answering an interrupted call again tells the model it may have run, and never runs it a second time."""
 
 
-_ANSWERED_ONCE = frozenset({REQUEST_CONFIRMATION, REQUEST_INPUT})
+_ANSWERED_ONCE = frozenset({REQUEST_CONFIRMATION, REQUEST_INPUT, REQUEST_CREDENTIAL})
 """Protocol calls whose first answer is final: a second one is refused (CallAlreadyAnsweredError),
 unlike a long-running tool's call, which a later answer may update."""
 
