@@ -1,0 +1,156 @@
+"""The credential round trip: a tool asks for a credential, the client answers, the tool runs again with it.
+
+fixtures/google_adk_credential_turn.json was written by google-adk 2.13 itself
+(fixtures/credential_turn.py, run with its interpreter): the same scripted turn is replayed here on
+adk_nb and the events a client sees, the model requests and the tool body counts are compared.
+"""
+
+import asyncio
+import json
+import sys
+
+import pytest
+from google.genai import types
+
+from adk_nb import Agent, InMemoryRunner
+from adk_nb.auth import AuthConfig, AuthCredential
+from adk_nb.errors import AnswerDoesNotFitError, CallAlreadyAnsweredError, WrongAnswerKindError
+from adk_nb.events.protocol import REQUEST_CREDENTIAL
+from adk_nb.testing import ScriptedModel, answer, call, pending, run_turn, session_of
+
+from tests.auth.fixtures import credential_turn
+
+GOOGLE = json.loads(credential_turn.FIXTURE.read_text())
+
+
+def _ids_blanked(value):
+  """The records with the random request ids ('adk-<uuid>') replaced, so two runs compare."""
+  text = json.dumps(value, sort_keys=True)
+  import re
+
+  return json.loads(re.sub(r'adk-[0-9a-f-]{36}', "adk-<id>", text))
+
+
+def test_the_same_turn_as_google_adk():
+  ours = asyncio.run(credential_turn.run_turn("adk_nb"))
+  assert _ids_blanked(ours) == _ids_blanked(GOOGLE)
+  # The tool that asked ran twice (it asked, then it worked); the one that did not ask, once.
+  assert ours["counts"] == {"get_forecast": 1, "read_vault": 2}
+
+
+KEY_CONFIG = dict(auth_scheme={"type": "apiKey", "in": "header", "name": "X-Key"},
+                  raw_auth_credential=AuthCredential(auth_type="apiKey"), credential_key="svc_key")
+
+
+def vault_runner(model, log):
+  """An agent whose tools `open_a` and `open_b` both need the `svc_key` credential and `plain` needs none."""
+  def opener(name):
+    def tool(tool_context) -> dict:
+      credential = tool_context.get_auth_response(AuthConfig(**KEY_CONFIG))
+      log.append((name, credential.api_key if credential else None))
+      if credential is None:
+        tool_context.request_credential(AuthConfig(**KEY_CONFIG))
+        return {"status": "pending"}
+      return {"opened": name, "with": credential.api_key}
+    tool.__name__ = name
+    tool.__doc__ = f"Opens {name}."
+    return tool
+
+  def plain() -> dict:
+    """Needs nothing."""
+    log.append(("plain", None))
+    return {"ok": True}
+
+  return InMemoryRunner(Agent(name="vault", model=model, tools=[opener("open_a"), opener("open_b"), plain]),
+                        app_name="app")
+
+
+def credential_answer(item, api_key="K-1", **overrides):
+  response = dict(item.args["authConfig"])
+  response["exchangedAuthCredential"] = {"authType": "apiKey", "apiKey": api_key}
+  response.update(overrides)
+  return types.Part(function_response=types.FunctionResponse(id=item.call_id, name=REQUEST_CREDENTIAL,
+                                                             response=response))
+
+
+async def test_one_request_per_credential_and_its_answer_runs_again_only_the_calls_that_asked():
+  log = []
+  model = ScriptedModel([[call("open_a"), call("open_b"), call("plain")], "done"])
+  runner = vault_runner(model, log)
+  events = await run_turn(runner, "open both")
+  requests = [p.function_call for e in events for p in (e.content.parts if e.content else []) or []
+              if p.function_call is not None and p.function_call.name == REQUEST_CREDENTIAL]
+  assert len(requests) == 1  # two calls asked for the same credential_key: one request
+  request = requests[0]
+  request_event = next(e for e in events if e.get_function_calls() and e.get_function_calls()[0] is request)
+  assert request_event.long_running_tool_ids == {request.id}
+  assert request.args["authConfig"]["credentialKey"] == "svc_key"
+  [item] = await pending(runner)
+  assert (item.call_id, item.tool) == (request.id, REQUEST_CREDENTIAL)
+  assert len(model.requests) == 1  # paused: the model is not called with "pending"
+
+  log.clear()
+  events = await answer(runner, [credential_answer(item, "K-9")])
+  assert sorted(log) == [("open_a", "K-9"), ("open_b", "K-9")]  # `plain` did not ask: not run again
+  responses = {r.name: r.response for e in events for r in e.get_function_responses()}
+  assert responses["open_a"] == {"opened": "open_a", "with": "K-9"}
+  assert events[-1].content.parts[0].text == "done"
+  assert await pending(runner) == []
+  # The model reads the real answers, never the "pending" ones nor the request.
+  sent = json.dumps([c.model_dump(mode="json") for c in model.requests[-1].contents])
+  assert "pending" not in sent and REQUEST_CREDENTIAL not in sent and "K-9" in sent
+  # The credential lives in temp: state for the invocation; nothing stored keeps it in state.
+  session = await session_of(runner)
+  assert not any("svc_key" in k for k in session.state)
+  assert all(not e.actions.state_delta for e in session.events)
+
+  # A second answer to the same request is refused, and nothing runs again.
+  log.clear()
+  with pytest.raises(CallAlreadyAnsweredError):
+    await answer(runner, [credential_answer(item, "K-10")])
+  assert log == []
+
+
+@pytest.mark.parametrize("response, says", [
+    ({"authScheme": {"type": "apiKey", "in": "header", "name": "X-Key"}, "credentialKey": "svc_key"},
+     "exchangedAuthCredential"),
+    ({"exchangedAuthCredential": {"authType": "no-such-kind"}}, "does not parse"),
+    ({"apiKey": "K"}, "authType"),
+])
+async def test_an_answer_without_a_usable_credential_is_refused_and_nothing_is_committed(response, says):
+  log = []
+  runner = vault_runner(ScriptedModel([call("open_a"), "done"]), log)
+  await run_turn(runner, "open a")
+  [item] = await pending(runner)
+  before = len((await session_of(runner)).events)
+  log.clear()
+  with pytest.raises(AnswerDoesNotFitError) as raised:
+    await answer(runner, [types.Part(function_response=types.FunctionResponse(
+        id=item.call_id, name=REQUEST_CREDENTIAL, response=response))])
+  assert says in str(raised.value) and "Nothing was changed" in str(raised.value)
+  assert len((await session_of(runner)).events) == before and log == []
+  assert [i.call_id for i in await pending(runner)] == [item.call_id]
+  # The request still waits: a good answer goes through.
+  await answer(runner, [credential_answer(item)])
+  assert log == [("open_a", "K-1")]
+
+
+async def test_a_credential_request_answered_under_another_name_is_refused():
+  log = []
+  runner = vault_runner(ScriptedModel([call("open_a"), "done"]), log)
+  await run_turn(runner, "open a")
+  [item] = await pending(runner)
+  part = credential_answer(item)
+  part.function_response.name = "open_a"
+  with pytest.raises(WrongAnswerKindError, match="adk_request_credential"):
+    await answer(runner, [part])
+
+
+async def test_a_bare_credential_answers_too():
+  log = []
+  runner = vault_runner(ScriptedModel([call("open_a"), "done"]), log)
+  await run_turn(runner, "open a")
+  [item] = await pending(runner)
+  await answer(runner, [types.Part(function_response=types.FunctionResponse(
+      id=item.call_id, name=REQUEST_CREDENTIAL, response={"authType": "apiKey", "apiKey": "K-2"}))])
+  assert log[-1] == ("open_a", "K-2")
