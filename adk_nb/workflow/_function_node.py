@@ -146,6 +146,12 @@ class FunctionNode(BaseNode):
       # google-adk raises unless rerun_on_resume=True is passed too; it is implied here.
       data = {**data, "rerun_on_resume": True}
     if isinstance(data, dict) and data.get("auth_config") is not None:
+      from ..auth.auth_tool import AuthConfig
+
+      if not isinstance(data["auth_config"], AuthConfig):
+        raise WorkflowConfigurationError(
+            f"FunctionNode {data.get('name')!r}: auth_config must be an AuthConfig (adk_nb.auth), got "
+            f"{type(data['auth_config']).__name__}.")
       if data.get("rerun_on_resume") is False:
         raise WorkflowConfigurationError(
             f"FunctionNode {data.get('name')!r}: auth_config needs rerun_on_resume=True (the node runs again "

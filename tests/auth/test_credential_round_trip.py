@@ -33,7 +33,7 @@ def _ids_blanked(value):
 
 def test_the_same_turn_as_google_adk():
   ours = asyncio.run(credential_turn.run_turn("adk_nb"))
-  assert _ids_blanked(ours) == _ids_blanked(GOOGLE)
+  assert _ids_blanked(ours) == _ids_blanked({k: v for k, v in GOOGLE.items() if k != "node_turn"})
   # The tool that asked ran twice (it asked, then it worked); the one that did not ask, once.
   assert ours["counts"] == {"get_forecast": 1, "read_vault": 2}
 
@@ -154,3 +154,54 @@ async def test_a_bare_credential_answers_too():
   await answer(runner, [types.Part(function_response=types.FunctionResponse(
       id=item.call_id, name=REQUEST_CREDENTIAL, response={"authType": "apiKey", "apiKey": "K-2"}))])
   assert log[-1] == ("open_a", "K-2")
+
+
+# ---- a workflow function node with auth_config (google-adk 2.13's workflows/auth_api_key) -------------------
+
+
+def test_a_function_node_with_auth_config_as_google_adk():
+  ours = asyncio.run(credential_turn.run_node_turn("adk_nb"))
+  assert ours == GOOGLE["node_turn"]
+  assert ours["runs"] == ["SECRET-KEY"]  # the function did not run before the credential arrived, then once
+
+
+def key_node_workflow(runs, **node_options):
+  from adk_nb import Workflow
+  from adk_nb.workflow import node
+
+  config = AuthConfig(**KEY_CONFIG)
+
+  @node(auth_config=config, **node_options)
+  def fetch(ctx):
+    runs.append(ctx.get_auth_response(config).api_key)
+    return "fetched"
+
+  return InMemoryRunner(agent=Workflow(name="wf", edges=[("START", fetch)]), app_name="app")
+
+
+async def test_a_node_whose_credential_is_in_state_runs_without_asking():
+  runs = []
+  runner = key_node_workflow(runs)
+  events = await run_turn(runner, "go", state_delta={"svc_key": {"authType": "apiKey", "apiKey": "K-S"}})
+  assert runs == ["K-S"]
+  assert not any(c.name == REQUEST_CREDENTIAL for e in events for c in e.get_function_calls())
+
+
+async def test_a_node_refuses_a_malformed_credential_answer_and_nothing_is_committed():
+  runs = []
+  runner = key_node_workflow(runs)
+  await run_turn(runner, "go")
+  [item] = await pending(runner)
+  assert item.call_id == "wf_auth:wf@1/fetch@1" and runs == []
+  before = len((await session_of(runner)).events)
+  with pytest.raises(AnswerDoesNotFitError, match="exchangedAuthCredential"):
+    await answer(runner, [types.Part(function_response=types.FunctionResponse(
+        id=item.call_id, name=REQUEST_CREDENTIAL, response={"authScheme": {"type": "apiKey"}}))])
+  assert len((await session_of(runner)).events) == before and runs == []
+  await answer(runner, [credential_answer(item, "K-7")])
+  assert runs == ["K-7"]
+
+
+def test_auth_config_needs_a_node_that_runs_again():
+  with pytest.raises(ValueError, match="auth_config needs rerun_on_resume=True"):
+    key_node_workflow([], rerun_on_resume=False)
