@@ -152,7 +152,7 @@ def _item_answered(session: "Session", fr: types.FunctionResponse, pending: dict
 
 def _check_credential(session: "Session", fr: types.FunctionResponse) -> None:
   """Refuses, before anything is committed, an answer to a credential request that carries no credential."""
-  from .flows._credentials import answer_problem
+  from .flows import credential_answer_problem as answer_problem
 
   if fr.name != REQUEST_CREDENTIAL:
     raise WrongAnswerKindError(f"Call {fr.id!r} asks the client for a credential; answer it with "

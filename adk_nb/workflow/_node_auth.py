@@ -22,7 +22,7 @@ def auth_interrupt_id(node_path: str) -> str:
 async def auth_gate(auth_config: Any, ctx: Any) -> Optional[Any]:
   """None when the node may run (the credential is in state, or just arrived); else the request to yield."""
   from ..auth.auth_handler import AuthHandler
-  from ..flows._credentials import credential_from_answer
+  from ..flows import credential_from_answer
   from .utils._workflow_hitl_utils import create_auth_request_event
 
   interrupt_id = auth_interrupt_id(ctx.node_path)
