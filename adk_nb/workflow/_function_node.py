@@ -117,7 +117,7 @@ class FunctionNode(BaseNode):
   already holds it. It pauses on an `adk_request_credential` call (id `wf_auth:{node path}`); the client's
   answer (the authConfig with `exchangedAuthCredential` filled in, or the credential alone) is kept in
   `temp:<credential_key>` and the node runs again, reading it with `ctx.get_auth_response(auth_config)`.
-  Implies rerun_on_resume=True (google-adk requires it)."""
+  Needs rerun_on_resume=True, as in google-adk."""
 
   @model_validator(mode="before")
   @classmethod
@@ -152,12 +152,12 @@ class FunctionNode(BaseNode):
         raise WorkflowConfigurationError(
             f"FunctionNode {data.get('name')!r}: auth_config must be an AuthConfig (adk_nb.auth), got "
             f"{type(data['auth_config']).__name__}.")
-      if data.get("rerun_on_resume") is False:
+      if data.get("rerun_on_resume") is not True:
+        # As google-adk 2.13 (which raises the same): the function runs only once the credential arrived.
         raise WorkflowConfigurationError(
-            f"FunctionNode {data.get('name')!r}: auth_config needs rerun_on_resume=True (the node runs again "
-            "once the client sent the credential); drop rerun_on_resume=False."
+            f"FunctionNode {data.get('name')!r} with auth_config requires rerun_on_resume=True (the node runs "
+            "again once the client sent the credential): pass rerun_on_resume=True."
         )
-      data = {**data, "rerun_on_resume": True}
     return data
 
   def model_post_init(self, __context: Any) -> None:

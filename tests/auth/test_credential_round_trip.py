@@ -165,13 +165,13 @@ def test_a_function_node_with_auth_config_as_google_adk():
   assert ours["runs"] == ["SECRET-KEY"]  # the function did not run before the credential arrived, then once
 
 
-def key_node_workflow(runs, **node_options):
+def key_node_workflow(runs, rerun_on_resume=True):
   from adk_nb import Workflow
   from adk_nb.workflow import node
 
   config = AuthConfig(**KEY_CONFIG)
 
-  @node(auth_config=config, **node_options)
+  @node(auth_config=config, rerun_on_resume=rerun_on_resume)
   def fetch(ctx):
     runs.append(ctx.get_auth_response(config).api_key)
     return "fetched"
@@ -202,6 +202,7 @@ async def test_a_node_refuses_a_malformed_credential_answer_and_nothing_is_commi
   assert runs == ["K-7"]
 
 
-def test_auth_config_needs_a_node_that_runs_again():
-  with pytest.raises(ValueError, match="auth_config needs rerun_on_resume=True"):
-    key_node_workflow([], rerun_on_resume=False)
+@pytest.mark.parametrize("rerun", [False, None])
+def test_auth_config_needs_a_node_that_runs_again(rerun):
+  with pytest.raises(ValueError, match="with auth_config requires rerun_on_resume=True"):
+    key_node_workflow([], rerun_on_resume=rerun)
