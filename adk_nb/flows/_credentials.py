@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, AsyncGenerator, Optional
 from google.genai import types
 
 from ..events.event import Event
-from ..events.protocol import REQUEST_CREDENTIAL, start_marker
+from ..events.protocol import REQUEST_CREDENTIAL, nested_pause, start_marker
 from ..pending import call_progress, invocation_tail
 from . import _functions
 
@@ -45,7 +45,7 @@ def credential_request_event(ctx: "InvocationContext", agent_name: str, response
     return None
   parts, ids, keys = [], set(), set()
   for call_id, config in requested.items():
-    key = config.credential_key
+    key = _key_of(config)
     if key and key in keys:
       continue  # one request per credential: its answer re-runs every call that asked for it
     keys.add(key)
@@ -57,6 +57,13 @@ def credential_request_event(ctx: "InvocationContext", agent_name: str, response
   role = response_event.content.role if response_event.content is not None else None
   return Event(invocation_id=ctx.invocation_id, author=agent_name, branch=ctx.branch,
                content=types.Content(role=role, parts=parts), long_running_tool_ids=ids)
+
+
+def _key_of(config: Any) -> Optional[str]:
+  """The credential_key of a requested AuthConfig, also as read back from a store (a dict)."""
+  if isinstance(config, dict):
+    return config.get("credentialKey") or config.get("credential_key")
+  return getattr(config, "credential_key", None)
 
 
 def request_arguments(call: types.FunctionCall) -> "AuthToolArguments":
@@ -128,6 +135,8 @@ def _requests(agent: "LlmAgent", ctx: "InvocationContext", tail) -> dict[str, ty
   for event in tail:
     if event.invocation_id != ctx.invocation_id or event.author != agent.name or not event.long_running_tool_ids:
       continue
+    if nested_pause(event) is not None:
+      continue  # raised from an AgentTool: its agent takes the answer (resume_nested_calls)
     for call in event.get_function_calls():
       if call.name == REQUEST_CREDENTIAL and call.id in answers:
         found[call.id] = call
@@ -159,7 +168,7 @@ async def resume_credential_calls(agent: "LlmAgent", ctx: "InvocationContext") -
   for event in tail:
     if event.invocation_id == ctx.invocation_id and event.author == agent.name:
       for call_id, config in (event.actions.requested_auth_configs or {}).items():
-        if config.credential_key in keys and call_id not in started:
+        if _key_of(config) in keys and call_id not in started:
           asked.add(call_id)
   calls = [c for e in tail if e.invocation_id == ctx.invocation_id and e.author == agent.name
            and e.content is not None and e.content.role == "model"

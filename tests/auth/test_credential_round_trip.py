@@ -206,3 +206,48 @@ async def test_a_node_refuses_a_malformed_credential_answer_and_nothing_is_commi
 def test_auth_config_needs_a_node_that_runs_again(rerun):
   with pytest.raises(ValueError, match="with auth_config requires rerun_on_resume=True"):
     key_node_workflow([], rerun_on_resume=rerun)
+
+
+# ---- the answer arriving elsewhere: in another process, or for an agent run through AgentTool -----------------
+
+
+async def test_the_answer_resumes_a_session_read_back_from_storage():
+  from adk_nb import Runner
+  from adk_nb.events import Event
+  from adk_nb.sessions import InMemorySessionService
+
+  log = []
+  model = ScriptedModel([[call("open_a"), call("plain")], "done"])
+  runner = vault_runner(model, log)
+  await run_turn(runner, "open a")
+  [item] = await pending(runner)
+  # A new process: the events as JSON (requested_auth_configs read back as plain dicts), a new Runner.
+  service = InMemorySessionService()
+  session = await service.create_session(app_name="app", user_id="user", session_id="session")
+  for event in (await session_of(runner)).events:
+    await service.append_event(session, Event.model_validate(json.loads(event.model_dump_json(by_alias=True))))
+  again = Runner(app_name="app", agent=runner.agent, session_service=service)
+  log.clear()
+  events = await answer(again, [credential_answer(item, "K-3")])
+  assert log == [("open_a", "K-3")]
+  assert events[-1].content.parts[0].text == "done"
+
+
+async def test_a_credential_asked_inside_an_agent_tool_reaches_that_agent():
+  from adk_nb.tools import AgentTool
+
+  log = []
+  inner = vault_runner(ScriptedModel([call("open_a"), "inner done"]), log).agent
+  inner.description = "Opens the vault."
+  outer = Agent(name="outer", model=ScriptedModel([call("vault", request="open a"), "outer done"]),
+                tools=[AgentTool(inner)])
+  runner = InMemoryRunner(outer, app_name="app")
+  await run_turn(runner, "go")
+  [item] = await pending(runner)
+  assert item.tool == REQUEST_CREDENTIAL and item.nested
+  log.clear()
+  events = await answer(runner, [credential_answer(item, "K-4")])
+  assert log == [("open_a", "K-4")]
+  responses = [r.response for e in events for r in e.get_function_responses() if r.name == "vault"]
+  assert responses == [{"result": "inner done"}]
+  assert events[-1].content.parts[0].text == "outer done"
