@@ -251,3 +251,23 @@ async def test_a_credential_asked_inside_an_agent_tool_reaches_that_agent():
   responses = [r.response for e in events for r in e.get_function_responses() if r.name == "vault"]
   assert responses == [{"result": "inner done"}]
   assert events[-1].content.parts[0].text == "outer done"
+
+
+async def test_the_round_trip_on_sqlite_across_runners(tmp_path):
+  from adk_nb import Runner
+  from adk_nb.sessions.sqlite_session_service import SqliteSessionService
+
+  log = []
+  path = tmp_path / "s.db"
+  first = vault_runner(ScriptedModel([call("open_a"), "done"]), log)
+  first = Runner(app_name="app", agent=first.agent, session_service=SqliteSessionService(str(path)))
+  await run_turn(first, "open a")
+  [item] = await pending(first)
+  second = Runner(app_name="app", agent=first.agent, session_service=SqliteSessionService(str(path)))
+  log.clear()
+  events = await answer(second, [credential_answer(item, "K-5")])
+  assert log == [("open_a", "K-5")] and events[-1].content.parts[0].text == "done"
+  # The credential was kept for the invocation only: nothing stored holds it except the client's own answer.
+  stored = [e for e in (await session_of(second)).events if e.author != "user"]
+  assert "K-5" not in json.dumps([e.actions.model_dump(mode="json") for e in stored])
+  assert not any("svc_key" in k for k in (await session_of(second)).state)
