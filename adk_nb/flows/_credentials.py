@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any, AsyncGenerator, Optional
 from google.genai import types
 
 from ..events.event import Event
-from ..events.protocol import REQUEST_CREDENTIAL, nested_pause, start_marker
-from ..pending import call_progress, invocation_tail
+from ..events.protocol import REQUEST_CREDENTIAL, nested_pause, start_marker, started_call_id
+from ..pending import invocation_tail
 from . import _functions
 
 if TYPE_CHECKING:
@@ -162,14 +162,18 @@ async def resume_credential_calls(agent: "LlmAgent", ctx: "InvocationContext") -
     await AuthHandler(config).parse_and_store_auth_response(state)
     stored.update(state)
     keys.add(config.credential_key or "")
-  # Every call of this agent in the invocation that asked for one of these credentials, not run again yet.
-  _, started = call_progress(tail)
-  asked: set[str] = set()
+  # Every call of this agent in the invocation whose latest request was for one of these credentials and that
+  # has not run again since (its start marker comes after the request): a call asking again asks anew.
+  latest: dict[str, Optional[str]] = {}  # call id -> the key it waits for, None once it ran again
   for event in tail:
-    if event.invocation_id == ctx.invocation_id and event.author == agent.name:
-      for call_id, config in (event.actions.requested_auth_configs or {}).items():
-        if _key_of(config) in keys and call_id not in started:
-          asked.add(call_id)
+    if event.invocation_id != ctx.invocation_id or event.author != agent.name:
+      continue
+    started = started_call_id(event)
+    if started is not None and started in latest:
+      latest[started] = None
+    for call_id, config in (event.actions.requested_auth_configs or {}).items():
+      latest[call_id] = _key_of(config)
+  asked = {call_id for call_id, key in latest.items() if key is not None and key in keys}
   calls = [c for e in tail if e.invocation_id == ctx.invocation_id and e.author == agent.name
            and e.content is not None and e.content.role == "model"
            for c in e.get_function_calls() if c.id in asked]

@@ -271,3 +271,28 @@ async def test_the_round_trip_on_sqlite_across_runners(tmp_path):
   stored = [e for e in (await session_of(second)).events if e.author != "user"]
   assert "K-5" not in json.dumps([e.actions.model_dump(mode="json") for e in stored])
   assert not any("svc_key" in k for k in (await session_of(second)).state)
+
+
+async def test_a_tool_that_rejects_the_credential_can_ask_again_and_runs_once_per_answer():
+  runs = []
+  config = AuthConfig(**KEY_CONFIG)
+
+  def picky(tool_context) -> dict:
+    """Needs a good key."""
+    credential = tool_context.get_auth_response(config)
+    runs.append(credential.api_key if credential else None)
+    if credential is None or credential.api_key != "GOOD":
+      tool_context.request_credential(config)
+      return {"status": "pending"}
+    return {"ok": True}
+
+  runner = InMemoryRunner(Agent(name="a", model=ScriptedModel([call("picky"), "done"]), tools=[picky]),
+                          app_name="app")
+  await run_turn(runner, "go")
+  [first] = await pending(runner)
+  await answer(runner, [credential_answer(first, "BAD")])
+  [second] = await pending(runner)  # asked again, with a new request
+  assert second.call_id != first.call_id and runs == [None, "BAD"]
+  events = await answer(runner, [credential_answer(second, "GOOD")])
+  assert runs == [None, "BAD", "GOOD"]
+  assert events[-1].content.parts[0].text == "done" and await pending(runner) == []
