@@ -296,3 +296,36 @@ async def test_a_tool_that_rejects_the_credential_can_ask_again_and_runs_once_pe
   events = await answer(runner, [credential_answer(second, "GOOD")])
   assert runs == [None, "BAD", "GOOD"]
   assert events[-1].content.parts[0].text == "done" and await pending(runner) == []
+
+
+async def test_two_credentials_answered_one_at_a_time_the_model_continues_once_both_are_in():
+  log = []
+  other = dict(KEY_CONFIG, credential_key="other_key")
+
+  def second_vault(tool_context) -> dict:
+    """Needs the other key."""
+    credential = tool_context.get_auth_response(AuthConfig(**other))
+    log.append(("second_vault", credential.api_key if credential else None))
+    if credential is None:
+      tool_context.request_credential(AuthConfig(**other))
+      return {"status": "pending"}
+    return {"opened": "second", "with": credential.api_key}
+
+  model = ScriptedModel([[call("open_a"), call("second_vault")], "both open"])
+  runner = vault_runner(model, log)
+  runner.agent.tools.append(second_vault)
+  await run_turn(runner, "open both")
+  items = await pending(runner)
+  assert sorted(i.args["authConfig"]["credentialKey"] for i in items) == ["other_key", "svc_key"]
+  by_key = {i.args["authConfig"]["credentialKey"]: i for i in items}
+  log.clear()
+  events = await answer(runner, [credential_answer(by_key["svc_key"], "K-A")])
+  assert log == [("open_a", "K-A")] and len(model.requests) == 1  # still waiting for the other key
+  assert [i.call_id for i in await pending(runner)] == [by_key["other_key"].call_id]
+  events = await answer(runner, [credential_answer(by_key["other_key"], "K-B")])
+  assert log == [("open_a", "K-A"), ("second_vault", "K-B")]
+  assert events[-1].content.parts[0].text == "both open"
+  # The model reads one answer per call, the real ones, in one turn.
+  last = model.requests[-1].contents[-1]
+  assert last.role == "user" and [p.function_response.response for p in last.parts] == [
+      {"opened": "open_a", "with": "K-A"}, {"opened": "second", "with": "K-B"}]
