@@ -362,7 +362,7 @@ def interrupted_answer(event: Event, calls: list[types.FunctionCall]) -> Event:
 
 
 def interim_answered_calls(events: Iterable[Event]) -> dict[str, PendingItem]:
-  """Long-running tool calls (not confirmations, not nested) by id, whether or not answered yet.
+  """Long-running tool calls (not confirmation or credential requests, not nested) by id, whether or not answered yet.
 
   google-adk's documented pattern: the tool answers `{'status': 'pending'}` at once and the
   client sends the final FunctionResponse with the same id later; these are the calls such a
@@ -370,7 +370,7 @@ def interim_answered_calls(events: Iterable[Event]) -> dict[str, PendingItem]:
   """
   return {call.id: _item_for(event, call, nested)
           for event in events for call, nested in _long_running(event)
-          if not nested and call.name != REQUEST_CONFIRMATION}
+          if not nested and call.name not in (REQUEST_CONFIRMATION, REQUEST_CREDENTIAL)}
 
 
 def confirmation_response(item: PendingItem, confirmed: bool, payload: Any = None) -> types.Part:

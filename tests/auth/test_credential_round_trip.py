@@ -329,3 +329,27 @@ async def test_two_credentials_answered_one_at_a_time_the_model_continues_once_b
   last = model.requests[-1].contents[-1]
   assert last.role == "user" and [p.function_response.response for p in last.parts] == [
       {"opened": "open_a", "with": "K-A"}, {"opened": "second", "with": "K-B"}]
+
+
+async def test_an_answer_without_an_id_finds_the_one_credential_request_waiting():
+  runs = []
+  config = AuthConfig(**KEY_CONFIG)
+
+  def picky(tool_context) -> dict:
+    """Needs a good key."""
+    credential = tool_context.get_auth_response(config)
+    runs.append(credential.api_key if credential else None)
+    if credential is None or credential.api_key != "GOOD":
+      tool_context.request_credential(config)
+      return {"status": "pending"}
+    return {"ok": True}
+
+  runner = InMemoryRunner(Agent(name="a", model=ScriptedModel([call("picky"), "done"]), tools=[picky]),
+                          app_name="app")
+  await run_turn(runner, "go")
+  for key in ("BAD", "GOOD"):  # the second time, the first request (answered) must not make it ambiguous
+    [item] = await pending(runner)
+    part = credential_answer(item, key)
+    part.function_response.id = None
+    await answer(runner, [part])
+  assert runs == [None, "BAD", "GOOD"]
