@@ -38,11 +38,18 @@ if TYPE_CHECKING:
 def credential_request_event(ctx: "InvocationContext", agent_name: str, response_event: Event) -> Optional[Event]:
   """The long-running `adk_request_credential` calls for the credentials a function response event asks for
   (google-adk's format and role); None when it asks for none."""
-  from ..auth.auth_tool import AuthToolArguments
-
   requested = response_event.actions.requested_auth_configs
   if not requested:
     return None
+  role = response_event.content.role if response_event.content is not None else None
+  return request_event(ctx, agent_name, requested, role)
+
+
+def request_event(ctx: "InvocationContext", author: str, requested: dict[str, Any], role: Optional[str]) -> Event:
+  """The event asking the client for `requested` (tool call id -> AuthConfig): one long-running
+  `adk_request_credential` call per credential_key."""
+  from ..auth.auth_tool import AuthToolArguments
+
   parts, ids, keys = [], set(), set()
   for call_id, config in requested.items():
     key = _key_of(config)
@@ -54,8 +61,7 @@ def credential_request_event(ctx: "InvocationContext", agent_name: str, response
     args = AuthToolArguments(function_call_id=call_id, auth_config=config).model_dump(
         mode="json", exclude_none=True, by_alias=True)
     parts.append(types.Part(function_call=types.FunctionCall(id=request_id, name=REQUEST_CREDENTIAL, args=args)))
-  role = response_event.content.role if response_event.content is not None else None
-  return Event(invocation_id=ctx.invocation_id, author=agent_name, branch=ctx.branch,
+  return Event(invocation_id=ctx.invocation_id, author=author, branch=ctx.branch,
                content=types.Content(role=role, parts=parts), long_running_tool_ids=ids)
 
 

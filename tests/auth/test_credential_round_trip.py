@@ -353,3 +353,23 @@ async def test_an_answer_without_an_id_finds_the_one_credential_request_waiting(
     part.function_response.id = None
     await answer(runner, [part])
   assert runs == [None, "BAD", "GOOD"]
+
+
+async def test_google_adks_generate_auth_event_builds_the_same_request():
+  from adk_nb.events import Event
+  from adk_nb.events.event_actions import EventActions
+  from adk_nb.flows.llm_flows import functions
+
+  runner = vault_runner(ScriptedModel(["hi"]), [])
+  await run_turn(runner, "hi")
+  ctx = type("Ctx", (), {"invocation_id": "inv", "branch": None, "agent": runner.agent})()
+  response = Event(author="vault", content=types.Content(role="user", parts=[types.Part(
+      function_response=types.FunctionResponse(id="c1", name="open_a", response={"status": "pending"}))]),
+      actions=EventActions(requested_auth_configs={"c1": AuthConfig(**KEY_CONFIG), "c2": AuthConfig(**KEY_CONFIG)}))
+  event = functions.generate_auth_event(ctx, response)
+  [request] = event.get_function_calls()  # one per credential_key
+  assert request.name == REQUEST_CREDENTIAL and event.long_running_tool_ids == {request.id}
+  assert request.args["functionCallId"] == "c1" and event.author == "vault" and event.content.role == "user"
+  assert functions.generate_auth_event(ctx, Event(author="vault")) is None
+  built = functions.build_auth_request_event(ctx, {"c3": AuthConfig(**KEY_CONFIG)}, author="x", role="model")
+  assert built.author == "x" and built.get_function_calls()[0].args["functionCallId"] == "c3"
