@@ -15,7 +15,7 @@ from typing import Any, Iterable, Optional, Sequence
 from google.genai import types
 
 from .events.event import Event
-from .events.protocol import (INTERRUPTED_KEY, PROTOCOL_CALLS, REQUEST_CONFIRMATION, REQUEST_INPUT,
+from .events.protocol import (INTERRUPTED_KEY, PROTOCOL_CALLS, REQUEST_CONFIRMATION, REQUEST_CREDENTIAL, REQUEST_INPUT,
                               confirmation_request, interrupted_ids, long_running_calls, nested_pause,
                               started_call_id)
 from .sessions.session_index import fold_events, read_events
@@ -52,7 +52,7 @@ class PendingItem:
   answering an interrupted call again tells the model it may have run, and never runs it a second time."""
 
 
-_ANSWERED_ONCE = frozenset({REQUEST_CONFIRMATION, REQUEST_INPUT})
+_ANSWERED_ONCE = frozenset({REQUEST_CONFIRMATION, REQUEST_INPUT, REQUEST_CREDENTIAL})
 """Protocol calls whose first answer is final: a second one is refused (CallAlreadyAnsweredError),
 unlike a long-running tool's call, which a later answer may update."""
 
@@ -362,7 +362,7 @@ def interrupted_answer(event: Event, calls: list[types.FunctionCall]) -> Event:
 
 
 def interim_answered_calls(events: Iterable[Event]) -> dict[str, PendingItem]:
-  """Long-running tool calls (not confirmations, not nested) by id, whether or not answered yet.
+  """Long-running tool calls (not confirmation or credential requests, not nested) by id, whether or not answered yet.
 
   google-adk's documented pattern: the tool answers `{'status': 'pending'}` at once and the
   client sends the final FunctionResponse with the same id later; these are the calls such a
@@ -370,7 +370,7 @@ def interim_answered_calls(events: Iterable[Event]) -> dict[str, PendingItem]:
   """
   return {call.id: _item_for(event, call, nested)
           for event in events for call, nested in _long_running(event)
-          if not nested and call.name != REQUEST_CONFIRMATION}
+          if not nested and call.name not in (REQUEST_CONFIRMATION, REQUEST_CREDENTIAL)}
 
 
 def confirmation_response(item: PendingItem, confirmed: bool, payload: Any = None) -> types.Part:

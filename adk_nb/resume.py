@@ -21,7 +21,7 @@ from google.genai import types
 
 from .errors import (AnswerDoesNotFitError, AnswersSpanInvocationsError, AnswerWithoutIdError, CallAlreadyAnsweredError,
                      PausingAgentNotInTreeError, UnknownCallError, WrongAnswerKindError)
-from .events.protocol import REQUEST_CONFIRMATION, REQUEST_INPUT
+from .events.protocol import REQUEST_CONFIRMATION, REQUEST_CREDENTIAL, REQUEST_INPUT
 from .pending import PendingItem, pending_of, pending_since_calls
 
 if TYPE_CHECKING:
@@ -143,9 +143,28 @@ def _item_answered(session: "Session", fr: types.FunctionResponse, pending: dict
         f"Call {fr.id!r} is a {item.kind.replace('_', '-')} call for {item.tool!r}; answer it with "
         + ("name='adk_request_confirmation'." if item.kind == "confirmation" else f"name={item.tool!r}.")
     )
+  if item.tool == REQUEST_CREDENTIAL:
+    _check_credential(session, fr)
   if fr.name == REQUEST_INPUT and isinstance(item.args, dict) and item.args.get("response_schema"):
     _check_fits(fr, item.args["response_schema"])
   return item
+
+
+def _check_credential(session: "Session", fr: types.FunctionResponse) -> None:
+  """Refuses, before anything is committed, an answer to a credential request that carries no credential."""
+  from .flows import credential_answer_problem as answer_problem
+
+  if fr.name != REQUEST_CREDENTIAL:
+    raise WrongAnswerKindError(f"Call {fr.id!r} asks the client for a credential; answer it with "
+                               f"name='{REQUEST_CREDENTIAL}' (the response: the AuthConfig with its "
+                               "exchangedAuthCredential filled in); nothing was changed.")
+  call = next((c for e in reversed(session.events) for c in e.get_function_calls() if c.id == fr.id), None)
+  problem = None if call is None else answer_problem(call, fr.response)
+  if problem:
+    raise AnswerDoesNotFitError(
+        f"The answer to credential request {fr.id!r} carries no usable credential: {problem}. Nothing was "
+        "changed: answer it again with the request's authConfig, its exchangedAuthCredential filled in "
+        "(e.g. {'authType': 'apiKey', 'apiKey': '...'}).")
 
 
 def _check_fits(fr: types.FunctionResponse, schema: Any) -> None:

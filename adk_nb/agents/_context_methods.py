@@ -88,7 +88,9 @@ class ContextMethods:
     return auth_handler.AuthHandler(auth_config).get_auth_response(self.state)
 
   def request_credential(self, auth_config: Any) -> None:
-    """Asks the client for a credential: the turn ends with an `adk_request_credential` call for it."""
+    """Asks the client for a credential: the turn ends with an `adk_request_credential` call for it, and once the
+    client answered, this tool call runs again and `get_auth_response(auth_config)` returns the credential
+    (adk_nb.flows._credentials). Return a short "pending" answer meanwhile; the model does not see it."""
     from ..auth import auth_handler
 
     if not self.function_call_id:

@@ -4,7 +4,9 @@ What is here: the credential and auth-config models (`AuthCredential`, `AuthConf
 kinds, and credential services that keep exchanged credentials per app and user
 (`InMemoryCredentialService`, reached from callbacks and tools through `save_credential` /
 `load_credential`), and `auth_handler.AuthHandler`, which builds the `adk_request_credential` request
-(secrets removed) and reads the client's answer from state. What is not: the OAuth2 / OpenID Connect
+(secrets removed) and reads the client's answer from state. The round trip itself (the request event, the
+answer checked, the asking tool call run again) is `adk_nb.flows._credentials`; a workflow function node's
+is `FunctionNode(auth_config=...)`. What is not: the OAuth2 / OpenID Connect
 exchange and refresh flows (google-adk's exchangers, refreshers); toolsets take their credentials
 directly (README "Compatibility").
 """

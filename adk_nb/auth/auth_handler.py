@@ -31,6 +31,15 @@ def _without_secrets(credential: Optional[AuthCredential]) -> Optional[AuthCrede
   return copy
 
 
+def _without_client_secret(credential: Optional[AuthCredential]) -> Optional[AuthCredential]:
+  """A copy without the OAuth2 client secret (the agent's, not the user's)."""
+  if credential is None or credential.oauth2 is None or credential.oauth2.client_secret is None:
+    return credential
+  copy = credential.model_copy(deep=True)
+  copy.oauth2.client_secret = None
+  return copy
+
+
 class AuthHandler:
   """The credential flow of one `AuthConfig`: the request sent to the client, the answer read back."""
 
@@ -59,11 +68,14 @@ class AuthHandler:
     return None if stored is None else stored[1]
 
   async def parse_and_store_auth_response(self, state: Any) -> None:
-    """Keeps the answered credential (`auth_config.exchanged_auth_credential`) in `temp:<credential_key>`."""
+    """Keeps the answered credential (`auth_config.exchanged_auth_credential`) in `temp:<credential_key>`.
+
+    The credential is the user's (an API key, a token): it is kept whole, except an OAuth2 client
+    secret, which is the agent's and never goes into state (as google-adk)."""
     key = self.auth_config.credential_key
     if not key:
       raise ValueError("credential_key is empty: give the AuthConfig a credential_key (or an auth_scheme to derive it).")
-    state["temp:" + key] = _without_secrets(self.auth_config.exchanged_auth_credential)
+    state["temp:" + key] = _without_client_secret(self.auth_config.exchanged_auth_credential)
 
   def generate_auth_request(self) -> AuthConfig:
     """The AuthConfig sent to the client in `adk_request_credential`: no configured secret in it."""

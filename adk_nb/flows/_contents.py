@@ -37,13 +37,16 @@ def belongs_to_branch(invocation_branch: Optional[str], event: Event) -> bool:
 
 
 def _visible_parts(event: Event, thoughts_as_text: bool = False) -> list[types.Part]:
-  """The event's parts minus protocol calls/answers, confirmation placeholders and nested calls.
+  """The event's parts minus protocol calls/answers, confirmation placeholders, the answers of calls
+  that asked for a credential (run again once it arrives; the model reads that answer) and nested calls.
 
   Thought parts are left out (a signed one is kept, as Gemini expects it back), unless
   `thoughts_as_text`: then they are kept as plain text (a planner's own plan and reasoning, which
   the model must read again, as google-adk sends them)."""
   parts = event.content.parts or []
-  pending = event.actions.requested_tool_confirmations
+  pending = event.actions.requested_tool_confirmations or event.actions.requested_auth_configs
+  if pending and event.actions.requested_tool_confirmations and event.actions.requested_auth_configs:
+    pending = {**event.actions.requested_tool_confirmations, **event.actions.requested_auth_configs}
   meta = event.custom_metadata
   nested_answers = ()
   if meta:

@@ -21,8 +21,8 @@ from ..tools._task_tools import FINISH_TASK, FinishTaskTool, finishes_task, task
 from ..tools.set_model_response_tool import SET_MODEL_RESPONSE
 from ..tools.tool_context import ToolContext
 from ..utils.trusted import trusted
-from . import (_code_execution, _contents, _context_cache, _delegation, _edit, _functions, _instructions,
-               _planning, _resume, _transfer)
+from . import (_code_execution, _contents, _context_cache, _credentials, _delegation, _edit, _functions,
+               _instructions, _planning, _resume, _transfer)
 
 if TYPE_CHECKING:
   from ..agents.invocation_context import InvocationContext
@@ -43,6 +43,9 @@ async def run_flow(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGenerato
       yield pause_checkpoint(agent, ctx, saved)
     return
   if ctx.resumed:
+    if ctx.resume_answers:
+      async for event in _credentials.resume_credential_calls(agent, ctx):
+        yield event
     if ctx.resume_answers:
       async for event in _resume.resume_confirmed_calls(agent, ctx):
         yield event
@@ -362,6 +365,10 @@ async def run_function_calls(agent: "LlmAgent", ctx: "InvocationContext", final:
                                                      results.gated)
     if confirm is not None:
       yield confirm
+    credential = _credentials.credential_request_event(ctx, agent.name, response_event)
+    if credential is not None:
+      yield credential  # google-adk's order: the credential request, then the "pending" answer
+      paused = True
     yield response_event
   for event in results.surfaced:
     yield event

@@ -9,9 +9,10 @@ for use. Where it comes from, in order:
 4. `auth_config.raw_auth_credential` when it is usable as it is (an API key, an HTTP credential, an
    OAuth2 access token), or, for an OAuth2 scheme with a client-credentials flow, the token the
    scheme's `tokenUrl` grants for the client id and secret (saved to the credential service);
-5. otherwise the function does not run. google-adk then asks the client (`adk_request_credential`)
-   and pauses; adk_nb does not run that user-consent round trip yet, so the model is answered with
-   an error naming the ways to give the tool its credential (README "Compatibility").
+5. otherwise the function does not run: as in google-adk, the tool asks the client for the credential
+   (`tool_context.request_credential`, an `adk_request_credential` call; the invocation pauses) and
+   answers `response_for_auth_required` (default "Pending User Authorization."). When the client
+   answers, the call runs again and finds the credential (2.); see `adk_nb.flows._credentials`.
 
 The scheme may be fastapi's OpenAPI models (`fastapi.openapi.models.OAuth2`, `APIKey`, ...), as
 google-adk's samples build it, another object with the same fields, or a dict. adk_nb never
@@ -89,12 +90,8 @@ class AuthenticatedFunctionTool(FunctionTool):
     if self._auth_config is not None:
       credential = await self._credential(tool_context)
       if credential is None:
-        return {"error": (
-            f"`{self.name}` did not run: it needs a credential that only the user can grant, and adk_nb does not "
-            "ask the client for one (google-adk's adk_request_credential round trip). Give the tool a usable "
-            "credential: auth_config.exchanged_auth_credential, an access token or API key in "
-            "raw_auth_credential, a client-credentials OAuth2 scheme, or one saved in the Runner's "
-            "credential_service.")}
+        tool_context.request_credential(self._auth_config)
+        return self._response_for_auth_required or "Pending User Authorization."
     token = _CREDENTIAL.set(credential)
     try:
       return await super().run_async(args=args, tool_context=tool_context)

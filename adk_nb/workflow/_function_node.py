@@ -112,6 +112,12 @@ class FunctionNode(BaseNode):
   """Ask a person to approve each run (True), or those for which this predicate of the arguments is true."""
   state_schema: Any = None
   """A pydantic model the node's state writes are checked against (StateSchemaError), instead of its workflow's."""
+  auth_config: Any = None
+  """An `AuthConfig`: the node asks the client for this credential before its function runs, unless state
+  already holds it. It pauses on an `adk_request_credential` call (id `wf_auth:{node path}`); the client's
+  answer (the authConfig with `exchangedAuthCredential` filled in, or the credential alone) is kept in
+  `temp:<credential_key>` and the node runs again, reading it with `ctx.get_auth_response(auth_config)`.
+  Needs rerun_on_resume=True, as in google-adk."""
 
   @model_validator(mode="before")
   @classmethod
@@ -140,10 +146,18 @@ class FunctionNode(BaseNode):
       # google-adk raises unless rerun_on_resume=True is passed too; it is implied here.
       data = {**data, "rerun_on_resume": True}
     if isinstance(data, dict) and data.get("auth_config") is not None:
-      raise WorkflowConfigurationError(
-          "FunctionNode(auth_config=...) is not supported by adk_nb (it has no credential exchange); read the "
-          "credential from state, or ask for it with a RequestInput node."
-      )
+      from ..auth.auth_tool import AuthConfig
+
+      if not isinstance(data["auth_config"], AuthConfig):
+        raise WorkflowConfigurationError(
+            f"FunctionNode {data.get('name')!r}: auth_config must be an AuthConfig (adk_nb.auth), got "
+            f"{type(data['auth_config']).__name__}.")
+      if data.get("rerun_on_resume") is not True:
+        # As google-adk 2.13 (which raises the same): the function runs only once the credential arrived.
+        raise WorkflowConfigurationError(
+            f"FunctionNode {data.get('name')!r} with auth_config requires rerun_on_resume=True (the node runs "
+            "again once the client sent the credential): pass rerun_on_resume=True."
+        )
     return data
 
   def model_post_init(self, __context: Any) -> None:
@@ -176,7 +190,7 @@ class FunctionNode(BaseNode):
     object.__setattr__(self, "_is_gen", inspect.isgeneratorfunction(func) or inspect.isgeneratorfunction(inner))
     object.__setattr__(self, "_is_coro", inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(inner))
     object.__setattr__(self, "_is_plain_sync", not (self._is_async_gen or self._is_gen or self._is_coro
-                                                    or self.require_confirmation))
+                                                    or self.require_confirmation or self.auth_config is not None))
     ret = hints.get("return")
     if typing.get_origin(ret) in _GENERATOR_ORIGINS:  # a generator's schema is what it yields
       ret = (typing.get_args(ret) or (None,))[0]
@@ -298,6 +312,13 @@ class FunctionNode(BaseNode):
       instead = await self._confirmation_gate(ctx, node_input, kwargs)
       if instead is not None:
         yield instead
+        return
+    if self.auth_config is not None:
+      from ._node_auth import auth_gate
+
+      request = await auth_gate(self.auth_config, ctx)
+      if request is not None:
+        yield request
         return
     offload = getattr(ctx, "_offload", False)  # a ctx of another kind (a test double) runs inline
     if self._is_async_gen:

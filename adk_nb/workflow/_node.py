@@ -33,18 +33,14 @@ def node(
   With `parallel_worker=True` the node runs once per item of a list input, concurrently (at most
   `max_parallel_workers` at a time), and outputs the list of results in order. With
   `require_confirmation` (True or a predicate) a function node asks a person to approve each
-  run first (see FunctionNode). `auth_config` is not supported (adk_nb has no credential exchange).
+  run first (see FunctionNode). With `auth_config` a function node asks the client for that credential before
+  it runs, unless state holds it (see FunctionNode.auth_config).
   """
-  if auth_config is not None:
-    raise WorkflowConfigurationError(
-        "node(auth_config=...) is not supported by adk_nb (it has no credential exchange); read the credential "
-        "from state, or ask for it with a RequestInput node."
-    )
   if unsupported:
     raise WorkflowConfigurationError(
         f"node() options not supported by adk_nb yet: {sorted(unsupported)}. Supported: name, "
         "rerun_on_resume, retry_config, timeout, parameter_binding, parallel_worker, max_parallel_workers, "
-        "require_confirmation."
+        "require_confirmation, auth_config."
     )
   if max_parallel_workers is not None and not parallel_worker:
     raise WorkflowConfigurationError(
@@ -61,9 +57,15 @@ def node(
     if callable(target) and not isinstance(target, BaseNode):
       if require_confirmation:
         options["require_confirmation"] = require_confirmation
+      if auth_config is not None:
+        options["auth_config"] = auth_config
       built = FunctionNode(func=target, parameter_binding=parameter_binding,
                            **{k: v for k, v in options.items() if v is not None})
     else:
+      if auth_config is not None:
+        raise WorkflowConfigurationError(
+            f"node(auth_config=...) applies to a function, not to {type(target).__name__}; give the credential "
+            "to the tools that need it (AuthenticatedFunctionTool) instead.")
       built = build_node(target, **options)
     if parallel_worker:
       from ._parallel_worker import _ParallelWorker

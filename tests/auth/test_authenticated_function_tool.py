@@ -7,6 +7,7 @@ import sys
 from urllib.parse import parse_qs
 
 import pytest
+from google.genai import types
 
 from adk_nb import Agent, InMemoryRunner
 from adk_nb.auth import AuthConfig, AuthCredential, AuthCredentialTypes, OAuth2Auth
@@ -77,12 +78,12 @@ async def test_fastapis_openapi_models_are_accepted_as_the_scheme():
   await _run_client_credentials("fastapi")
 
 
-async def test_without_a_usable_credential_the_function_does_not_run_and_the_model_reads_why():
+async def test_without_a_usable_credential_the_tool_asks_the_client_and_runs_once_answered():
   ran = []
 
   def secret_data(credential=None) -> str:
     """Reads protected data."""
-    ran.append(credential)
+    ran.append(credential.oauth2.access_token)
     return "data"
 
   config = AuthConfig(auth_scheme={"type": "oauth2", "flows": {"authorizationCode": {
@@ -90,13 +91,20 @@ async def test_without_a_usable_credential_the_function_does_not_run_and_the_mod
       raw_auth_credential=AuthCredential(auth_type=AuthCredentialTypes.OAUTH2,
                                          oauth2=OAuth2Auth(client_id="c1", client_secret="s1")))
   tool = AuthenticatedFunctionTool(func=secret_data, auth_config=config)
-  model = ScriptedModel([call("secret_data"), "I cannot read it."])
-  events = await run_turn(InMemoryRunner(Agent(name="a", model=model, tools=[tool]), app_name="app"), "read it")
+  model = ScriptedModel([call("secret_data"), "Here it is."])
+  runner = InMemoryRunner(Agent(name="a", model=model, tools=[tool]), app_name="app")
+  events = await run_turn(runner, "read it")
   assert ran == []
   [answer] = [e.get_function_responses()[0].response for e in events if e.get_function_responses()]
-  # adk_nb does not run google-adk's adk_request_credential round trip: the answer says so and how to fix it.
-  assert "did not run" in answer["error"] and "exchanged_auth_credential" in answer["error"]
-  assert "s1" not in json.dumps(answer)
+  assert answer == {"result": "Pending User Authorization."}  # google-adk's answer
+  [request] = [c for e in events for c in e.get_function_calls() if c.name == "adk_request_credential"]
+  assert "s1" not in json.dumps(request.args)  # the client secret never goes to the client
+  response = dict(request.args["authConfig"])
+  response["exchangedAuthCredential"] = {"authType": "oauth2", "oauth2": {"clientId": "c1", "accessToken": "T-1"}}
+  events = await run_turn(runner, [types.Part(function_response=types.FunctionResponse(
+      id=request.id, name="adk_request_credential", response=response))])
+  assert ran == ["T-1"]
+  assert events[-1].content.parts[0].text == "Here it is."
 
 
 def test_adk_nb_does_not_import_fastapi():

@@ -2,7 +2,8 @@
 
 import pytest
 
-from adk_nb import Workflow
+from adk_nb import Agent, Workflow
+from adk_nb.testing import ScriptedModel
 from adk_nb.workflow import DEFAULT_ROUTE, START, Edge, FunctionNode, JoinNode, node
 
 
@@ -71,8 +72,10 @@ def test_node_names_must_be_identifiers_and_node_options_are_checked():
     FunctionNode(func=a, name="bad name")
   with pytest.raises(ValueError, match="not supported by adk_nb yet: \\['on_error'\\]"):
     node(a, on_error=True)
-  with pytest.raises(ValueError, match="auth_config=...\\) is not supported"):
+  with pytest.raises(ValueError, match="auth_config must be an AuthConfig"):
     node(a, auth_config=object())
+  with pytest.raises(ValueError, match="auth_config=...\\) applies to a function"):
+    node(Agent(name="helper", model=ScriptedModel(["x"])), auth_config=object())
   with pytest.raises(ValueError, match="require_confirmation needs rerun_on_resume=True"):
     FunctionNode(func=a, require_confirmation=True, rerun_on_resume=False)
   assert FunctionNode(func=a, require_confirmation=True).rerun_on_resume  # implied (google-adk makes you pass it)

@@ -37,6 +37,22 @@ async def handle_function_calls_async(invocation_context: Any, function_call_eve
   return result.event
 
 
+def build_auth_request_event(invocation_context: Any, auth_requests: dict[str, Any], *, author: Optional[str] = None,
+                             role: Optional[str] = None) -> Event:
+  """The event asking the client for credentials (tool call id -> AuthConfig): one long-running
+  `adk_request_credential` call per credential_key, authored by `author` (default: the current agent)."""
+  from .._credentials import request_event
+
+  return request_event(invocation_context, author or invocation_context.agent.name, auth_requests, role)
+
+
+def generate_auth_event(invocation_context: Any, function_response_event: Event) -> Optional[Event]:
+  """The `adk_request_credential` event for the credentials a function response event asks for; None if none."""
+  from .._credentials import credential_request_event
+
+  return credential_request_event(invocation_context, invocation_context.agent.name, function_response_event)
+
+
 async def handle_function_calls_live(*args: Any, **kwargs: Any) -> Optional[Event]:
   """Live (bidirectional streaming) runs are not supported by adk_nb."""
   not_in_adk_nb("handle_function_calls_live (live runs)")
@@ -75,5 +91,5 @@ def merge_parallel_function_response_events(function_response_events: list[Event
 
 
 __all__ = ["REQUEST_CONFIRMATION_FUNCTION_CALL_NAME", "REQUEST_EUC_FUNCTION_CALL_NAME", "REQUEST_INPUT_FUNCTION_CALL_NAME",
-           "find_matching_function_call", "handle_function_calls_async", "handle_function_calls_live",
+           "build_auth_request_event", "find_matching_function_call", "generate_auth_event", "handle_function_calls_async", "handle_function_calls_live",
            "merge_parallel_function_response_events"]
