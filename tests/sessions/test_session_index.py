@@ -197,6 +197,9 @@ _ALLOWED = {
     ("workflow/_values.py", "_adapters"): "one pydantic adapter per type",
     ("notebook/_session_names.py", "_in_memory"): "display names of sessions in file-less stores, weakly keyed by the store",
     ("features/__init__.py", "_overrides"): "feature overrides the program set (google-adk's API; only the skill features read them)",
+    ("models/registry.py", "_DEFAULT_LLMS"): "one model instance per default model name (agents with no model)",
+    ("tools/computer_use/computer_use_toolset.py", "_ACTION_LOCKS"): "one lock per computer and event loop",
+    ("tools/computer_use/computer_use_toolset.py", "_ACTION_LOCKS_GUARD"): "guards the computer locks",
 }
 
 
