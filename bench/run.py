@@ -19,6 +19,7 @@ import os
 import platform
 import subprocess
 import sys
+import time
 from typing import Any, Optional
 
 BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -145,6 +146,20 @@ def _verdict(ms: Optional[float], workload: str, quick: bool) -> str:
   return " ok" if ms < BUDGET_MS[workload] else " **missed**"
 
 
+def calibration_s() -> float:
+  """The least of 3 timings of a fixed pure-Python loop: how fast this machine runs Python today.
+
+  The same code measured 1.7-2.5x slower on some days than on others on this project's shared VM; a figure is
+  only compared with another whose day gave about the same calibration (or side by side, or in instructions:
+  bench/bench_instructions.py)."""
+  best = float("inf")
+  for _ in range(3):
+    start = time.perf_counter()
+    sum(i * i for i in range(10_000_000))
+    best = min(best, time.perf_counter() - start)
+  return best
+
+
 def main(argv=None) -> int:
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
   parser.add_argument("--quick", action="store_true", help="small N, for smoke tests (figures are not meaningful)")
@@ -173,7 +188,7 @@ def main(argv=None) -> int:
       "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
       "quick": args.quick,
       "machine": {"python": platform.python_version(), "platform": platform.platform(),
-                  "cpus": os.cpu_count()},
+                  "cpus": os.cpu_count(), "calibration_s": calibration_s()},
       "versions": {name: framework_version(python, name) for name, python in pythons.items()},
       "results": results,
   }
@@ -184,6 +199,8 @@ def main(argv=None) -> int:
   print(f"\nScripted model, no network; {versions}; Python {platform.python_version()}, "
         f"{os.cpu_count()} CPUs. (a), (b): median of the {_window(results)} turns/runs up to N, one session.{' QUICK MODE: small N, figures not meaningful.' if args.quick else ''}\n")
   print(table(results, quick=args.quick))
+  print(f"\nThis machine's speed today: {report['machine']['calibration_s']:.2f} s for a fixed pure-Python loop "
+        "(calibration_s in latest.json; 0.96-1.04 s on 2026-12-02). Compare figures from days whose loop agrees.")
   notes = [f"{name}: {r['parallel_runs']['overhead_ms']:.1f} ms over a floor of {r['parallel_runs']['floor_ms']:.1f} ms"
            for name, r in results.items() if "parallel_runs" in r]
   if notes:
