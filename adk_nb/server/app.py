@@ -696,14 +696,18 @@ def serve(config: ServerConfig, host: Optional[str] = None, port: int = 8000, lo
     sock.close()
     raise
   bound = sock.getsockname()[1]
-  server = uvicorn.Server(uvicorn.Config(app, log_level=log_level, lifespan="on"))
+  line = f"adk-nb api_server listening on http://{host}:{bound} (apps: {', '.join(sorted(app.state.adk.runners))})"
 
-  async def serving() -> None:
-    # Announced from inside the loop: a Ctrl-C right after the line lands in a started coroutine
-    # (uvicorn's `run` could be interrupted before its coroutine began: a "never awaited" warning).
-    print(f"adk-nb api_server listening on http://{host}:{bound} (apps: {', '.join(sorted(app.state.adk.runners))})",
-          flush=True)
-    await server.serve(sockets=[sock])
+  class AnnouncingServer(uvicorn.Server):
+    """Prints the line once uvicorn has started, i.e. after it took over Ctrl-C: a Ctrl-C right after the
+    line then stops the server gracefully (before, one that came between the line and uvicorn's signal
+    handlers cancelled the startup, and uvicorn logged a CancelledError traceback)."""
 
-  asyncio.run(serving())
+    async def startup(self, sockets=None) -> None:
+      await super().startup(sockets=sockets)
+      if not self.should_exit:
+        print(line, flush=True)
+
+  server = AnnouncingServer(uvicorn.Config(app, log_level=log_level, lifespan="on"))
+  asyncio.run(server.serve(sockets=[sock]))
   return 0
