@@ -32,7 +32,7 @@ from .tool_context import ToolContext
 if TYPE_CHECKING:
   from ..workflow._base_node import BaseNode
 
-_NO_SCHEMA = ("gives no input_schema, so NodeTool cannot tell the model what arguments to send: set "
+_NO_SCHEMA = ("does not have an input_schema defined, so NodeTool cannot tell the model what arguments to send: set "
               "node.input_schema = MyArgs (a pydantic model), or give its entry nodes typed inputs.")
 
 
@@ -127,7 +127,7 @@ class NodeTool(BaseTool):
     from ..workflow._workflow import Workflow
 
     if isinstance(node, BaseAgent) and not isinstance(node, Workflow):
-      raise ValueError(f"NodeTool does not take an agent ('{node.name}'): list it in sub_agents=[...] to "
+      raise ValueError(f"Agent '{node.name}' cannot be wrapped as a NodeTool: list it in sub_agents=[...] to "
                        "hand the conversation over, or wrap it with AgentTool(agent) to call it as a tool.")
     if not isinstance(node, (BaseNode, BaseAgent)):
       raise TypeError(f"NodeTool(node=...) takes a node (a Workflow, a function node, a BaseNode), not "

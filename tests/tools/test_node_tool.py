@@ -78,9 +78,9 @@ async def test_a_function_node_takes_its_parameters_from_the_call_and_a_bad_call
 
 
 def test_agents_and_nodes_without_a_known_input_are_refused_with_the_fix():
-  with pytest.raises(ValueError, match="NodeTool does not take an agent.*sub_agents.*AgentTool"):
+  with pytest.raises(ValueError, match="cannot be wrapped as a NodeTool: list it in sub_agents.*AgentTool"):
     NodeTool(LlmAgent(name="a", model=ScriptedModel([])))
-  with pytest.raises(ValueError, match="gives no input_schema.*node.input_schema = "):
+  with pytest.raises(ValueError, match="does not have an input_schema defined, so.*node.input_schema = "):
     NodeTool(Workflow(name="empty", edges=[]))
 
 
