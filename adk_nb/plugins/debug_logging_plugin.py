@@ -50,9 +50,9 @@ _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _PRIVATE_KEY = re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----.*?"
                           r"(-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----|\Z)", re.DOTALL)
 _REFLECT_RETRY_TYPE = "ERROR_HANDLED_BY_REFLECT_AND_RETRY_PLUGIN"
-_MCP_ERROR = "Tool returned an MCP result with isError=true."
-_RETRY_ERROR = "Tool raised an error that ReflectAndRetryToolPlugin handled."
-_CLASSIFIED_ERROR = "tool_result_classifier classified the tool result as an error."
+_MCP_ERROR = "The MCP server marked this result as an error (isError=true)."
+_RETRY_ERROR = "The tool failed; ReflectAndRetryToolPlugin caught the exception and answered in its place."
+_CLASSIFIED_ERROR = "The tool_result_classifier judged this result to be an error."
 
 
 def _secret_key(key: Any) -> bool:
@@ -87,7 +87,7 @@ class ToolResultClassification:
     if self.status not in ("OK", "ERROR"):
       raise ValueError(f"status must be 'OK' or 'ERROR', got {self.status!r}.")
     if self.error_message is not None and not isinstance(self.error_message, str):
-      raise ValueError("error_message must be a str or None.")
+      raise ValueError(f"error_message takes a string (or None), not {type(self.error_message).__name__}.")
 
 
 ToolResultClassifier = Callable[..., Optional[ToolResultClassification]]
@@ -119,7 +119,8 @@ def _check_classifier(classifier: Any) -> None:
   if classifier is None:
     return
   if not callable(classifier):
-    raise ValueError(f"tool_result_classifier must be callable, got {type(classifier).__name__}.")
+    raise ValueError(f"tool_result_classifier takes a function (tool, tool_args, tool_context, result); "
+                     f"a {type(classifier).__name__} is not callable.")
   if inspect.iscoroutinefunction(classifier) or inspect.iscoroutinefunction(getattr(classifier, "__call__", None)):
     raise ValueError("tool_result_classifier must be synchronous: define it with `def`, not `async def`.")
   try:
@@ -255,7 +256,8 @@ class DebugLoggingPlugin(BasePlugin):
   def _add_entry(self, invocation_id: str, entry_type: str, agent_name: Optional[str] = None, **data: Any) -> None:
     state = self._invocation_states.get(invocation_id)
     if state is None:
-      logger.warning("No debug state for invocation %s, skipping entry", invocation_id)
+      logger.warning("Invocation %s has no debug document (it began before the plugin was added?); "
+                     "this entry is not recorded.", invocation_id)
       return
     state.entries.append(_DebugEntry(timestamp=self._get_timestamp(), entry_type=entry_type,
                                      invocation_id=invocation_id, agent_name=agent_name,
@@ -323,7 +325,8 @@ class DebugLoggingPlugin(BasePlugin):
     ic = invocation_context
     state = self._invocation_states.get(ic.invocation_id)
     if state is None:
-      logger.warning("No debug state for invocation %s, skipping write", ic.invocation_id)
+      logger.warning("Invocation %s has no debug document (it began before the plugin was added?); "
+                     "nothing is written for it.", ic.invocation_id)
       return
     if self._include_session_state:
       self._add_entry(ic.invocation_id, "session_state_snapshot", state=self._safe_serialize(ic.session.state),
@@ -332,7 +335,8 @@ class DebugLoggingPlugin(BasePlugin):
     try:
       self._write(state.model_dump(mode="json", exclude_none=True))
     except Exception as exc:
-      logger.error("Failed to write debug data: %s", exc)
+      logger.error("The debug document of invocation %s could not be written to %s: %s", ic.invocation_id,
+                   self._output_path, exc)
     finally:
       self._invocation_states.pop(ic.invocation_id, None)
       self._errored_calls = {c for c in self._errored_calls if c[0] != ic.invocation_id}
@@ -350,7 +354,7 @@ class DebugLoggingPlugin(BasePlugin):
     if not self._warned_about_mode and os.fstat(fd).st_mode & 0o077:
       self._warned_about_mode = True
       logger.warning("Debug output file %s is readable beyond its owner and holds whole prompts and responses; "
-                     "restrict it to mode 600.", self._output_path)
+                     "make it private with `chmod 600`.", self._output_path)
     with os.fdopen(fd, "a", encoding="utf-8") as f:
       f.write("---\n")
       yaml.dump(document, f, default_flow_style=False, allow_unicode=True, sort_keys=False, width=120)
@@ -473,7 +477,8 @@ class DebugLoggingPlugin(BasePlugin):
           raise TypeError("the classifier returned something other than a ToolResultClassification")
       except Exception:
         verdict = None
-        logger.warning("tool_result_classifier failed for tool %s; the built-in rule applies.", tool.name)
+        logger.warning("tool_result_classifier raised or answered wrongly for tool %s; the result is judged by "
+                       "the default rule instead.", tool.name)
       if verdict is not None:
         return None if verdict.status == "OK" else (verdict.error_message or _CLASSIFIED_ERROR)
     if fields.get("isError") is True or fields.get("is_error") is True:

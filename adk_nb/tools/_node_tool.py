@@ -32,8 +32,8 @@ from .tool_context import ToolContext
 if TYPE_CHECKING:
   from ..workflow._base_node import BaseNode
 
-_NO_SCHEMA = ("does not have an input_schema defined. NodeTool requires an explicit Pydantic input_schema "
-              "on the wrapped node (set node.input_schema = MyArgs, or give its entry nodes typed inputs).")
+_NO_SCHEMA = ("does not have an input_schema defined, so NodeTool cannot tell the model what arguments to send: set "
+              "node.input_schema = MyArgs (a pydantic model), or give its entry nodes typed inputs.")
 
 
 def _json_schema(schema: Any) -> dict[str, Any]:
@@ -104,8 +104,8 @@ def _input_schema_of(node: Any) -> tuple[bool, Any]:
 
 def _arg_error(name: str, detail: Any) -> dict[str, str]:
   """The answer the model reads for arguments the node refuses (it can call again, corrected)."""
-  return {"error": f"Invoking `{name}()` failed due to argument validation errors:\n{detail}\n"
-                   "You could retry calling this tool with corrected argument types."}
+  return {"error": f"`{name}` did not run: its arguments do not fit its schema.\n{detail}\n"
+                   "Call it again with arguments of the right types."}
 
 
 class NodeTool(BaseTool):
@@ -117,7 +117,7 @@ class NodeTool(BaseTool):
       a Workflow without `input_schema` takes the schema of the nodes START leads to; any other
       node needs an `input_schema` (ValueError otherwise).
     name: the tool's name (default: the node's).
-    description: the tool's description (default: the node's, else "Executes the node: <name>").
+    description: the tool's description (default: the node's, else "Runs the workflow node <name>.").
   """
 
   def __init__(self, node: "BaseNode", name: Optional[str] = None, description: Optional[str] = None):
@@ -127,8 +127,8 @@ class NodeTool(BaseTool):
     from ..workflow._workflow import Workflow
 
     if isinstance(node, BaseAgent) and not isinstance(node, Workflow):
-      raise ValueError(f"Agent '{node.name}' cannot be wrapped as a NodeTool. Agents should be invoked as "
-                       "Sub-Agents instead (sub_agents=[...]), or offered as a tool with AgentTool(agent).")
+      raise ValueError(f"Agent '{node.name}' cannot be wrapped as a NodeTool: list it in sub_agents=[...] to "
+                       "hand the conversation over, or wrap it with AgentTool(agent) to call it as a tool.")
     if not isinstance(node, (BaseNode, BaseAgent)):
       raise TypeError(f"NodeTool(node=...) takes a node (a Workflow, a function node, a BaseNode), not "
                       f"{type(node).__name__}; wrap a plain function with FunctionTool instead.")
@@ -145,7 +145,7 @@ class NodeTool(BaseTool):
     self.node = node
     """The node each call runs (a copy when the binding or schema had to be filled in)."""
     super().__init__(name=name or node.name,
-                     description=description or node.description or f"Executes the node: {node.name}")
+                     description=description or node.description or f"Runs the workflow node {node.name}.")
 
   # ---- what the model sees ------------------------------------------------------------------------
 
@@ -170,7 +170,7 @@ class NodeTool(BaseTool):
     schema = getattr(self.node, "input_schema", None)
     if schema is not None and not _is_object_schema(schema):
       if "request" not in args:
-        raise ValueError('Missing required argument "request".')
+        raise ValueError('the argument "request" is required and was not sent.')
       data = args["request"]
     else:
       data = dict(args)
@@ -251,8 +251,8 @@ def wrap_node_as_tool(node: Any) -> NodeTool:
   from ..workflow._workflow import Workflow
 
   if isinstance(node, BaseAgent) and not isinstance(node, Workflow):
-    raise ValueError(f"Agent '{node.name}' cannot be used directly as a tool. Agents should be invoked as "
-                     "sub-agents (sub_agents=[...]), or offered as a tool with AgentTool(agent).")
+    raise ValueError(f"An agent ('{node.name}') is not a tool by itself: list it in sub_agents=[...] to hand "
+                     "the conversation over, or wrap it with AgentTool(agent) to call it as a tool.")
   return NodeTool(node=node, description=node.description)
 
 

@@ -11,7 +11,7 @@ for use. Where it comes from, in order:
    scheme's `tokenUrl` grants for the client id and secret (saved to the credential service);
 5. otherwise the function does not run: as in google-adk, the tool asks the client for the credential
    (`tool_context.request_credential`, an `adk_request_credential` call; the invocation pauses) and
-   answers `response_for_auth_required` (default "Pending User Authorization."). When the client
+   answers `response_for_auth_required` (default: `PENDING_ANSWER`, adk_nb's wording). When the client
    answers, the call runs again and finds the credential (2.); see `adk_nb.flows._credentials`.
 
 The scheme may be fastapi's OpenAPI models (`fastapi.openapi.models.OAuth2`, `APIKey`, ...), as
@@ -35,6 +35,10 @@ from .function_tool import FunctionTool
 from .tool_context import ToolContext
 
 logger = logging.getLogger(__name__)
+
+PENDING_ANSWER = "Waiting for the user to authorize access."
+"""The answer of a call whose credential the user must grant first (`response_for_auth_required` replaces it).
+The model does not read it: the turn pauses on the `adk_request_credential` call, and the call runs again."""
 
 _CREDENTIAL: contextvars.ContextVar[Optional[AuthCredential]] = contextvars.ContextVar("adk_nb_tool_credential",
                                                                                        default=None)
@@ -91,7 +95,7 @@ class AuthenticatedFunctionTool(FunctionTool):
       credential = await self._credential(tool_context)
       if credential is None:
         tool_context.request_credential(self._auth_config)
-        return self._response_for_auth_required or "Pending User Authorization."
+        return self._response_for_auth_required or PENDING_ANSWER
     token = _CREDENTIAL.set(credential)
     try:
       return await super().run_async(args=args, tool_context=tool_context)

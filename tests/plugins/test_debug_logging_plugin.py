@@ -116,3 +116,28 @@ def test_without_pyyaml_the_constructor_names_the_install(monkeypatch):
   monkeypatch.setitem(sys.modules, "yaml", None)
   with pytest.raises(ImportError, match="pip install pyyaml"):
     DebugLoggingPlugin()
+
+
+# google-adk 2.13's sentences for these verdicts; adk_nb records the same facts in its own words.
+_GOOGLE_ADK_WORDING = ("Tool returned an MCP result with isError=true.",
+                       "tool_result_classifier classified the tool result as an error.")
+
+
+async def test_an_error_result_is_recorded_as_a_tool_error_in_adk_nbs_own_words(tmp_path):
+  path = tmp_path / "debug.yaml"
+
+  def flagged(city: str) -> dict:
+    """An MCP-style result that reports an error without raising."""
+    return {"isError": True, "content": [{"type": "text", "text": "no such city"}]}
+
+  def classify(*, tool, tool_args, tool_context, result):
+    return ToolResultClassification(status="ERROR") if tool.name == "get_weather" else None
+
+  model = ScriptedModel([[call("flagged", city="Oslo"), call("get_weather", city="Oslo")], "ok"])
+  runner = InMemoryRunner(Agent(name="a", model=model, tools=[flagged, get_weather]), app_name="app",
+                          plugins=[DebugLoggingPlugin(output_path=str(path), tool_result_classifier=classify)])
+  await run_turn(runner, "weather")
+  errors = {e["data"]["tool_name"]: e["data"]["error_message"] for e in of_type(documents(path)[0], "tool_error")}
+  assert set(errors) == {"flagged", "get_weather"}
+  assert "isError" in errors["flagged"] and "tool_result_classifier" in errors["get_weather"]
+  assert not set(errors.values()) & set(_GOOGLE_ADK_WORDING)

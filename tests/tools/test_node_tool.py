@@ -74,13 +74,13 @@ async def test_a_function_node_takes_its_parameters_from_the_call_and_a_bad_call
   assert tool._get_declaration().parameters_json_schema == {
       "type": "object", "properties": {"request": {"type": "string"}}, "required": ["request"]}
   missing = await tool.run_async(args={}, tool_context=None)
-  assert "Missing required argument" in missing["error"]
+  assert "request" in missing["error"] and "required" in missing["error"]
 
 
 def test_agents_and_nodes_without_a_known_input_are_refused_with_the_fix():
-  with pytest.raises(ValueError, match="cannot be wrapped as a NodeTool.*Sub-Agents"):
+  with pytest.raises(ValueError, match="cannot be wrapped as a NodeTool: list it in sub_agents.*AgentTool"):
     NodeTool(LlmAgent(name="a", model=ScriptedModel([])))
-  with pytest.raises(ValueError, match="does not have an input_schema defined"):
+  with pytest.raises(ValueError, match="does not have an input_schema defined, so.*node.input_schema = "):
     NodeTool(Workflow(name="empty", edges=[]))
 
 
@@ -128,3 +128,19 @@ async def test_a_node_whose_run_ends_on_an_error_answers_the_error_not_an_empty_
   agent = agent_with(drafting, call("draft_wf", question="a haiku?"), "sorry")
   events = await run_turn(InMemoryRunner(agent, app_name="app"), "go")
   assert responses(events) == [{"error": "Node `draft_wf` failed: SAFETY: the answer was blocked"}]
+
+
+def test_node_tool_prose_is_adk_nbs_own():
+  """The declaration's facts (name, parameters) are google-adk's; its default description and the
+  answers the model reads are adk_nb's own words, not google-adk 2.13's sentences."""
+  from adk_nb.tools._node_tool import _arg_error
+
+  async def echo(node_input: str) -> str:
+    return node_input
+
+  tool = NodeTool(Workflow(name="echo_wf", input_schema=str, edges=[("START", echo)]))
+  assert tool.description == "Runs the workflow node echo_wf."
+  assert tool.description != "Executes the node: echo_wf"
+  error = _arg_error("echo_wf", "request: not a string")["error"]
+  assert "echo_wf" in error and "request: not a string" in error
+  assert "failed due to argument validation errors" not in error

@@ -48,7 +48,7 @@ def _credential_message(auth_config: Any) -> str:
   if kind == "apiKey":
     scheme = getattr(auth_config, "auth_scheme", None)
     name = (scheme.get("name") if isinstance(scheme, dict) else getattr(scheme, "name", None)) or "API key"
-    return f"Please provide your API key for {name}."
+    return f"An API key for {name} is needed before this step can run."
   if kind in ("oauth2", "openIdConnect"):
-    return "Please complete the authentication flow."
-  return "Please provide your authentication credentials."
+    return "Sign in and grant access; this step runs once you have."
+  return "A credential is needed before this step can run."
