@@ -288,13 +288,13 @@ def new_marker() -> str:
 async def run_script(executor: Any, invocation_context: Any, tool_context: Any, skill: models.Skill, file_path: str,
                      script_args: Any, short_options: Optional[dict], positional_args: Optional[list], *,
                      timeout: int, save_output_artifacts: bool) -> dict[str, Any]:
-  """Runs one script with `executor`; the function response google-adk gives for it."""
+  """Runs one script with `executor`; the function response (google-adk's fields and error codes)."""
   marker = new_marker() if save_output_artifacts else None
   try:
     program = build_program(skill, file_path, script_args, short_options, positional_args, timeout, marker)
     if program is None:
       ext = f"'.{file_path.rsplit('.', 1)[-1]}'" if "." in file_path else "(no extension)"
-      return {"error": f"Unsupported script type {ext}. Supported types: .py, .sh, .bash",
+      return {"error": f"Scripts of type {ext} cannot be run; use a .py, .sh or .bash script",
               "error_code": "UNSUPPORTED_SCRIPT_TYPE"}
     result = await asyncio.to_thread(executor.execute_code, invocation_context, CodeExecutionInput(code=program))
     stdout, stderr = result.stdout, result.stderr
@@ -337,13 +337,13 @@ async def run_script(executor: Any, invocation_context: Any, tool_context: Any, 
     # An executor that runs the program in-process (google-adk's own) lets the script's sys.exit through.
     if exit_.code in (None, 0):
       return {"skill_name": skill.name, "file_path": file_path, "stdout": "", "stderr": "", "status": "success"}
-    return {"error": f"Failed to execute script '{file_path}': exited with code {exit_.code}",
+    return {"error": f"Script '{file_path}' stopped with exit code {exit_.code}",
             "error_code": "EXECUTION_ERROR"}
   except Exception as error:  # noqa: BLE001 - the model is told what failed, as google-adk
     logger.exception("Error executing script '%s' from skill '%s'", file_path, skill.name)
     message = str(error)
     message = message if len(message) <= 200 else message[:200] + "..."
-    return {"error": f"Failed to execute script '{file_path}':\n{type(error).__name__}: {message}",
+    return {"error": f"Script '{file_path}' could not be run:\n{type(error).__name__}: {message}",
             "error_code": "EXECUTION_ERROR"}
 
 

@@ -1,7 +1,8 @@
 """The tools a SkillToolset offers the model, and the skill guidance it adds to the system instruction.
 
-google-adk 2.13's names, descriptions, parameter schemas and answers (see `skill_toolset`, which
-re-exports the public ones at google-adk's path).
+google-adk 2.13's tool names, parameter schemas, answer fields and error codes; the descriptions,
+instruction text and messages are adk_nb's own words (see `skill_toolset`, which re-exports the public
+classes at google-adk's path).
 """
 
 from __future__ import annotations
@@ -33,10 +34,10 @@ _LOAD_SKILL_TOOL_NAME = "load_skill"
 _UNLOAD_SKILL_TOOL_NAME = "unload_skill"
 _LOAD_SKILL_RESOURCE_TOOL_NAME = "load_skill_resource"
 _RUN_SKILL_SCRIPT_TOOL_NAME = "run_skill_script"
-_BINARY_FILE_DETECTED_MSG = ("Binary file detected. The content has been injected into the conversation history "
-                             "for you to analyze.")
-_UNLOADED_SKILL_NOTICE = ("This skill has been unloaded. Its instructions no longer apply and the tools it "
-                          "contributed are no longer available. Load it again if you need them.")
+_BINARY_FILE_DETECTED_MSG = ("This file is binary; its bytes follow in the conversation as an inline part for "
+                             "you to examine.")
+_UNLOADED_SKILL_NOTICE = ("Released: the instructions this skill gave no longer hold and its extra tools are "
+                          "gone. Load the skill anew to use it again.")
 
 
 def _error(message: str, code: str) -> dict[str, str]:
@@ -46,61 +47,58 @@ def _error(message: str, code: str) -> dict[str, str]:
 def _build_skill_system_instruction(*, prefix: Optional[str] = None, allowed_tools: Optional[set[str]] = None,
                                     skills_folder: Optional[Path] = None, script_execution_enabled: bool = True,
                                     unload_enabled: bool = False) -> str:
-  """The skill guidance added to the system instruction, word for word as google-adk's."""
+  """The skill guidance added to the system instruction (adk_nb's wording; the tool names are google-adk's)."""
   p = f"{prefix}_" if prefix else ""
   load, resource = f"`{p}{_LOAD_SKILL_TOOL_NAME}`", f"`{p}{_LOAD_SKILL_RESOURCE_TOOL_NAME}`"
   run, unload = f"`{p}{_RUN_SKILL_SCRIPT_TOOL_NAME}`", f"`{p}{_UNLOAD_SKILL_TOOL_NAME}`"
   if script_execution_enabled:
-    scripts_bullet = "- **scripts/** (Optional): Executable scripts that can be run via bash.\n\n"
+    scripts_line = "- `scripts/` (may be absent): programs you can run.\n\n"
   else:
-    scripts_bullet = (f"- **scripts/** (Optional): Scripts bundled with the skill. You cannot run them; use "
-                      f"{resource} to read one and follow it yourself.\n\n")
-  steps = [
-      f'If a skill seems relevant to the current user query, you MUST use the {load} tool with '
-      '`skill_name="<SKILL_NAME>"` to read its full instructions before proceeding.',
-      "Once you have read the instructions, follow them exactly as documented before replying to the user. For "
-      "example, If the instruction lists multiple steps, please make sure you complete all of them in order.",
-      f"The {resource} tool is for viewing files within a skill's directory (e.g., `references/*`, `assets/*`, "
-      "`scripts/*`). It is ONLY for skill-bundled files — do NOT use it to access documents or files provided by "
-      "the user at runtime. Do NOT use other tools to access skill files.",
+    scripts_line = (f"- `scripts/` (may be absent): programs bundled with the skill. Running them is not "
+                    f"possible here; read one with {resource} and carry out its steps yourself.\n\n")
+  rules = [
+      f'Before acting on a request that a skill covers, call {load} with `skill_name="<SKILL_NAME>"` and read '
+      "what it returns. This is required.",
+      "Carry out the loaded instructions as written, every step and in the given order, before you answer "
+      "the user.",
+      f"Read a file that ships with a skill (under `references/`, `assets/` or `scripts/`) with {resource}, and "
+      "with no other tool. Files the user gives you during the conversation are not skill files: never open them "
+      f"with {resource}.",
   ]
   if script_execution_enabled:
-    steps.append(f"Use {run} to run scripts from a skill's `scripts/` directory. Use {resource} to view script "
-                 "content first if needed.")
-  steps.append(f"If {resource} returns any error, do not retry any path. Report the error to the user and stop.")
+    rules.append(f"To run a program from a skill's `scripts/` folder, call {run}; you may read it first with "
+                 f"{resource}.")
+  rules.append(f"When {resource} answers with an error, stop: tell the user what failed and try no other path.")
   if script_execution_enabled:
-    steps.append(f"If {run} returns an error (for example `SCRIPT_NOT_FOUND`), do not retry the same script or "
-                 "guess a different script path. Report the error to the user and stop.")
-  steps.append(f"Loading a skill only retrieves its instructions; it does NOT complete your turn. After a {load} "
-               "call returns, continue in the SAME turn: call whatever tools the skill's steps require (search, "
-               "data retrieval, render), then write your reply. Never end your turn with an empty response right "
-               "after loading a skill.")
+    rules.append(f"When {run} answers with an error (such as `SCRIPT_NOT_FOUND`), stop: tell the user what "
+                 "failed; neither call the same script again nor guess another path.")
+  rules.append(f"A {load} answer only hands you instructions; your turn is not over. In the same turn, make "
+               "the tool calls the skill's steps ask for (searching, fetching data, rendering) and then write "
+               "your answer. Do not finish a turn with an empty reply just after loading a skill.")
   if unload_enabled:
-    steps.append(f"Once a skill's task is finished and you no longer need its instructions or its tools, call "
-                 f'{unload} with `skill_name="<SKILL_NAME>"` to release it. Only unload a skill you are done with: '
-                 f"its tools stop being available, and you would have to {load} it again to use them. Unloading is "
-                 "optional; never unload a skill just because you loaded it.")
+    rules.append(f'When you are done with a skill and need neither its instructions nor its tools, you may '
+                 f'call {unload} with `skill_name="<SKILL_NAME>"` to let it go. Its tools then disappear until '
+                 f"you call {load} for it again, so only release a skill whose work is finished; releasing is "
+                 "never required.")
   if script_execution_enabled and skills_folder is not None:
     folder = skills_folder.as_posix()
-    steps.append(f"NOTE ON ENVIRONMENT EXECUTION: When using {run} with the `command` parameter, all skill "
-                 "resources (including scripts and assets) are materialized in the execution environment under "
-                 f"`{folder}/<skill_name>/`. Always specify file and script paths relative to or starting with "
-                 f"`{folder}/<skill_name>/` (e.g., `{folder}/<skill_name>/scripts/<script_name>`).")
-  text = ("You can use specialized 'skills' to help you with complex tasks. You MUST use the skill tools to "
-          "interact with these skills.\n\nSkills are folders of instructions and resources that extend your "
-          "capabilities for specialized tasks. Each skill folder contains:\n- **SKILL.md** (required): The main "
-          "instruction file with skill metadata and detailed markdown instructions.\n- **references/** "
-          "(Optional): Additional documentation or examples for skill usage.\n- **assets/** (Optional): "
-          "Templates, scripts or other resources used by the skill.\n" + scripts_bullet
-          + "This is very important:\n\n" + "".join(f"{i}. {step}\n" for i, step in enumerate(steps, start=1)))
+    rules.append(f"About the execution environment: when you call {run} with a `command`, each skill's files "
+                 f"(scripts, assets and the rest) are present under `{folder}/<skill_name>/`. Write every file "
+                 f"or script path from there, for example `{folder}/<skill_name>/scripts/<script_name>`.")
+  text = ("Skills are available to you for specialised work, and you reach them only through the skill "
+          "tools.\n\nA skill is a folder holding instructions and material for one kind of task:\n"
+          "- `SKILL.md` (always there): the skill's metadata and its step-by-step instructions in markdown.\n"
+          "- `references/` (may be absent): extra documentation and worked examples.\n"
+          "- `assets/` (may be absent): templates and other files the skill uses.\n" + scripts_line
+          + "Rules:\n\n" + "".join(f"{i}. {rule}\n" for i, rule in enumerate(rules, start=1)))
   if allowed_tools is not None:
     bannable = [_RUN_SKILL_SCRIPT_TOOL_NAME, _LOAD_SKILL_RESOURCE_TOOL_NAME, _LOAD_SKILL_TOOL_NAME,
                 _LIST_SKILLS_TOOL_NAME] + ([_UNLOAD_SKILL_TOOL_NAME] if unload_enabled else [])
     banned = [f"`{p}{name}`" for name in bannable if name not in allowed_tools]
     if banned:
-      text += (f"\n\nNote: The following tools are NOT available: {', '.join(banned)}. Do NOT call them. After "
-               "loading a skill (if available), apply its instructions in context and write your final reply as "
-               "normal model text. Never wrap the user-facing answer inside a tool call.\n")
+      text += (f"\n\nUnavailable here, so never call them: {', '.join(banned)}. Once a skill is loaded (where "
+               "loading is possible), use its instructions directly and give your answer as ordinary text, "
+               "not as the arguments of a tool call.\n")
   return text
 
 
@@ -116,7 +114,7 @@ def _string(description: str) -> dict[str, str]:
 
 
 class _SkillTool(BaseTool):
-  """A tool of a SkillToolset; its declaration is google-adk's JSON schema."""
+  """A tool of a SkillToolset; its name and JSON schema are google-adk's, its descriptions adk_nb's own."""
 
   TOOL_NAME = ""
   DESCRIPTION = ""
@@ -136,15 +134,15 @@ class _SkillTool(BaseTool):
     try:
       skill = await self._toolset._get_or_fetch_skill(name, tool_context.invocation_id)
     except Exception as error:  # noqa: BLE001 - the model is told the registry failed, as google-adk
-      return _error(f"Failed to fetch skill '{name}' from registry: {error}", "REGISTRY_ERROR")
-    return skill if skill is not None else _error(f"Skill '{name}' not found.", "SKILL_NOT_FOUND")
+      return _error(f"The skill registry could not provide '{name}': {error}", "REGISTRY_ERROR")
+    return skill if skill is not None else _error(f"There is no skill named '{name}'.", "SKILL_NOT_FOUND")
 
 
 class ListSkillsTool(_SkillTool):
   """`list_skills`: the catalog as `<available_skills>` XML."""
 
   TOOL_NAME = _LIST_SKILLS_TOOL_NAME
-  DESCRIPTION = "Lists all available skills with their names and descriptions."
+  DESCRIPTION = "Returns the catalog of skills you can load: each one's name and what it is for."
 
   async def run_async(self, *, args: dict[str, Any], tool_context: "ToolContext") -> Any:
     return prompt.format_skills_as_xml(self._toolset._list_skills())
@@ -154,7 +152,7 @@ class SearchSkillsTool(_SkillTool):
   """`search_skills`: asks the registry; local names win over the registry's."""
 
   TOOL_NAME = _SEARCH_SKILLS_TOOL_NAME
-  DESCRIPTION = "Searches for relevant skills in the registry based on a semantic or keyword query."
+  DESCRIPTION = "Looks in the skill registry for skills that match a query (keywords or a description of the need)."
 
   def __init__(self, toolset: "SkillToolset") -> None:
     if not toolset._registry:
@@ -162,16 +160,16 @@ class SearchSkillsTool(_SkillTool):
     super().__init__(toolset, toolset._registry.search_tool_description())
 
   def _schema(self) -> dict[str, Any]:
-    return _object_schema({"query": _string("Semantic or keyword search query.")}, ["query"])
+    return _object_schema({"query": _string("What to look for: keywords or a plain description.")}, ["query"])
 
   async def run_async(self, *, args: dict[str, Any], tool_context: "ToolContext") -> Any:
     query = args.get("query")
     if not query:
-      return _error("Argument 'query' is required.", "INVALID_ARGUMENTS")
+      return _error("Pass a non-empty 'query'.", "INVALID_ARGUMENTS")
     try:
       found = await self._toolset._registry.search_skills(query=query)
     except Exception as error:  # noqa: BLE001
-      return _error(f"Failed to search skills from registry: {error}", "REGISTRY_ERROR")
+      return _error(f"The skill registry search failed: {error}", "REGISTRY_ERROR")
     out = []
     for frontmatter in found:
       if frontmatter.name in self._toolset._skills:
@@ -186,10 +184,10 @@ class LoadSkillTool(_SkillTool):
   """`load_skill`: the skill's instructions and front matter; activates its additional tools."""
 
   TOOL_NAME = _LOAD_SKILL_TOOL_NAME
-  DESCRIPTION = "Loads the SKILL.md instructions for a given skill."
+  DESCRIPTION = "Returns the instructions in a skill's SKILL.md, by skill name."
 
   def _schema(self) -> dict[str, Any]:
-    return _object_schema({"skill_name": _string("The name of the skill to load.")}, ["skill_name"])
+    return _object_schema({"skill_name": _string("Name of the skill whose instructions you want.")}, ["skill_name"])
 
   async def run_async(self, *, args: dict[str, Any], tool_context: "ToolContext") -> Any:
     name = args.get("skill_name")
@@ -208,8 +206,8 @@ class LoadSkillTool(_SkillTool):
     if evicted:
       result["unloaded_skills"] = evicted
     if self._toolset._released_at_turn_end(name):
-      result["lifecycle_notice"] = ("This skill is released at the end of the current turn. Do what it is needed "
-                                    "for now; in a later turn, load it again.")
+      result["lifecycle_notice"] = ("This skill stays loaded only until this turn ends. Finish its work now and "
+                                    "load it once more if a later turn needs it.")
     return result
 
 
@@ -217,18 +215,18 @@ class UnloadSkillTool(_SkillTool):
   """`unload_skill` (SKILL_LIFECYCLE on): releases a skill and the tools it added."""
 
   TOOL_NAME = _UNLOAD_SKILL_TOOL_NAME
-  DESCRIPTION = ("Unloads an active skill once its task is complete, releasing its dynamic tools from the "
+  DESCRIPTION = ("Releases a loaded skill whose work is finished, removing the tools it added from your "
                  "context.")
 
   def _schema(self) -> dict[str, Any]:
-    return _object_schema({"skill_name": _string("The name of the skill to unload.")}, ["skill_name"])
+    return _object_schema({"skill_name": _string("Name of the loaded skill to release.")}, ["skill_name"])
 
   async def run_async(self, *, args: dict[str, Any], tool_context: "ToolContext") -> Any:
     name = args.get("skill_name")
     if not name:
       return _error("Argument 'skill_name' is required.", "INVALID_ARGUMENTS")
     if not self._toolset.unload_skill(tool_context, name):
-      return _error(f"Skill '{name}' is not active.", "SKILL_NOT_ACTIVE")
+      return _error(f"'{name}' is not a loaded skill, so there is nothing to release.", "SKILL_NOT_ACTIVE")
     return {"skill_name": name, "unloaded": True, "active_skills": self._toolset.list_active_skills(tool_context)}
 
 
@@ -246,7 +244,7 @@ def _resource(skill: models.Skill, file_path: str) -> tuple[bool, Any]:
 
 
 def _missing_arguments(skill_name: Any, file_path: Any) -> Optional[dict]:
-  errors = [f"Argument '{n}' is required." for n, v in (("skill_name", skill_name), ("file_path", file_path))
+  errors = [f"Pass a non-empty '{n}'." for n, v in (("skill_name", skill_name), ("file_path", file_path))
             if not v]
   return _error("\n".join(errors), "INVALID_ARGUMENTS") if errors else None
 
@@ -259,22 +257,22 @@ def _lookup_failure(tool_context: "ToolContext", counter: str, what: str, path: 
   tool_context.state[key] = count
   if count > 1:
     extra = "any path" if counter == "resource" else "any script path"
-    return _error(f"{what} '{path}' not found in skill '{skill}'. This is {counter} lookup failure #{count} this "
-                  f"invocation. Do not retry {extra} — report the error to the user and stop.", f"{code}_FATAL")
-  return _error(f"{what} '{path}' not found in skill '{skill}'.", code)
+    return _error(f"Skill '{skill}' has no {what.lower()} '{path}' ({counter} miss number {count} in this "
+                  f"invocation). Stop trying {extra}: tell the user about the error and end here.", f"{code}_FATAL")
+  return _error(f"Skill '{skill}' has no {what.lower()} '{path}'.", code)
 
 
 class LoadSkillResourceTool(_SkillTool):
   """`load_skill_resource`: a file of references/, assets/ or scripts/ (binary files go to the model as parts)."""
 
   TOOL_NAME = _LOAD_SKILL_RESOURCE_TOOL_NAME
-  DESCRIPTION = "Loads a resource file (from references/, assets/, or scripts/) from within a skill."
+  DESCRIPTION = "Returns one file bundled with a skill, found under its references/, assets/ or scripts/ folder."
 
   def _schema(self) -> dict[str, Any]:
     return _object_schema({
-        "skill_name": _string("The name of the skill."),
-        "file_path": _string("The relative path to the resource (e.g., 'references/my_doc.md', "
-                             "'assets/template.txt', or 'scripts/setup.sh')."),
+        "skill_name": _string("Name of the skill that holds the file."),
+        "file_path": _string("Path of the file inside the skill, such as 'references/guide.md', "
+                             "'assets/form.txt' or 'scripts/prepare.sh'."),
     }, ["skill_name", "file_path"])
 
   async def run_async(self, *, args: dict[str, Any], tool_context: "ToolContext") -> Any:
@@ -287,7 +285,7 @@ class LoadSkillResourceTool(_SkillTool):
       return skill
     known_folder, content = _resource(skill, path)
     if not known_folder:
-      return _error("Path must start with 'references/', 'assets/', or 'scripts/'.", "INVALID_RESOURCE_PATH")
+      return _error("Give a path beginning with 'references/', 'assets/' or 'scripts/'.", "INVALID_RESOURCE_PATH")
     if content is None:
       return _lookup_failure(tool_context, "resource", "Resource", path, name, "RESOURCE_NOT_FOUND")
     if isinstance(content, bytes):
@@ -319,7 +317,7 @@ class LoadSkillResourceTool(_SkillTool):
         continue
       mime = mimetypes.guess_type(path)[0] or "application/octet-stream"
       llm_request.contents.append(types.Content(role="user", parts=[
-          types.Part.from_text(text=f"The content of binary file '{path}' is:"),
+          types.Part.from_text(text=f"Bytes of the binary file '{path}':"),
           types.Part(inline_data=types.Blob(data=content, mime_type=mime))]))
 
 
@@ -356,25 +354,25 @@ class RunSkillScriptTool(_SkillTool):
   """`run_skill_script`: runs a script of the skill through the code executor (or the environment)."""
 
   TOOL_NAME = _RUN_SKILL_SCRIPT_TOOL_NAME
-  DESCRIPTION = "Executes a script from a skill's scripts/ directory."
+  DESCRIPTION = "Runs one program from the scripts/ folder of a skill and returns what it printed."
 
   def _schema(self) -> dict[str, Any]:
-    base = {"skill_name": _string("The name of the skill."),
-            "file_path": _string("The relative path to the script (e.g., 'scripts/setup.py').")}
+    base = {"skill_name": _string("Name of the skill that holds the script."),
+            "file_path": _string("Path of the script inside the skill, such as 'scripts/prepare.py'.")}
     if self._toolset._env is not None:
-      return _object_schema({**base, "command": _string("The command to execute in the environment.")},
+      return _object_schema({**base, "command": _string("Shell command to run in the environment.")},
                             ["skill_name", "file_path", "command"])
     return _object_schema({
         **base,
         "args": {"anyOf": [{"type": "object"}, {"type": "array", "items": {"type": "string"}}],
-                 "description": ("Optional arguments to pass to the script as key-value pairs (long options) or "
-                                 "as a list of strings. If specified as a list, it is treated as the complete list "
-                                 "of arguments, and 'short_options' and 'positional_args' must not be provided.")},
+                 "description": ("Optional. Either an object of long options (name to value) or a list of "
+                                 "strings; a list is the script's whole argument list, and then leave out "
+                                 "'short_options' and 'positional_args'.")},
         "short_options": {"type": "object", "description": (
-            "Optional short options (single hyphen) to pass to the script as key-value pairs. Must not be "
-            "provided if 'args' is a list.")},
+            "Optional. Single-hyphen options as an object of name to value; leave out when 'args' is a "
+            "list.")},
         "positional_args": {"type": "array", "items": {"type": "string"}, "description": (
-            "Optional positional arguments to pass to the script. Must not be provided if 'args' is a list.")},
+            "Optional. Arguments passed by position, in order; leave out when 'args' is a list.")},
     }, ["skill_name", "file_path"])
 
   async def run_async(self, *, args: dict[str, Any], tool_context: "ToolContext") -> Any:
@@ -387,17 +385,17 @@ class RunSkillScriptTool(_SkillTool):
     env = self._toolset._env
     if env is not None:
       if not isinstance(command, str) or not command:
-        return _error("Argument 'command' is required and must be a string.", "INVALID_ARGUMENTS")
+        return _error("Pass 'command' as a non-empty string.", "INVALID_ARGUMENTS")
     else:
       problems = []
       if script_args is not None and not isinstance(script_args, (dict, list)):
-        problems.append(f"'args' must be a JSON object (dict) or a list of strings, got {type(script_args).__name__}.")
+        problems.append(f"Give 'args' as an object or a list of strings, not {type(script_args).__name__}.")
       if short is not None and not isinstance(short, dict):
-        problems.append(f"'short_options' must be a JSON object (dict), got {type(short).__name__}.")
+        problems.append(f"Give 'short_options' as an object, not {type(short).__name__}.")
       if positional is not None and not isinstance(positional, list):
-        problems.append(f"'positional_args' must be a list of strings, got {type(positional).__name__}.")
+        problems.append(f"Give 'positional_args' as a list of strings, not {type(positional).__name__}.")
       if isinstance(script_args, list) and (short or positional):
-        problems.append("Cannot specify 'short_options' or 'positional_args' when 'args' is a list.")
+        problems.append("When 'args' is a list, leave out 'short_options' and 'positional_args'.")
       if problems:
         return _error("\n".join(problems), "INVALID_ARGUMENTS")
     skill = await self._skill(name, tool_context)
@@ -412,8 +410,8 @@ class RunSkillScriptTool(_SkillTool):
     if executor is None:
       executor = getattr(tool_context._invocation_context.agent, "code_executor", None)
     if executor is None:
-      return _error("Neither Environment nor CodeExecutor is configured. An environment or code executor is "
-                    "required to run scripts.", "NO_CODE_EXECUTOR")
+      return _error("Scripts cannot run here: give the toolset or the agent a code executor, or the toolset an "
+                    "environment.", "NO_CODE_EXECUTOR")
     runner = _SkillScriptCodeExecutor(executor, self._toolset._script_timeout,
                                       save_output_artifacts=self._toolset._save_output_artifacts)
     return await runner.execute_script_async(tool_context._invocation_context, skill, path, script_args, short,
@@ -438,7 +436,7 @@ class RunSkillScriptTool(_SkillTool):
       logger.exception("Error executing script '%s' from skill '%s' in environment", path, skill.name)
       message = str(error)
       message = message if len(message) <= 200 else message[:200] + "..."
-      return _error(f"Failed to execute script '{path}' in environment:\n{type(error).__name__}: {message}",
+      return _error(f"Running '{path}' in the environment failed:\n{type(error).__name__}: {message}",
                     "EXECUTION_ERROR")
 
 

@@ -438,7 +438,7 @@ class SkillToolset(BaseToolset):
     return True
 
   async def process_llm_request(self, *, tool_context: "ToolContext", llm_request: "LlmRequest") -> None:
-    """Adds google-adk's skill instruction (and the catalog in EAGER mode) to the system instruction."""
+    """Adds the skill guidance (and the catalog in EAGER mode) to the system instruction."""
     if self._env is not None and not getattr(self._env, "is_initialized", True):
       await self._env.initialize()
     selected = {t.name for t in self._tools if self._is_tool_selected(t, tool_context)}
@@ -449,9 +449,8 @@ class SkillToolset(BaseToolset):
       instructions.append(prompt.format_skills_as_xml(self._list_skills()))
     p = f"{self.tool_name_prefix}_" if self.tool_name_prefix else ""
     if self._registry and _SEARCH_SKILLS_TOOL_NAME in selected:
-      instructions.append("\nIf the locally available skills are not sufficient to complete your task, you can "
-                          f"use the `{p}{_SEARCH_SKILLS_TOOL_NAME}` tool to discover additional skills from the "
-                          "registry.")
+      instructions.append(f"\nWhen none of the skills listed here fits the task, `{p}{_SEARCH_SKILLS_TOOL_NAME}` "
+                          "finds more of them in the skill registry.")
     if self._revalidate_skills:
       instructions += await self._restate_changed_skills(tool_context, p)
     llm_request.append_instructions(instructions)
@@ -477,8 +476,8 @@ class SkillToolset(BaseToolset):
         raise skill
       if skill is None or _skill_content_hash(skill) == loaded_hash:
         continue
-      out.append(f"\nThe skill `{name}` has changed since it was loaded. These instructions replace the ones the "
-                 f"earlier `{p}{_LOAD_SKILL_TOOL_NAME}` response gave you:\n\n{skill.instructions}")
+      out.append(f"\nSkill `{name}` was edited after you loaded it. Follow the text below instead of what the "
+                 f"earlier `{p}{_LOAD_SKILL_TOOL_NAME}` answer said:\n\n{skill.instructions}")
     return out
 
   async def close(self) -> None:
