@@ -1,4 +1,5 @@
-"""EnvironmentToolset: what the model is offered (google-adk's words) and Runner turns on a real LocalEnvironment."""
+"""EnvironmentToolset: what the model is offered (google-adk's names and schemas, adk_nb's wording) and Runner turns
+on a real LocalEnvironment."""
 
 import json
 from pathlib import Path
@@ -29,25 +30,65 @@ def answers_sent(model):
   return [(p.function_response.name, p.function_response.response) for p in last.parts if p.function_response]
 
 
-async def test_the_model_is_offered_google_adks_tool_declarations_and_environment_instruction(tmp_path):
+def without_prose(declaration):
+  """A declaration with its descriptions removed: the interface facts (names, types, required) stay."""
+  schema = declaration["parameters_json_schema"]
+  properties = {name: {k: v for k, v in spec.items() if k != "description"}
+                for name, spec in schema["properties"].items()}
+  return {"name": declaration["name"], "parameters_json_schema": {**schema, "properties": properties}}
+
+
+def descriptions(declaration):
+  """Every description in a declaration: the tool's, then each parameter's."""
+  return [declaration.get("description"),
+          *(spec.get("description") for spec in declaration["parameters_json_schema"]["properties"].values())]
+
+
+async def offered(tmp_path):
   model = ScriptedModel(["ok"])
   workdir = tmp_path / "work"
   runner = runner_for(model, LocalEnvironment(working_dir=workdir))
-
   await run_turn(runner, "hi")
-
+  await runner.close()
   request = model.requests[0]
   declarations = [d.model_dump(mode="json", exclude_none=True)
                   for tool in request.config.tools for d in (tool.function_declarations or [])]
-  assert declarations == FIXTURE["function_declarations"]
   instruction = request.config.system_instruction
   if not isinstance(instruction, str):
     instruction = "".join(p.text or "" for p in instruction.parts)
-  # The agent's identity sentence is worded by each framework (README, "ADK 2.x"); everything else is google-adk's.
-  expected = FIXTURE["system_instruction"].replace("{working_dir}", str(workdir))
-  expected = expected.replace('You are an agent. Your internal name is "env_agent".', 'You are the agent "env_agent".')
-  assert instruction == expected
-  await runner.close()
+  return declarations, instruction, workdir
+
+
+async def test_the_model_is_offered_google_adks_tool_names_and_parameter_schemas(tmp_path):
+  declarations, _, _ = await offered(tmp_path)
+
+  assert [without_prose(d) for d in declarations] == [without_prose(d) for d in FIXTURE["function_declarations"]]
+  assert all(all(descriptions(d)) for d in declarations)  # every tool and parameter is described
+
+
+async def test_the_descriptions_are_adk_nbs_own_wording_not_google_adks(tmp_path):
+  declarations, _, _ = await offered(tmp_path)
+
+  for ours, theirs in zip(declarations, FIXTURE["function_declarations"]):
+    for our_text, their_text in zip(descriptions(ours), descriptions(theirs)):
+      assert " ".join(our_text.split()) != " ".join(their_text.split()), (ours["name"], our_text)
+
+
+async def test_the_environment_instruction_is_adk_nbs_own_names_the_working_directory_and_every_tool(tmp_path):
+  _, instruction, workdir = await offered(tmp_path)
+
+  recorded = FIXTURE["system_instruction"]
+  ours = instruction[instruction.index("Working directory:"):]
+  theirs = recorded[recorded.index("Your environment is at"):]
+  # What comes before the environment's part is as in google-adk (agent's instruction, then the identity sentence,
+  # which each framework words itself: README, "ADK 2.x").
+  assert instruction[:-len(ours)] == recorded[:-len(theirs)].replace(
+      'You are an agent. Your internal name is "env_agent".', 'You are the agent "env_agent".')
+  assert f"{workdir}/" in ours
+  assert " ".join(ours.split()) != " ".join(theirs.replace("{working_dir}", str(workdir)).split())
+  for tool in ("Execute", "ReadFile", "EditFile"):
+    assert f"`{tool}`" in ours and f"`{tool}`" in theirs
+  assert not any(line.strip() and line.strip() in ours for line in theirs.splitlines()[1:]), "a line copied back"
 
 
 async def test_a_turn_writes_a_file_runs_it_and_the_model_reads_the_output(tmp_path):
@@ -90,7 +131,7 @@ async def test_long_output_is_cut_with_a_notice_saying_how_long_it_was(tmp_path)
   await run_turn(runner, "go")
 
   assert answers_sent(model) == [("Execute", {"status": "ok",
-                                              "stdout": "0000000000\n... (truncated, 50 total chars)"})]
+                                              "stdout": "0000000000\n[cut here: 10 of 50 characters shown]"})]
 
 
 async def test_runner_close_removes_the_temporary_working_directory():
@@ -123,9 +164,9 @@ async def test_read_file_numbers_lines_and_reports_the_total_for_a_range(env):
   assert await read.run_async(args={"path": "poem.txt", "start_line": 2, "end_line": 2}, tool_context=None) == {
       "status": "ok", "content": "     2\ttwo\n", "total_lines": 3}
   assert (await read.run_async(args={"path": "poem.txt", "start_line": 9}, tool_context=None))["error"] == (
-      "`start_line` 9 exceeds file length (3 lines).")
+      "The file has only 3 lines, fewer than `start_line` 9.")
   assert await read.run_async(args={"path": "nope.txt"}, tool_context=None) == {
-      "status": "error", "error": "File not found: nope.txt"}
+      "status": "error", "error": "No file at nope.txt."}
 
 
 async def test_edit_file_replaces_one_unique_match_and_leaves_the_file_alone_otherwise(env):
@@ -136,13 +177,14 @@ async def test_edit_file_replaces_one_unique_match_and_leaves_the_file_alone_oth
                                tool_context=None)
   missing = await edit.run_async(args={"path": "app.cfg", "old_string": "absent", "new_string": "x"},
                                  tool_context=None)
-  assert twice["error"].startswith("`old_string` appears 2 times") and missing["error"].startswith("`old_string` not")
+  assert twice["error"].startswith("`old_string` occurs 2 times") and "nothing was changed" in twice["error"]
+  assert missing["error"].startswith("The file does not contain `old_string`; nothing was changed.")
   assert await env.read_file("app.cfg") == b"mode = slow\r\nretries = 1\r\nretries = 1\r\n"
 
   # A model's \n matches the file's \r\n.
   done = await edit.run_async(args={"path": "app.cfg", "old_string": "slow\nretries", "new_string": "fast\nretries"},
                               tool_context=None)
-  assert done == {"status": "ok", "message": "Edited app.cfg"}
+  assert done == {"status": "ok", "message": "app.cfg changed."}
   assert await env.read_file("app.cfg") == b"mode = fast\nretries = 1\r\nretries = 1\r\n"
 
 
@@ -171,5 +213,5 @@ async def test_a_command_still_running_at_the_timeout_is_answered_as_timed_out_w
   await run_turn(runner, "go")
 
   (name, answer), = answers_sent(model)
-  assert answer["status"] == "error" and answer["error"] == "Command timed out after 3s."
+  assert answer["status"] == "error" and answer["error"] == "Stopped: the command was still running after 3 seconds."
   assert answer["stdout"] == "waiting\n" and answer["exit_code"] != 0

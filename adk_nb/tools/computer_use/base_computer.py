@@ -27,9 +27,9 @@ class ComputerEnvironment(str, Enum):
 class ComputerState(pydantic.BaseModel):
   """What the model sees after an action: a PNG screenshot and the page's URL."""
 
-  screenshot: bytes = pydantic.Field(default=None, description="Screenshot in PNG format")
+  screenshot: bytes = pydantic.Field(default=None, description="The screen after the action, as PNG bytes")
   """The screen after the action, PNG bytes."""
-  url: Optional[str] = pydantic.Field(default=None, description="Current webpage URL")
+  url: Optional[str] = pydantic.Field(default=None, description="Address of the page shown")
   """The page's URL after the action."""
 
 

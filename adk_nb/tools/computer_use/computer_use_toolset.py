@@ -265,32 +265,32 @@ class ComputerUseToolset(BaseToolset):
         out.append(self._bound(own, name))
 
     async def click(x: int, y: int) -> ComputerState:
-      """Clicks at the specified (x, y) coordinates."""
+      """A click at pixel (x, y), via `click_at`."""
       return await computer.click_at(x, y)
 
     async def move(x: int, y: int) -> ComputerState:
-      """Moves the cursor to the specified (x, y) coordinates."""
+      """The pointer put over pixel (x, y), via `hover_at`."""
       return await computer.hover_at(x, y)
 
     async def type_action(text: str, press_enter: bool = False) -> ComputerState:
-      """Types text into the currently focused element."""
+      """`text` typed where the focus is, via `type_text`."""
       return await computer.type_text(text=text, press_enter=press_enter)
 
     async def scroll(x: int, y: int, direction: Literal["up", "down", "left", "right"] = "down",
                      magnitude_in_pixels: int = 300) -> ComputerState:
-      """Scrolls the webpage at the specified coordinates."""
+      """The element under pixel (x, y) scrolled, via `scroll_at`."""
       return await computer.scroll_at(x, y, direction, magnitude_in_pixels)
 
     async def take_screenshot() -> ComputerState:
-      """Takes a screenshot of the current webpage state."""
+      """The page as it is now (screenshot and URL), via `current_state`."""
       return await computer.current_state()
 
     async def press_key(key: str) -> ComputerState:
-      """Presses a single keyboard key."""
+      """One key pressed, via `key_combination`."""
       return await computer.key_combination([key])
 
     async def hotkey(keys: list[str]) -> ComputerState:
-      """Presses a combination of keyboard keys simultaneously."""
+      """Several keys held together, via `key_combination`."""
       return await computer.key_combination(keys)
 
     offer("click", ("x", "y"), ("button",), click)
@@ -331,7 +331,7 @@ class ComputerUseToolset(BaseToolset):
           raw_wait = method
 
           async def wait(seconds: float = 1) -> ComputerState:
-            """Waits for the specified number of seconds."""
+            """A pause of `seconds` (rounded up to whole seconds)."""
             return await raw_wait(max(0, math.ceil(seconds)))
 
           method = wait

@@ -1,4 +1,4 @@
-"""Limits and the instruction text of the environment toolset (google-adk's values: a model was prompted with them)."""
+"""Limits (google-adk's values) and the instruction text (adk_nb's wording) of the environment toolset."""
 
 from __future__ import annotations
 
@@ -8,18 +8,15 @@ DEFAULT_TIMEOUT = 30
 MAX_OUTPUT_CHARS = 30_000
 """Characters of output or file content returned to the model per call, before the truncation notice."""
 
-# Added to the system instruction on every model call; google-adk's text, word for word.
+# Added to the system instruction on every model call. The tool names are google-adk's; the wording is adk_nb's.
 ENVIRONMENT_INSTRUCTION = """\
-Your environment is at {working_dir}/
+Working directory: {working_dir}/ (relative paths start there).
 
-# Environment Rules
-
-DO:
-- Chain sequential, dependent commands with `&&` in a single `Execute` call
-- To read existing files, always use the `ReadFile` tool. Use `EditFile` to modify existing files.
-
-DON'T:
-- Use `Execute` to run cat, head, or tail when `ReadFile` tools can do the job
-- Combine `EditFile` or `ReadFile` with `Execute` in the same response (Instead, call the file tool first, then `Execute` in the next turn)
-- Use multiple `Execute` calls for dependent commands (they run in parallel)
+How to use the environment tools:
+- Look inside files with `ReadFile` and change existing ones with `EditFile`; `cat`, `head` and `tail` through
+  `Execute` do this job worse.
+- Calls made in one response run at the same time. Commands that depend on each other therefore go into one
+  `Execute` call joined with `&&`, never into several `Execute` calls.
+- Do not put `ReadFile` or `EditFile` in the same response as `Execute`: call the file tool, wait for its answer,
+  then run `Execute` in your next response.
 """

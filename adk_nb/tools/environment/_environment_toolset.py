@@ -28,8 +28,8 @@ class EnvironmentToolset(BaseToolset):
 
   The environment is initialized on the first model call (a `LocalEnvironment()` creates its
   temporary directory then) and closed by `close()` (`Runner.close()` calls it). Every model
-  request gets google-adk's environment instruction: where the working directory is and which
-  tool to use for what.
+  request gets the environment instruction (adk_nb's wording, google-adk's tool names): where the
+  working directory is and which tool to use for what.
 
   Args:
     environment: where commands run and files live (`LocalEnvironment`, `DaytonaEnvironment`, ...).

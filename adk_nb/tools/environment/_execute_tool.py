@@ -16,13 +16,10 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-_DESCRIPTION = """
-Run a shell command in the environment. For running programs, tests, and build
-commands ONLY. WARNING: Do NOT use for file reading -- use the ReadFile tool
-instead. Shell commands like 'cat, head, tail will produce inferior results.
-Good: Execute("python3 script.py"), Execute("pytest"), Execute("find ...").
-Bad: Execute("head ..."), Execute("cat ...").
-"""
+_DESCRIPTION = (
+    "Runs a shell command in the working directory: programs, test suites, builds, searches such as find. "
+    "It is the wrong tool for looking at a file's contents: ReadFile gives a better result than cat, head or tail. "
+    "For example Execute(\"pytest -q\") is a good use; Execute(\"cat notes.txt\") is not.")
 
 
 @experimental
@@ -33,7 +30,7 @@ class ExecuteTool(_EnvironmentTool):
       "type": "object",
       "properties": {
           "command": {"type": "string",
-                      "description": "The shell command to execute. Chain dependent commands with &&."},
+                      "description": "What to run in the shell; steps that need the previous one go in one command joined by &&."},
       },
       "required": ["command"],
   }
@@ -46,7 +43,7 @@ class ExecuteTool(_EnvironmentTool):
     """`{'status': 'ok', 'stdout', 'stderr'}`; 'error' with `exit_code` on a non-zero exit, `error` on a timeout."""
     command = args.get("command", "")
     if not command:
-      return _error("`command` is required.")
+      return _error("No `command` was given: say what to run.")
     try:
       outcome = await self._environment.execute(command, timeout=DEFAULT_TIMEOUT)
     except Exception as e:  # the model reads what went wrong and may try another way
@@ -62,5 +59,5 @@ class ExecuteTool(_EnvironmentTool):
       answer["exit_code"] = outcome.exit_code
     if outcome.timed_out:
       answer["status"] = "error"
-      answer["error"] = f"Command timed out after {DEFAULT_TIMEOUT}s."
+      answer["error"] = f"Stopped: the command was still running after {DEFAULT_TIMEOUT} seconds."
     return answer

@@ -21,32 +21,32 @@ class ReadFileTool(_EnvironmentTool):
   _parameters = {
       "type": "object",
       "properties": {
-          "path": {"type": "string", "description": "Path of the file to read within the environment."},
-          "start_line": {"type": "integer", "description": "First line to return (1-based, inclusive). Defaults to 1."},
+          "path": {"type": "string", "description": "Which file to show, relative to the working directory."},
+          "start_line": {"type": "integer", "description": "Number of the first line wanted, counting from 1 (included). Omit to start at the top."},
           "end_line": {"type": "integer",
-                       "description": "Last line to return (1-based, inclusive). Defaults to end of file."},
+                       "description": "Number of the last line wanted (included). Omit to read to the end."},
       },
       "required": ["path"],
   }
 
   def __init__(self, environment: "BaseEnvironment", *, max_output_chars: Optional[int] = None) -> None:
     super().__init__(environment, name="ReadFile", description=(
-        "Read the contents of a file in the environment. Returns the file content with line numbers."))
+        "Shows a file of the environment, each line preceded by its number; a range of lines may be asked for."))
     self._max_output_chars = MAX_OUTPUT_CHARS if max_output_chars is None else max_output_chars
 
   async def run_async(self, *, args: dict[str, Any], tool_context: "ToolContext") -> Any:
     """`{'status': 'ok', 'content'}` (plus `total_lines` when a part was asked for), or an error naming the problem."""
     path = args.get("path", "")
     if not path:
-      return _error("`path` is required.")
+      return _error("No `path` was given: name the file to read.")
     start_line, end_line = args.get("start_line"), args.get("end_line")
     for name, value in (("start_line", start_line), ("end_line", end_line)):
       if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-        return _error(f"`{name}` must be an integer if provided.")
+        return _error(f"`{name}` has to be a whole number (or left out).")
     try:
       data = await self._environment.read_file(path)
     except FileNotFoundError:
-      return _error(f"File not found: {path}")
+      return _error(f"No file at {path}.")
     except Exception as e:
       return _error(str(e))
     # Lines are cut as bytes, so a bad byte in one line never shifts the numbering.
@@ -55,9 +55,9 @@ class ReadFileTool(_EnvironmentTool):
     start = max(1, start_line or 1)
     end = min(total, end_line or total)
     if start > total:
-      return _error(f"`start_line` {start} exceeds file length ({total} lines).", total_lines=total)
+      return _error(f"The file has only {total} lines, fewer than `start_line` {start}.", total_lines=total)
     if start > end:
-      return _error(f"`start_line` ({start}) is after `end_line` ({end}).", total_lines=total)
+      return _error(f"`end_line` ({end}) comes before `start_line` ({start}).", total_lines=total)
     numbered = "".join(f"{number:6d}\t{line.decode('utf-8', 'replace')}"
                        for number, line in enumerate(lines[start - 1:end], start))
     answer: dict[str, Any] = {"status": "ok", "content": truncate(numbered, self._max_output_chars)}

@@ -9,4 +9,4 @@ def truncate(text: str, limit: int = MAX_OUTPUT_CHARS) -> str:
   """`text` cut to `limit` characters, followed by a line saying how long it was."""
   if len(text) <= limit:
     return text
-  return f"{text[:limit]}\n... (truncated, {len(text)} total chars)"
+  return f"{text[:limit]}\n[cut here: {limit} of {len(text)} characters shown]"

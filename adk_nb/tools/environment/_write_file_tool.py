@@ -19,24 +19,24 @@ class WriteFileTool(_EnvironmentTool):
   _parameters = {
       "type": "object",
       "properties": {
-          "path": {"type": "string", "description": "Path to the file within the environment."},
-          "content": {"type": "string", "description": "The full file content to write."},
+          "path": {"type": "string", "description": "Where to save the file, relative to the working directory."},
+          "content": {"type": "string", "description": "Everything the file should contain (it replaces what was there)."},
       },
       "required": ["path", "content"],
   }
 
   def __init__(self, environment: "BaseEnvironment") -> None:
     super().__init__(environment, name="WriteFile", description=(
-        "Create or overwrite a file in the environment. Use for new files or full rewrites. "
-        "For small changes to existing files, prefer EditFile."))
+        "Saves a whole file, making it or replacing all of it. Suited to new files and complete rewrites; "
+        "a small change to a file that exists is better done with EditFile."))
 
   async def run_async(self, *, args: dict[str, Any], tool_context: "ToolContext") -> Any:
-    """`{'status': 'ok', 'message': 'Wrote PATH'}`, or the error that stopped the write."""
+    """`{'status': 'ok', 'message': 'PATH saved.'}`, or the error that stopped the write."""
     path = args.get("path", "")
     if not path:
-      return _error("`path` is required.")
+      return _error("No `path` was given: name the file to write.")
     try:
       await self._environment.write_file(path, args.get("content", ""))
     except Exception as e:
       return _error(str(e))
-    return {"status": "ok", "message": f"Wrote {path}"}
+    return {"status": "ok", "message": f"{path} saved."}
