@@ -110,6 +110,12 @@ def test_a_timeline_opened_while_the_run_streams_stays_open_when_it_ends(page, l
   page.wait_for_selector(".adknb-tree[data-status='done']", timeout=60_000)
   tree = page.locator(".adknb-tree").first
   assert tree.locator(".adknb-timeline-toggle").get_attribute("aria-pressed") == "true"
+  # The run's last trace comes from the kernel just after 'done' (it is computed in Python): wait for it to be drawn.
+  page.wait_for_function(
+      """() => { const t = document.querySelector('.adknb-tree');
+                 return t && t.querySelectorAll(".adknb-timeline .adknb-bar[data-kind='tool_call']").length >= 2
+                          && t.querySelectorAll(".adknb-timeline .adknb-bar[data-kind='model_call']").length >= 3; }""",
+      timeout=30_000)
   assert tree.locator(".adknb-timeline .adknb-bar[data-kind='tool_call']").count() == 2
   assert tree.locator(".adknb-timeline .adknb-bar[data-kind='model_call']").count() == 3
 
