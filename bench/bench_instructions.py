@@ -13,7 +13,9 @@ Each figure is a difference of two whole-process counts, so start-up and imports
   the model calls it and answers), turns 50 -> 150 in one session;
 - `notebook` / `notebook_view`: `adk_nb.notebook.run` of an agent that calls a sync tool 150 (450)
   times and then streams 700 (2,100) one-character chunks, with no view / with its RunView (the
-  widgets have no kernel here, so nothing is serialised for a front end: a real kernel adds that).
+  widgets have no kernel here, so nothing is serialised for a front end: a real kernel adds that);
+  `notebook_loop` / `notebook_view_loop`: the same with the tool declared `run_on_loop=True` (a checkout
+  older than that flag gets the plain function, which it moved onto the loop itself after 3 quick calls).
 
 `--repo PATH` measures another checkout (e.g. `git worktree add --detach /tmp/old REV`), with this
 script's workloads; an old checkout whose workloads.py lacks `tool_turns_on_loop` is measured with
@@ -50,12 +52,14 @@ print("units", n, file=sys.stderr)
 
 NOTEBOOK = '''
 import asyncio, sys
-repo, scale, view = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "view"
+repo, scale, view, on_loop = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "view", sys.argv[4] == "loop"
 sys.path.insert(0, repo)
+import inspect
 import adk_nb.notebook as nb
 from adk_nb import Agent
 from adk_nb.agents.run_config import RunConfig, StreamingMode
 from adk_nb.models import ScriptedModel, call
+from adk_nb.tools import FunctionTool
 
 def lookup(item: int) -> dict:
     """Looks an item up."""
@@ -63,7 +67,10 @@ def lookup(item: int) -> dict:
 
 def agent(name, calls, chunks):
     script = [call("lookup", item=i) for i in range(calls)] + ["x" * chunks]
-    return Agent(name=name, model=ScriptedModel(script, chunk_size=1, record=False), tools=[lookup])
+    # Declared on the loop where the checkout can declare it (before that, a quick sync tool moved there itself).
+    declarable = "run_on_loop" in inspect.signature(FunctionTool).parameters
+    tool = FunctionTool(lookup, run_on_loop=True) if on_loop and declarable else lookup
+    return Agent(name=name, model=ScriptedModel(script, chunk_size=1, record=False), tools=[tool])
 
 config = RunConfig(streaming_mode=StreamingMode.SSE, max_llm_calls=0)
 
@@ -79,8 +86,12 @@ asyncio.run(main())
 
 FIGURES = {
     "tool_turn": (TOOL_TURN, ("50", "150"), [], "instructions per tool turn (turns 50-150)"),
-    "notebook": (NOTEBOOK, ("1", "3"), ["noview"], "instructions per streamed event, no view"),
-    "notebook_view": (NOTEBOOK, ("1", "3"), ["view"], "instructions per streamed event, with a RunView"),
+    "notebook": (NOTEBOOK, ("1", "3"), ["noview", "thread"], "instructions per streamed event, no view"),
+    "notebook_view": (NOTEBOOK, ("1", "3"), ["view", "thread"], "instructions per streamed event, with a RunView"),
+    "notebook_loop": (NOTEBOOK, ("1", "3"), ["noview", "loop"],
+                      "instructions per streamed event, no view, the tool declared on the loop"),
+    "notebook_view_loop": (NOTEBOOK, ("1", "3"), ["view", "loop"],
+                           "instructions per streamed event, with a RunView, the tool declared on the loop"),
 }
 
 
