@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import signal
 import socket
 import sys
 import uuid
@@ -701,7 +702,14 @@ def serve(config: ServerConfig, host: Optional[str] = None, port: int = 8000, lo
   class AnnouncingServer(uvicorn.Server):
     """Prints the line once uvicorn has started, i.e. after it took over Ctrl-C: a Ctrl-C right after the
     line then stops the server gracefully (before, one that came between the line and uvicorn's signal
-    handlers cancelled the startup, and uvicorn logged a CancelledError traceback)."""
+    handlers cancelled the startup, and uvicorn logged a CancelledError traceback). Remembers the signal
+    that stopped it."""
+
+    stopped_by: Optional[int] = None
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+      self.stopped_by = sig
+      super().handle_exit(sig, frame)
 
     async def startup(self, sockets=None) -> None:
       await super().startup(sockets=sockets)
@@ -710,4 +718,8 @@ def serve(config: ServerConfig, host: Optional[str] = None, port: int = 8000, lo
 
   server = AnnouncingServer(uvicorn.Config(app, log_level=log_level, lifespan="on"))
   asyncio.run(server.serve(sockets=[sock]))
+  if server.stopped_by == signal.SIGINT:
+    # uvicorn shut down gracefully, then re-raised Ctrl-C as it exited; asyncio.run can lose that re-raise (it
+    # turns it into a cancel of a task that is already returning), so Ctrl-C is reported from here.
+    raise KeyboardInterrupt
   return 0
