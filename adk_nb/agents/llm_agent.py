@@ -213,11 +213,9 @@ class LlmAgent(BaseAgent):
     if self.model:
       _set(self, "_resolved_model", LLMRegistry.new_llm(self.model))
       return self._resolved_model
-    ancestor = self.parent_agent
-    while ancestor is not None:
-      if isinstance(ancestor, LlmAgent) and ancestor.model:
-        return ancestor.canonical_model
-      ancestor = ancestor.parent_agent
+    owner = self._ancestor_with_model()
+    if owner is not None:
+      return owner.canonical_model
     # No model anywhere above: google-adk 2.x's default (a Gemini model; its call needs GOOGLE_API_KEY,
     # and the error then says the model is the default and how to choose another).
     return default_llm(type(self)._default_model)
@@ -228,12 +226,19 @@ class LlmAgent(BaseAgent):
     `DEFAULT_LIVE_MODEL` (google-adk's resolution; adk_nb itself has no live runs)."""
     if self.model:
       return self.canonical_model
+    owner = self._ancestor_with_model()
+    if owner is not None:
+      return owner.canonical_live_model
+    return default_llm(type(self)._default_live_model)
+
+  def _ancestor_with_model(self) -> Optional["LlmAgent"]:
+    """The nearest LlmAgent above this one that names a model, if any."""
     ancestor = self.parent_agent
     while ancestor is not None:
       if isinstance(ancestor, LlmAgent) and ancestor.model:
-        return ancestor.canonical_live_model
+        return ancestor
       ancestor = ancestor.parent_agent
-    return default_llm(type(self)._default_live_model)
+    return None
 
   async def canonical_model_async(self, ctx: Any = None) -> BaseLlm:
     """`canonical_model` for one invocation (google-adk's async spelling; nothing depends on `ctx`)."""
