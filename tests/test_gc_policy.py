@@ -81,10 +81,13 @@ def test_the_policy_leaves_a_collector_the_process_manages_itself_alone():
     gc.enable()
   gc.freeze()
   try:
+    # The count is of frozen objects still alive, so it may fall by a few as some die (CI saw 2 fewer);
+    # an unfreeze would empty it.
     frozen = gc.get_freeze_count()
+    assert frozen > 1000
     with heap_frozen():
-      assert gc.get_freeze_count() == frozen
-    assert gc.get_freeze_count() == frozen  # the process's own freeze is not undone
+      assert gc.get_freeze_count() > frozen // 2
+    assert gc.get_freeze_count() > frozen // 2  # the process's own freeze is not undone
   finally:
     gc.unfreeze()
 
