@@ -178,16 +178,31 @@ class Scheduler:
     interrupts = state.interrupts()
     if interrupts:
       self.result.interrupts = interrupts
-      yield Event(invocation_id=self.ic.invocation_id, author=self.wf.name, branch=self.ic.branch,
-                  node_info=NodeInfo(path=self.path), actions=EventActions(agent_state=state.to_checkpoint()))
+      event = Event(invocation_id=self.ic.invocation_id, author=self.wf.name, branch=self.ic.branch,
+                    node_info=NodeInfo(path=self.path), actions=EventActions(agent_state=state.to_checkpoint()))
+      if self.ic.is_resumable:
+        yield event
+      else:
+        await self._record(event)
       return
     if state.restored:
-      yield Event(invocation_id=self.ic.invocation_id, author=self.wf.name, branch=self.ic.branch,
-                  node_info=NodeInfo(path=self.path),
-                  actions=EventActions(agent_state={"workflow": self.path, "status": "done"}, end_of_agent=True))
+      event = Event(invocation_id=self.ic.invocation_id, author=self.wf.name, branch=self.ic.branch,
+                    node_info=NodeInfo(path=self.path),
+                    actions=EventActions(agent_state={"workflow": self.path, "status": "done"}, end_of_agent=True))
+      if self.ic.is_resumable:
+        yield event
+      else:
+        await self._record(event)
     has_output, output = state.outcome()
     if has_output:
       self.result.output, self.result.has_output = output, True
+
+  async def _record(self, event: Event) -> None:
+    """Commits one of the workflow's own records (its pause checkpoint, its end after a resume) to the
+    session without yielding it: the resume reads it there, and a client sees what google-adk shows,
+    which outside a resumable app is nothing. (In a resumable app both are yielded, where google-adk
+    yields its own progress and end-of-agent events.)"""
+    await self.ic.session_service.append_event(self.ic.session, event)
 
   def _replay(self, progress: "_checkpoint.Progress", resumed: list[NodeRun], answers: dict[str, Any]
               ) -> list[NodeRun]:

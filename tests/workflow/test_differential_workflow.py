@@ -46,10 +46,6 @@ def _normalise(turns: list[list[dict]]) -> list[list[dict]]:
   for events in turns:
     merged: list[dict] = []
     for event in events:
-      # adk_nb commits a checkpoint event when a workflow pauses (and a closing one after a
-      # resume): its resume restores the scheduler from it instead of replaying the graph.
-      if event.get("checkpoint"):
-        continue
       # google-adk yields `ctx.route = ...` as a second event after the output; adk_nb puts the
       # route on the output event itself.
       if set(event) == {"author", "path", "route"} and merged and merged[-1].get("path") == event["path"]:
