@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any, AsyncGenerator, ClassVar, Optional
 
 from pydantic import Field, model_validator
@@ -15,6 +16,8 @@ from ._graph import Graph
 from ._scheduler import GraphResult, Scheduler
 from ._values import validate as _validate
 
+logger = logging.getLogger("adk_nb.workflow")
+
 
 class Workflow(BaseAgent):
   """Runs a graph: each node's output is the input of the nodes its edges lead to.
@@ -24,7 +27,12 @@ class Workflow(BaseAgent):
   like any agent: `Runner(agent=workflow, ...)`, `InMemoryRunner(workflow)`, or as a node of
   another workflow. Branches after a fan-out run concurrently. A node that yields
   `RequestInput` pauses the invocation; answering it resumes the same invocation, and nodes
-  that already completed are not run again.
+  that already completed are not run again. The checkpoint a pause leaves (the scheduler's
+  state, read by the resume) is committed to the session but not yielded, so a client sees
+  what google-adk shows; a resumable app (`App.resumability_config`) yields it.
+
+  As in google-adk 2.13, no agent callbacks run for the Workflow itself (its own
+  before/after_agent_callback, plugins' before/after_agent_callback); its agent nodes get theirs.
 
   Beyond google-adk 2.13: a loop is capped by `max_iterations` runs per node and invocation;
   a JoinNode that can never fire and (with `strict_routes`) an unmatched route are errors;
@@ -60,6 +68,12 @@ class Workflow(BaseAgent):
 
   def model_post_init(self, __context: Any) -> None:
     super().model_post_init(__context)
+    if self.before_agent_callback or self.after_agent_callback:
+      logger.warning(
+          "Workflow %r: before_agent_callback / after_agent_callback are never called for a Workflow (as in "
+          "google-adk 2.13, which drops them). Put the code in a node (e.g. a first or last function node), "
+          "on an agent node's own callbacks, or in a plugin's before_run_callback / after_run_callback.",
+          self.name)
     if self.edges and self.graph is None:
       self.graph = Graph.from_edge_items(self.edges)
       self.graph.validate_graph()
@@ -115,6 +129,12 @@ class Workflow(BaseAgent):
           return self, event.branch
         break
     return super().resume_entry(session, invocation_id, paused)
+
+  async def _handle_before_agent(self, ctx: InvocationContext) -> Optional[Event]:
+    return None  # as google-adk 2.13 (a Workflow is a node there): no agent callbacks, plugins' included
+
+  async def _handle_after_agent(self, ctx: InvocationContext) -> Optional[Event]:
+    return None
 
   def _iter_static_children(self):
     return iter(() if self._graph is None else [n for n in self._graph.nodes.values() if n.name != "__START__"])
