@@ -65,3 +65,18 @@ async def test_a_pause_inside_a_nested_workflow_shows_neither_workflows_checkpoi
   second = await resume(runner, first)
   assert records(second) == []
   assert [e.output for e in second if e.node_info and e.node_info.path == "wf@1/publish@1"] == ["published: True"]
+
+
+async def test_a_resumable_app_still_streams_the_checkpoint_as_google_adk_streams_its_own():
+  # google-adk 2.13 with ResumabilityConfig(is_resumable=True) yields content-less agent_state events around the
+  # request (observed: 4 on this pause turn, its `{"nodes": ...}` format); adk_nb yields its one checkpoint there.
+  # (A guard for the resumable branch: on the code before the change the checkpoint was streamed everywhere.)
+  from adk_nb.apps import App, ResumabilityConfig
+
+  app = App(name="app", root_agent=approve_workflow(), resumability_config=ResumabilityConfig(is_resumable=True))
+  runner = InMemoryRunner(app=app)
+  first = await run_turn(runner, "post")
+  assert records(first) == [("wf", "wf@1", "paused")] and first[-1].content is None
+  second = await resume(runner, first)
+  assert records(second) == [("wf", "wf@1", "done")]
+  assert [e.output for e in second if e.node_info and e.node_info.path == "wf@1/publish@1"] == ["published: True"]
