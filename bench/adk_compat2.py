@@ -7,7 +7,11 @@ and the same files run on both:
   python bench/adk_compat2.py --adk-src /work/ref/adk-2x --nb-src /work/wt/adk2
 
 The selection: tests/unittests/workflow/** (every test_*.py), agents/llm/task/test_finish_task_tool.py,
-agents/test_context.py, events/test_*.py, tools/test_request_input_tool.py, runners/test_runner_node.py.
+agents/test_context.py, events/test_*.py, tools/test_request_input_tool.py, runners/test_runner_node.py;
+skills (skills/test_*.py, tools/test_skill_toolset.py, tools/test_skill_path_traversal.py,
+integrations/skill_registry/), environments (tools/environment/, tools/test_local_environment.py,
+tools/test_environment_toolset.py, integrations/daytona/, integrations/e2b/) and
+plugins/test_debug_logging_plugin.py.
 
 The only shim, applied identically on both sides (a conftest.py at the root of each copy): the private
 helpers google-adk 2.13 removed from `workflow.utils._workflow_hitl_utils` (has_auth_request_function_call,
@@ -16,8 +20,11 @@ are put back on that module when it imports and lacks them. When the module itse
 created: that is a real gap of the framework under test.
 
 Only items that pass on google-adk count; those in WORDING_ITEMS (they only pin google-adk's wording of
-prose the model reads, which adk_nb words itself) are counted apart. google-adk's results are cached in --work (keyed on the test
-files' contents and the google-adk interpreter), so a re-run only runs adk_nb; --refresh-adk runs it again.
+prose the model reads, which adk_nb words itself) are counted apart. google-adk's results are cached in --work per
+test file (keyed on the file's contents, the shared test helpers, the shim and the google-adk interpreter), so a
+re-run only runs adk_nb, and a selection that grows runs google-adk on the new files only (earlier whole-selection
+caches, google-adk-results-<key>.json, are taken in when their key still matches the sources); --refresh-adk
+runs google-adk on every selected file again.
 Per area the table shows both pass counts, and the rate among the items that reach a behaviour check
 (those whose adk_nb outcome is a pass or a behaviour failure, not an import/name/signature gap).
 Each adk_nb failure is put down to its first blocker (see adk_compat.classify), counted once per item.
@@ -47,6 +54,18 @@ SELECTION_GLOBS = [
     'events/test_*.py',
     'tools/test_request_input_tool.py',
     'runners/test_runner_node.py',
+    # skills
+    'skills/test_*.py',
+    'tools/test_skill_toolset.py',
+    'tools/test_skill_path_traversal.py',
+    'integrations/skill_registry/test_*.py',
+    # environments
+    'tools/environment/test_*.py',
+    'tools/test_local_environment.py',
+    'tools/test_environment_toolset.py',
+    'integrations/daytona/test_*.py',
+    'integrations/e2b/test_*.py',
+    'plugins/test_debug_logging_plugin.py',
 ]
 
 # Items that only assert google-adk's wording of prose the model reads (tool descriptions, instructions,
@@ -131,10 +150,13 @@ def prepare(src: Path, root: Path, rewrite_imports: bool, pkg: str) -> None:
   (root / 'conftest.py').write_text(SHIM_CONFTEST.format(pkg=pkg))
 
 
+HELPERS = ['conftest.py', 'testing_utils.py', 'workflow/workflow_testing_utils.py', 'workflow/testing_utils.py']
+
+
 def cache_key(src: Path, files: list[str], adk_python: str) -> str:
+  """The key of a cache over `files` (the whole-selection caches of earlier versions are named by it)."""
   h = hashlib.sha256(adk_python.encode())
-  for rel in sorted(files) + ['conftest.py', 'testing_utils.py', 'workflow/workflow_testing_utils.py',
-                              'workflow/testing_utils.py']:
+  for rel in sorted(files) + HELPERS:
     path = src / rel
     if path.exists():
       h.update(rel.encode() + path.read_bytes())
@@ -142,24 +164,54 @@ def cache_key(src: Path, files: list[str], adk_python: str) -> str:
   return h.hexdigest()[:16]
 
 
+def file_key(src: Path, rel: str, adk_python: str) -> str:
+  """One test file's key: google-adk's result for it holds while this is unchanged."""
+  return cache_key(src, [rel], adk_python)
+
+
+FILE_CACHE = 'google-adk-file-results.json'
+
+
+def load_file_cache(work: Path, src: Path, adk_python: str) -> dict:
+  """{file key: results} from --work, with earlier whole-selection caches whose key still matches taken in."""
+  path = work / FILE_CACHE
+  cached = json.loads(path.read_text()) if path.exists() else {}
+  for legacy in sorted(work.glob('google-adk-results-*.json')):
+    try:
+      data = json.loads(legacy.read_text())
+    except (OSError, ValueError):
+      continue
+    files = sorted(data)
+    if legacy.stem.removeprefix('google-adk-results-') != cache_key(src, files, adk_python):
+      continue  # written from other sources or another interpreter: not valid for these
+    for rel in files:
+      cached.setdefault(file_key(src, rel, adk_python), data[rel])
+  return cached
+
+
 def measure(args, work: Path) -> dict:
   src = Path(args.adk_src) / 'tests' / 'unittests'
   files = select(src, args.files)
   base_env = {'ADK_NB_BLOCK_REAL_MODELS': '1', 'LITELLM_LOCAL_MODEL_COST_MAP': 'True',
               'PYTHONDONTWRITEBYTECODE': '1'}
-  results = {}
-  cache = work / f'google-adk-results-{cache_key(src, files, args.adk_python)}.json'
-  if cache.exists() and not args.refresh_adk:
-    results['google-adk'] = json.loads(cache.read_text())
-    print(f'google-adk: cached results from {cache}', file=sys.stderr)
-  else:
+  results = {'google-adk': {}}
+  cached = {} if args.refresh_adk else load_file_cache(work, src, args.adk_python)
+  keys = {rel: file_key(src, rel, args.adk_python) for rel in files}
+  missing = [rel for rel in files if keys[rel] not in cached]
+  if missing:
     root = work / 'google-adk'
     prepare(src, root, False, 'google.adk')
     env = adk_compat.ensure_plugins(args.adk_python, work, 'adk')
     env.update(base_env)
-    print(f'google-adk: running {len(files)} files ...', file=sys.stderr)
-    results['google-adk'] = adk_compat.run_tests(args.adk_python, root, files, env, args.timeout)
-    cache.write_text(json.dumps(results['google-adk']))
+    print(f'google-adk: running {len(missing)} files ({len(files) - len(missing)} cached) ...', file=sys.stderr)
+    ran = adk_compat.run_tests(args.adk_python, root, missing, env, args.timeout)
+    for rel in missing:
+      cached[keys[rel]] = ran.get(rel, {})
+    (work / FILE_CACHE).write_text(json.dumps(cached))
+  else:
+    print(f'google-adk: cached results for all {len(files)} files ({work / FILE_CACHE})', file=sys.stderr)
+  for rel in files:
+    results['google-adk'][rel] = cached[keys[rel]]
   root = work / 'adk_nb'
   prepare(src, root, True, 'adk_nb')
   env = adk_compat.ensure_plugins(args.nb_python, work, 'nb')
