@@ -10,7 +10,8 @@ The selection: tests/unittests/workflow/** (every test_*.py), agents/llm/task/te
 agents/test_context.py, events/test_*.py, tools/test_request_input_tool.py, runners/test_runner_node.py;
 skills (skills/test_*.py, tools/test_skill_toolset.py, tools/test_skill_path_traversal.py,
 integrations/skill_registry/), environments (tools/environment/, tools/test_local_environment.py,
-tools/test_environment_toolset.py, integrations/daytona/, integrations/e2b/) and
+tools/test_environment_toolset.py, integrations/daytona/, integrations/e2b/; computer use: tools/computer_use/,
+integrations/vmaas/) and
 plugins/test_debug_logging_plugin.py.
 
 The only shim, applied identically on both sides (a conftest.py at the root of each copy): the private
@@ -66,6 +67,8 @@ SELECTION_GLOBS = [
     'tools/test_environment_toolset.py',
     'integrations/daytona/test_*.py',
     'integrations/e2b/test_*.py',
+    'tools/computer_use/test_*.py',
+    'integrations/vmaas/test_*.py',
     'plugins/test_debug_logging_plugin.py',
 ]
 
