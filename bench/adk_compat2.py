@@ -247,9 +247,9 @@ def measure(args, work: Path) -> dict:
   base_env = {'ADK_NB_BLOCK_REAL_MODELS': '1', 'LITELLM_LOCAL_MODEL_COST_MAP': 'True',
               'PYTHONDONTWRITEBYTECODE': '1'}
   results = {'google-adk': {}}
-  cached = {} if args.refresh_adk else load_file_cache(work, src, args.adk_python)
+  cached = load_file_cache(work, src, args.adk_python)
   keys = {rel: file_key(src, rel, args.adk_python) for rel in files}
-  missing = [rel for rel in files if keys[rel] not in cached]
+  missing = [rel for rel in files if args.refresh_adk or keys[rel] not in cached]
   if missing:
     root = work / 'google-adk'
     prepare(src, root, False, 'google.adk')
@@ -259,9 +259,11 @@ def measure(args, work: Path) -> dict:
     ran = adk_compat.run_tests(args.adk_python, root, missing, env, args.timeout)
     for rel in missing:
       cached[keys[rel]] = ran.get(rel, {})
-    (work / FILE_CACHE).write_text(json.dumps(cached))
   else:
     print(f'google-adk: cached results for all {len(files)} files ({work / FILE_CACHE})', file=sys.stderr)
+  # Written every time: results taken in from an earlier whole-selection cache stay when that cache's key
+  # stops matching (one of its files changed).
+  (work / FILE_CACHE).write_text(json.dumps(cached))
   for rel in files:
     results['google-adk'][rel] = cached[keys[rel]]
   root = work / 'adk_nb'
