@@ -9,6 +9,8 @@ it), and `experimental` / `stable` / `working_in_progress` return what they deco
 The exception: the two skill features google-adk ships switched off, SNAKE_CASE_SKILL_NAME (snake_case
 skill names) and SKILL_LIFECYCLE (the `unload_skill` tool), are off here too until
 `override_feature_enabled(name, True)` or `ADK_ENABLE_<NAME>=1`; `adk_nb.skills` reads them.
+`features._feature_registry.temporary_feature_override(name, enabled)` (google-adk's private path) overrides for
+the length of a `with` block.
 Left out: the registry of stages and defaults, the environment variables (but the two above), and the warnings
 google-adk prints when an experimental class is used.
 """

@@ -93,6 +93,26 @@ def test_snake_case_names_need_google_adks_opt_in(monkeypatch):
     Frontmatter(name="tide_skill-x", description="d")
 
 
+def test_a_temporary_override_holds_inside_its_block_and_is_undone_after(monkeypatch):
+  from adk_nb.features._feature_registry import temporary_feature_override  # google-adk's tests use this path
+  name = features.FeatureName.SNAKE_CASE_SKILL_NAME
+  assert "SNAKE_CASE_SKILL_NAME" not in features._overrides
+  with temporary_feature_override(name, True):
+    assert Frontmatter(name="tide_skill", description="d").name == "tide_skill"
+  assert "SNAKE_CASE_SKILL_NAME" not in features._overrides  # no override was there before: none is left
+  with pytest.raises(ValidationError, match="lowercase kebab-case"):
+    Frontmatter(name="tide_skill", description="d")
+  monkeypatch.setitem(features._overrides, "SNAKE_CASE_SKILL_NAME", True)
+  with pytest.raises(RuntimeError):
+    with temporary_feature_override(name, False):
+      assert not features.is_feature_enabled(name)
+      raise RuntimeError("the block fails")
+  assert features._overrides["SNAKE_CASE_SKILL_NAME"] is True  # the earlier override is back
+  with pytest.raises(ValueError, match="not registered"):
+    with temporary_feature_override("NO_SUCH_FEATURE", True):
+      pass
+
+
 def test_listing_skips_an_invalid_skill_or_hands_it_to_on_error(tmp_path):
   _skill(tmp_path, "good-one", "---\nname: good-one\ndescription: fine\n---\nbody")
   _skill(tmp_path, "broken", "---\nname: [\n---\nbody")
