@@ -186,7 +186,7 @@ async def test_several_calls_in_one_turn_run_concurrently_and_answer_in_one_even
     started.append(name)
     if len(started) == 2:
       gate.set()
-    await asyncio.wait_for(gate.wait(), 5)  # deadlocks unless both calls run at once
+    await asyncio.wait_for(gate.wait(), 30)  # deadlocks unless both calls run at once (generous: a loaded machine)
     return name.upper()
 
   model = ScriptedModel([[call("slow", name="a"), call("slow", name="b")], "both"])
