@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tests.browser.test_runview import _open_and_run_all
+from tests.browser.test_runview import _open_and_run_all, _wait_for_cells_to_finish
 
 STRUCTURE_NOTEBOOK = [
     '''%load_ext adk_nb
@@ -42,6 +42,7 @@ def test_loop_order_parallel_lanes_and_every_model_call(page, lab, write_noteboo
   name = write_notebook("structure.ipynb", STRUCTURE_NOTEBOOK)
   _open_and_run_all(page, lab, name)
   page.wait_for_selector(".adknb-tree[data-status='done']", timeout=60_000)
+  _wait_for_cells_to_finish(page)  # the display is refreshed as the cell ends; count() does not wait for it
   tree = page.locator(".adknb-tree").first
   assert tree.locator(".adknb-title").inner_text() == "pipeline"  # the agent's name
   # Time order inside the loop, with its iterations.

@@ -80,6 +80,7 @@ def test_tree_grows_approve_click_finishes_the_run_once(page, lab, tmp_path, wri
   assert page.locator(".adknb-tree details[data-kind='approval'][data-status='pending']").count() == 1
   page.get_by_role("button", name="Approve", exact=True).click()
   page.wait_for_selector(".adknb-tree[data-status='done']", timeout=60_000)
+  _wait_for_cells_to_finish(page)  # the display is refreshed as the cell ends; count() does not wait for it
   tree_text = tree.inner_text()
   assert "Order A1 is refunded: $250." in tree_text
   assert page.locator(".adknb-tree details[data-kind='tool_call'][data-status='ok']:has-text('refund(')").count() == 1
