@@ -144,13 +144,18 @@ def test_a_tool_exception_shows_its_traceback_folded_under_the_error(page, lab, 
 
 SLOW_TOOLS_NOTEBOOK = [
     '''%load_ext adk_nb
+import asyncio, pathlib, time
 from adk_nb import Agent
 from adk_nb.models import ScriptedModel, call
-def lookup(item: int) -> dict:
+async def lookup(item: int) -> dict:
     """Looks an item up."""
+    if item == 3:  # the run goes on once the test has opened what it opens (a file it writes, not a timer)
+        deadline = time.monotonic() + 300
+        while not pathlib.Path(GO_FILE).exists() and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
     return {"item": item, "note": "<b>in stock</b>"}
 slow = Agent(name="slow", model=ScriptedModel([call("lookup", item=1), call("lookup", item=2), call("lookup", item=3),
-                                               "done"], latency=1.0), tools=[lookup])''',
+                                               "done"], latency=0.2), tools=[lookup])''',
     '''%%agent slow --store memory:// --out run
 Look them up''',
     'run.view  # the same view shown again',
@@ -158,7 +163,10 @@ Look them up''',
 
 
 def test_steps_and_details_opened_during_a_run_stay_open_when_it_ends(page, lab, write_notebook):
-  name = write_notebook("slow_tools.ipynb", SLOW_TOOLS_NOTEBOOK)
+  go = lab[2] / "slow_tools.go"
+  go.unlink(missing_ok=True)
+  name = write_notebook("slow_tools.ipynb", [f"GO_FILE = {str(go)!r}\n" + SLOW_TOOLS_NOTEBOOK[0],
+                                             *SLOW_TOOLS_NOTEBOOK[1:]])
   _open_and_run_all(page, lab, name)
   tree = page.locator(".adknb-tree").first
   first_call = tree.locator("details[data-kind='tool_call'][data-status='ok']").first
@@ -169,8 +177,9 @@ def test_steps_and_details_opened_during_a_run_stay_open_when_it_ends(page, lab,
   first_model = tree.locator("details[data-kind='model_call']").first
   first_model.locator(":scope > summary .adknb-info").click()
   tree.locator(".adknb-side .adknb-section-title").first.wait_for(timeout=30_000)
-  assert page.locator(".adknb-tree[data-status='running']").count() == 1  # two model calls (2 s) still to come
+  assert page.locator(".adknb-tree[data-status='running']").count() == 1  # the third lookup waits for `go`
   page.evaluate("() => { document.querySelector('.adknb-tree').dataset.drawnBefore = 'yes'; }")
+  go.write_text("")  # the run may end now
   page.wait_for_selector(".adknb-tree[data-status='done']", timeout=60_000)
   _wait_for_cells_to_finish(page)
   # The run's display was refreshed when it ended: the tree is a new drawing of the same widget ...
