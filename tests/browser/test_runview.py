@@ -9,6 +9,7 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 
 APPROVE_NOTEBOOK = [
     '''%load_ext adk_nb
+import asyncio, pathlib, time
 from adk_nb import Agent
 from adk_nb.models import ScriptedModel, call
 from adk_nb.tools import FunctionTool
@@ -17,8 +18,14 @@ def refund(order_id: str, amount: float) -> dict:
     """Refunds an order."""
     refunds.append((order_id, amount))
     return {"status": "refunded", "order_id": order_id, "amount": amount}
-def lookup_order(order_id: str) -> dict:
+lookups = []
+async def lookup_order(order_id: str) -> dict:
     """Finds an order."""
+    lookups.append(order_id)
+    if len(lookups) == 2:  # the run goes on once the test has seen it going (a file it writes, not a timer)
+        deadline = time.monotonic() + 300
+        while not pathlib.Path(GO_FILE).exists() and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
     return {"order_id": order_id, "total": 250.0, "state": "delivered, damaged"}
 script = [call("lookup_order", order_id="A1"), call("lookup_order", order_id="A1"),
           call("refund", order_id="A1", amount=250.0), "Order A1 is refunded: $250."]
@@ -67,12 +74,15 @@ def _wait_for_cells_to_finish(page):
 
 
 def test_tree_grows_approve_click_finishes_the_run_once(page, lab, tmp_path, write_notebook):
-  name = write_notebook("approve.ipynb", APPROVE_NOTEBOOK)
+  go = lab[2] / "approve.go"
+  go.unlink(missing_ok=True)
+  name = write_notebook("approve.ipynb", [f"GO_FILE = {str(go)!r}\n" + APPROVE_NOTEBOOK[0], *APPROVE_NOTEBOOK[1:]])
   _open_and_run_all(page, lab, name)
   tree = page.locator(".adknb-tree").first
   tree.wait_for(timeout=60_000)
   page.wait_for_selector(".adknb-tree[data-status='running'] .adknb-node", timeout=60_000)
   first = page.locator(".adknb-tree .adknb-node").count()
+  go.write_text("")  # the second lookup waited for this: the run goes on
   # The tree grows while the run is still going (the model answers every 0.4 s).
   page.wait_for_function(
       "n => document.querySelectorAll('.adknb-tree .adknb-node').length > n", arg=first, timeout=30_000)
