@@ -15,7 +15,7 @@ from adk_nb.models import ScriptedModel, call
 from adk_nb.runners import Runner
 from adk_nb.sessions import lineage
 from adk_nb.testing import run_turn, session_of
-from tests.support import forecaster
+from tests.support import forecaster, function_responses
 
 APP = "weather"
 
@@ -85,7 +85,7 @@ async def test_an_edited_tool_call_runs_the_edited_call_then_the_model(weather):
 
   assert runs == ["Paris", "Rome"]  # the edited call ran once; nothing before it ran again
   assert len(model.requests) == calls_before + 1
-  assert events[0].get_function_responses()[0].response == {"city": "Rome", "temp": 21}
+  assert [r.response for r in function_responses(events)] == [{"city": "Rome", "temp": 21}]
   assert events[-1].content.parts[0].text == "Rome: 21 degrees"
   assert not any((e.custom_metadata or {}).get("adk_nb_interrupted") for e in events)
 
