@@ -232,7 +232,7 @@ async def test_closing_the_run_stream_cancels_parallel_branches():
   def leftover():
     return [t for t in asyncio.all_tasks() - before if t is not asyncio.current_task() and not t.done()]
 
-  for _ in range(20):  # cancelled branch tasks end within a few turns of the loop; no time has to pass
+  for _ in range(200):  # cancelled branch tasks end within a few turns of the loop; no time has to pass
     if not leftover():
       break
     await asyncio.sleep(0)
