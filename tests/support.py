@@ -60,3 +60,12 @@ def function_calls(events) -> list:
 def function_responses(events) -> list:
   """Every function response in `events`, in order (see function_calls)."""
   return [r for event in events for r in event.get_function_responses()]
+
+
+def last_text(events) -> str:
+  """The text of the last event that has any (the run's answer): a trailing state-only or checkpoint event
+  does not move it, as it would move `events[-1]`. '' when no event has text."""
+  for event in reversed(events):
+    if event.text:
+      return event.text
+  return ""

@@ -6,7 +6,7 @@ from google.genai import types
 from adk_nb import Agent, InMemoryRunner
 from adk_nb.models import LlmResponse
 from adk_nb.testing import ScriptedModel, call, run_turn, session_of
-from tests.support import function_responses
+from tests.support import function_responses, last_text
 
 
 def _content(text):
@@ -55,7 +55,7 @@ async def test_callback_lists_stop_at_the_first_result():
 
   agent = Agent(name="a", model=ScriptedModel([]), before_model_callback=[first, second, third])
   events = await run_turn(InMemoryRunner(agent, app_name="app"), "hi")
-  assert order == ["first", "second"] and events[-1].text == "short-circuit"
+  assert order == ["first", "second"] and last_text(events) == "short-circuit"
 
 
 async def test_after_model_replaces_and_on_model_error_recovers():
@@ -154,7 +154,7 @@ async def test_an_artifact_saved_in_a_before_agent_callback_is_committed_with_it
   runner = InMemoryRunner(Agent(name="a", model=ScriptedModel(["hi"]), before_agent_callback=save), app_name="app")
   events = await run_turn(runner, "hi")
   assert events[1].actions.artifact_delta == {"notes.txt": 0} and events[1].content is None
-  assert events[-1].text == "hi"
+  assert last_text(events) == "hi"
   session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
   assert [e.actions.artifact_delta for e in session.events] == [{}, {"notes.txt": 0}, {}]
 

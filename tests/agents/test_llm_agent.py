@@ -14,7 +14,7 @@ from adk_nb.agents.invocation_context import LlmCallsLimitExceededError
 from adk_nb.models import LlmResponse
 from adk_nb.testing import ScriptedModel, call, run_turn, summarize
 from adk_nb.tools import FunctionTool, ToolContext
-from tests.support import function_calls, function_responses
+from tests.support import function_calls, function_responses, last_text
 
 
 def texts(events):
@@ -103,7 +103,7 @@ async def test_tool_arguments_are_validated_and_converted():
   assert isinstance(got["p"], Point) and got["p"].y == 2 and got["steps"] == 3
   error = function_responses(events)[1].response["error"]
   assert "Invalid arguments for `move`" in error and "p.x" in error and "p.y" in error
-  assert events[-1].text == "done"
+  assert last_text(events) == "done"
 
 
 async def test_unknown_tool_is_an_error_response_the_model_reads():
@@ -115,7 +115,7 @@ async def test_unknown_tool_is_an_error_response_the_model_reads():
   events = await run_turn(runner, "go")
   first = function_responses(events)[0].response["error"]
   assert "`nope()`" in first and "boom" in first
-  assert events[-1].text == "recovered"
+  assert last_text(events) == "recovered"
 
 
 async def test_raising_tool_raises_out_of_the_run_after_an_error_event():
@@ -150,7 +150,7 @@ async def test_on_tool_error_callback_answers_for_a_raising_tool():
   runner = InMemoryRunner(Agent(name="a", model=model, tools=[boom], on_tool_error_callback=fallback), app_name="app")
   events = await run_turn(runner, "go")
   assert [r.response for r in function_responses(events)] == [{"fallback": "RuntimeError: disk on fire"}]
-  assert events[-1].text == "recovered"
+  assert last_text(events) == "recovered"
 
 
 async def test_model_error_raises_and_the_session_keeps_what_was_committed():

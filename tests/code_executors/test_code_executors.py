@@ -16,6 +16,7 @@ from adk_nb.code_executors import (BuiltInCodeExecutor, CodeExecutionInput, Code
 from adk_nb.models import ScriptedModel
 from adk_nb.runners import InMemoryRunner
 from adk_nb.testing import run_turn
+from tests.support import last_text
 
 
 def fenced(code, lang="python"):
@@ -117,7 +118,7 @@ async def test_an_endless_loop_is_stopped_at_the_timeout_with_what_it_started(tm
   assert outcome == "OUTCOME_FAILED" and "timed out after 3 seconds" in output
   grandchild = int(pid_file.read_text())
   assert _ends_soon(grandchild)
-  assert events[-1].text == "It took too long."
+  assert last_text(events) == "It took too long."
 
 
 def _ends_soon(pid, within=30.0):

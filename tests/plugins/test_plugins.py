@@ -11,7 +11,7 @@ from adk_nb.models import LlmResponse
 from adk_nb.plugins import BasePlugin, LoggingPlugin, ToolCallLimitPlugin
 from adk_nb.sessions import InMemorySessionService
 from adk_nb.testing import ScriptedModel, call, run_turn
-from tests.support import function_responses
+from tests.support import function_responses, last_text
 
 
 class Recorder(BasePlugin):
@@ -74,7 +74,7 @@ async def test_plugin_short_circuit_skips_agent_callback_and_model():
   app = App(name="app", root_agent=agent, plugins=[Recorder(log, answer_model=True)])
   runner = Runner(app=app, session_service=InMemorySessionService())
   events = await run_turn(runner, "go")
-  assert events[-1].text == "plugin answered" and "agent:before_model" not in log and model.requests == []
+  assert last_text(events) == "plugin answered" and "agent:before_model" not in log and model.requests == []
   assert runner.app_name == "app"
 
 
