@@ -70,20 +70,32 @@ def throwaway_postgres(max_connections: int = 100) -> Iterator[str]:
   datadir = os.path.join(workdir, "data")
   if os.geteuid() == 0:
     shutil.chown(workdir, "postgres", "postgres")
-  port = free_port()
+  log = os.path.join(workdir, "server.log")
   try:
     subprocess.run(
         _as_server_user([os.path.join(bindir, "initdb"), "-D", datadir, "-U", "postgres",
                          "--auth=trust", "-E", "UTF8", "--no-sync"]),
         check=True, capture_output=True, cwd=workdir,
     )
-    options = (f"-h 127.0.0.1 -p {port} -k {workdir} -c fsync=off -c max_connections={max_connections} "
-               "-c synchronous_commit=off -c full_page_writes=off")
-    subprocess.run(
-        _as_server_user([os.path.join(bindir, "pg_ctl"), "-D", datadir, "-o", options,
-                         "-l", os.path.join(workdir, "server.log"), "-w", "-t", "60", "start"]),
-        check=True, capture_output=True, cwd=workdir,
-    )
+    # free_port() was free a moment ago; another process can take it before the server binds it, so a
+    # start that fails because the address is in use is tried again on a new port.
+    for attempt in range(3):
+      port = free_port()
+      seen = os.path.getsize(log) if os.path.exists(log) else 0
+      options = (f"-h 127.0.0.1 -p {port} -k {workdir} -c fsync=off -c max_connections={max_connections} "
+                 "-c synchronous_commit=off -c full_page_writes=off")
+      started = subprocess.run(
+          _as_server_user([os.path.join(bindir, "pg_ctl"), "-D", datadir, "-o", options,
+                           "-l", log, "-w", "-t", "120", "start"]),
+          capture_output=True, cwd=workdir,
+      )
+      if started.returncode == 0:
+        break
+      with open(log, errors="replace") as server_log:
+        server_log.seek(seen)
+        port_taken = "already in use" in server_log.read()
+      if attempt == 2 or not port_taken:
+        raise subprocess.CalledProcessError(started.returncode, started.args, started.stdout, started.stderr)
   except (subprocess.CalledProcessError, OSError) as exc:
     detail = getattr(exc, "stderr", b"") or b""
     shutil.rmtree(workdir, ignore_errors=True)

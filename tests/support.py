@@ -49,3 +49,23 @@ def forecaster(runs: list):
 
   model = ScriptedModel(script)
   return Agent(name="forecaster", model=model, tools=[lookup]), model
+
+
+def function_calls(events) -> list:
+  """Every function call in `events`, in order: pick a call by what it is, not by its event's position (a
+  state-only or checkpoint event between them would shift the position, not this list)."""
+  return [c for event in events for c in event.get_function_calls()]
+
+
+def function_responses(events) -> list:
+  """Every function response in `events`, in order (see function_calls)."""
+  return [r for event in events for r in event.get_function_responses()]
+
+
+def last_text(events) -> str:
+  """The text of the last event that has any (the run's answer): a trailing state-only or checkpoint event
+  does not move it, as it would move `events[-1]`. '' when no event has text."""
+  for event in reversed(events):
+    if event.text:
+      return event.text
+  return ""

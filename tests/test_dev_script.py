@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
@@ -28,33 +29,39 @@ def test_dev_without_a_command_prints_only_the_help():
 @pytest.mark.skipif(os.geteuid() != 0, reason="this case is about running as root (containers, CI)")
 def test_dev_lab_starts_jupyterlab_as_root(tmp_path):
   pytest.importorskip("jupyterlab")
-  with socket.socket() as s:
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
   token = secrets.token_hex(8)
   env = {**os.environ, "ADK_NB_VENV": sys.prefix, "HOME": str(tmp_path),
          "JUPYTER_CONFIG_DIR": str(tmp_path / "config"), "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime")}
-  log = open(tmp_path / "lab.log", "w")
-  proc = subprocess.Popen(["bash", str(ROOT / "dev"), "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
-                           f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
-                           f"--IdentityProvider.token={token}", "--LabApp.news_url="],
-                          env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-  try:
-    deadline = time.monotonic() + 120
-    while True:
-      try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/status?token={token}", timeout=2) as reply:
-          assert reply.status == 200
-          break
-      except OSError:
-        log.flush()
-        if proc.poll() is not None or time.monotonic() > deadline:
-          pytest.fail(f"./dev lab did not start (exit {proc.poll()}):\n{(tmp_path / 'lab.log').read_text()[-3000:]}")
-        time.sleep(0.3)  # polling the server's readiness
-  finally:
-    os.killpg(proc.pid, 15)
-    proc.wait(timeout=30)
-    log.close()
+  # The port was free a moment ago; if another process takes it before JupyterLab binds it, start again.
+  for attempt in range(3):
+    with socket.socket() as s:
+      s.bind(("127.0.0.1", 0))
+      port = s.getsockname()[1]
+    log_path = tmp_path / f"lab{attempt}.log"
+    log = open(log_path, "w")
+    proc = subprocess.Popen(["bash", str(ROOT / "dev"), "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
+                             f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+                             f"--IdentityProvider.token={token}", "--LabApp.news_url="],
+                            env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+      deadline = time.monotonic() + 120
+      while True:
+        try:
+          with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/status?token={token}", timeout=2) as reply:
+            assert reply.status == 200
+            return
+        except OSError:
+          log.flush()
+          if proc.poll() is not None or time.monotonic() > deadline:
+            break
+          time.sleep(0.3)  # polling the server's readiness
+    finally:
+      with suppress(ProcessLookupError):
+        os.killpg(proc.pid, 15)
+      proc.wait(timeout=30)
+      log.close()
+    if attempt == 2 or "already in use" not in log_path.read_text():
+      pytest.fail(f"./dev lab did not start (exit {proc.poll()}):\n{log_path.read_text()[-3000:]}")
 
 
 def _fake_venv(tmp_path: Path) -> Path:

@@ -6,6 +6,7 @@ from adk_nb.pending import answer_message, confirmation_response, pending_items
 from adk_nb.resume import Resume, match_answers
 from adk_nb.testing import ScriptedModel, call, run_turn
 from adk_nb.tools import FunctionTool
+from tests.support import last_text
 
 
 def refund(order_id: str) -> dict:
@@ -60,7 +61,7 @@ async def test_the_root_decides_where_a_resume_starts():
   events = await run_turn(runner, answer_message([confirmation_response(item, True)]))
   assert asked == [(item.invocation_id, "worker")]
   assert {e.author for e in events[1:]} == {"worker"}  # the SequentialAgent itself never ran again
-  assert events[-1].text == "done"
+  assert last_text(events) == "done"
 
 
 async def test_an_answer_sent_again_after_a_resume_that_stopped_continues_the_whole_sequence():

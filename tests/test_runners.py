@@ -9,6 +9,7 @@ from adk_nb import Agent, InMemoryRunner, Runner
 from adk_nb.runners import SessionNotFoundError
 from adk_nb.sessions import InMemorySessionService
 from adk_nb.testing import ScriptedModel, call
+from tests.support import last_text
 
 
 def _msg(text):
@@ -53,7 +54,7 @@ async def test_sync_run_works_inside_a_running_event_loop_without_patching_it():
   # As in a notebook cell: a sync call while this loop is running.
   events = list(runner.run(user_id="u", session_id="s", new_message=_msg("1+2?")))
   assert asyncio.get_running_loop() is loop
-  assert [e.author for e in events] == ["a", "a", "a"] and events[-1].text == "3"
+  assert [e.author for e in events] == ["a", "a", "a"] and last_text(events) == "3"
   session = await runner.session_service.get_session(app_name="app", user_id="u", session_id="s")
   assert len(session.events) == 4
 

@@ -10,6 +10,7 @@ from adk_nb.agents.llm_agent import (AfterModelCallback, AfterToolCallback, Befo
                                      InstructionProvider, OnModelErrorCallback, OnToolErrorCallback)
 from adk_nb.models import LlmResponse
 from adk_nb.testing import ScriptedModel, run_turn
+from tests.support import last_text
 
 
 def test_each_alias_accepts_one_callback_or_a_list():
@@ -27,4 +28,4 @@ async def test_callbacks_annotated_with_the_aliases_run():
   before_model: BeforeModelCallback = [answer_instead]
   agent = Agent(name="a", model=ScriptedModel([]), before_model_callback=before_model)
   events = await run_turn(InMemoryRunner(agent, app_name="app"), "hi")
-  assert events[-1].content.parts[0].text == "from the callback"
+  assert last_text(events) == "from the callback"

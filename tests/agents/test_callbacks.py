@@ -6,6 +6,7 @@ from google.genai import types
 from adk_nb import Agent, InMemoryRunner
 from adk_nb.models import LlmResponse
 from adk_nb.testing import ScriptedModel, call, run_turn, session_of
+from tests.support import function_responses, last_text
 
 
 def _content(text):
@@ -54,7 +55,7 @@ async def test_callback_lists_stop_at_the_first_result():
 
   agent = Agent(name="a", model=ScriptedModel([]), before_model_callback=[first, second, third])
   events = await run_turn(InMemoryRunner(agent, app_name="app"), "hi")
-  assert order == ["first", "second"] and events[-1].text == "short-circuit"
+  assert order == ["first", "second"] and last_text(events) == "short-circuit"
 
 
 async def test_after_model_replaces_and_on_model_error_recovers():
@@ -96,7 +97,7 @@ async def test_tool_callbacks_skip_replace_and_recover():
   agent = Agent(name="a", model=model, tools=[lookup], before_tool_callback=before, after_tool_callback=after,
                 on_tool_error_callback=on_error)
   events = await run_turn(InMemoryRunner(agent, app_name="app"), "go")
-  results = [r.response["result"] for r in events[2].get_function_responses()]
+  results = [r.response["result"] for r in function_responses(events)]
   assert results == ["from cache", "value-x!", "default for bad"]
   assert ran == ["x", "bad"]
 
@@ -141,7 +142,7 @@ async def test_callbacks_assigned_after_construction_take_effect():
   agent.after_tool_callback = lambda tool, args, tool_context, tool_response: {"replaced": True}
   events = await run_turn(InMemoryRunner(agent, app_name="app"), "hi")
   assert seen == ["before_agent", "before_model", "before_model"]
-  assert events[2].get_function_responses()[0].response == {"replaced": True}
+  assert [r.response for r in function_responses(events)] == [{"replaced": True}]
   with pytest.raises(TypeError, match="after_agent_callback"):
     agent.after_agent_callback = lambda: None
 
@@ -153,7 +154,7 @@ async def test_an_artifact_saved_in_a_before_agent_callback_is_committed_with_it
   runner = InMemoryRunner(Agent(name="a", model=ScriptedModel(["hi"]), before_agent_callback=save), app_name="app")
   events = await run_turn(runner, "hi")
   assert events[1].actions.artifact_delta == {"notes.txt": 0} and events[1].content is None
-  assert events[-1].text == "hi"
+  assert last_text(events) == "hi"
   session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
   assert [e.actions.artifact_delta for e in session.events] == [{}, {"notes.txt": 0}, {}]
 
@@ -172,7 +173,7 @@ async def test_on_tool_error_callback_is_called_for_an_unknown_tool_and_can_answ
   agent = Agent(name="a", model=model, tools=[known], on_tool_error_callback=on_error)
   events = await run_turn(InMemoryRunner(agent, app_name="app"), "go")
   assert errors == [("made_up", {"q": 1}, "ValueError", True)]
-  assert events[2].get_function_responses()[0].response == {"result": "handled by the callback"}
+  assert [r.response for r in function_responses(events)] == [{"result": "handled by the callback"}]
 
 
 async def test_before_model_callback_editing_request_contents_does_not_corrupt_history():

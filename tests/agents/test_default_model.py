@@ -9,6 +9,7 @@ from adk_nb.apps import App
 from adk_nb.models import Gemini
 from adk_nb.models.guard import real_models_allowed
 from adk_nb.testing import ScriptedModel, run_turn, session_of
+from tests.support import last_text
 
 
 @pytest.fixture
@@ -40,7 +41,7 @@ async def test_set_default_model_is_used_by_agents_without_one(default_model_res
   model = ScriptedModel(["hello"])
   LlmAgent.set_default_model(model)
   events = await run_turn(InMemoryRunner(Agent(name="greeter"), app_name="app"), "hi")
-  assert events[-1].text == "hello" and len(model.requests) == 1
+  assert last_text(events) == "hello" and len(model.requests) == 1
   own = ScriptedModel(["mine"])
   assert Agent(name="other", model=own).canonical_model is own  # an agent's own model still wins
 

@@ -14,6 +14,7 @@ from adk_nb.agents.invocation_context import LlmCallsLimitExceededError
 from adk_nb.models import LlmResponse
 from adk_nb.testing import ScriptedModel, call, run_turn, summarize
 from adk_nb.tools import FunctionTool, ToolContext
+from tests.support import function_calls, function_responses, last_text
 
 
 def texts(events):
@@ -100,9 +101,9 @@ async def test_tool_arguments_are_validated_and_converted():
   runner = InMemoryRunner(Agent(name="a", model=model, tools=[move]), app_name="app")
   events = await run_turn(runner, "go")
   assert isinstance(got["p"], Point) and got["p"].y == 2 and got["steps"] == 3
-  error = events[4].get_function_responses()[0].response["error"]
+  error = function_responses(events)[1].response["error"]
   assert "Invalid arguments for `move`" in error and "p.x" in error and "p.y" in error
-  assert events[-1].text == "done"
+  assert last_text(events) == "done"
 
 
 async def test_unknown_tool_is_an_error_response_the_model_reads():
@@ -112,9 +113,9 @@ async def test_unknown_tool_is_an_error_response_the_model_reads():
   model = ScriptedModel([call("nope"), "recovered"])
   runner = InMemoryRunner(Agent(name="a", model=model, tools=[boom]), app_name="app")
   events = await run_turn(runner, "go")
-  first = events[2].get_function_responses()[0].response["error"]
+  first = function_responses(events)[0].response["error"]
   assert "`nope()`" in first and "boom" in first
-  assert events[-1].text == "recovered"
+  assert last_text(events) == "recovered"
 
 
 async def test_raising_tool_raises_out_of_the_run_after_an_error_event():
@@ -148,8 +149,8 @@ async def test_on_tool_error_callback_answers_for_a_raising_tool():
   model = ScriptedModel([call("boom"), "recovered"])
   runner = InMemoryRunner(Agent(name="a", model=model, tools=[boom], on_tool_error_callback=fallback), app_name="app")
   events = await run_turn(runner, "go")
-  assert events[2].get_function_responses()[0].response == {"fallback": "RuntimeError: disk on fire"}
-  assert events[-1].text == "recovered"
+  assert [r.response for r in function_responses(events)] == [{"fallback": "RuntimeError: disk on fire"}]
+  assert last_text(events) == "recovered"
 
 
 async def test_model_error_raises_and_the_session_keeps_what_was_committed():
@@ -185,15 +186,15 @@ async def test_several_calls_in_one_turn_run_concurrently_and_answer_in_one_even
     started.append(name)
     if len(started) == 2:
       gate.set()
-    await asyncio.wait_for(gate.wait(), 5)  # deadlocks unless both calls run at once
+    await asyncio.wait_for(gate.wait(), 30)  # deadlocks unless both calls run at once (generous: a loaded machine)
     return name.upper()
 
   model = ScriptedModel([[call("slow", name="a"), call("slow", name="b")], "both"])
   runner = InMemoryRunner(Agent(name="p", model=model, tools=[slow]), app_name="app")
   events = await run_turn(runner, "go")
-  responses = events[2].get_function_responses()
+  responses = function_responses(events)
   assert [r.response["result"] for r in responses] == ["A", "B"]
-  assert [r.id for r in responses] == [c.id for c in events[1].get_function_calls()]
+  assert [r.id for r in responses] == [c.id for c in function_calls(events)]
 
 
 async def test_instruction_templating_from_state_and_providers():
@@ -371,7 +372,7 @@ async def test_output_schema_with_tools_answers_through_set_model_response():
   runner = InMemoryRunner(agent, app_name="app")
   events = await run_turn(runner, "weather in Oslo?")
   assert "set_model_response" in model.requests[0].tools_dict and model.requests[0].config.response_schema is None
-  error = events[4].get_function_responses()[0].response["error"]
+  error = function_responses(events)[1].response["error"]
   assert "temp_c" in error and "Call set_model_response again" in error
   assert events[-1].is_final_response() and events[-1].text == '{"city": "Oslo", "temp_c": 21}'
   session = await runner.session_service.get_session(app_name="app", user_id="user", session_id="session")
@@ -400,7 +401,7 @@ async def test_call_ids_made_up_by_adk_nb_reach_only_models_that_pair_calls_by_i
   for model, kept in ((ScriptedModel([call("ping"), "done"]), False), (PairingModel([call("ping"), "done"]), True)):
     runner = InMemoryRunner(Agent(name="a", model=model, tools=[ping]), app_name="app")
     events = await run_turn(runner, "go")
-    call_id = events[1].get_function_calls()[0].id
+    [call_id] = [c.id for c in function_calls(events)]
     assert call_id.startswith("adk-")  # the session keeps the id, so answers can be matched
     sent = model.requests[1].contents
     ids = [sent[1].parts[0].function_call.id, sent[2].parts[0].function_response.id]

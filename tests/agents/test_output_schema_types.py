@@ -7,6 +7,7 @@ from pydantic import BaseModel, ValidationError
 
 from adk_nb import Agent, InMemoryRunner, Workflow
 from adk_nb.testing import ScriptedModel, call, run_turn, session_of
+from tests.support import last_text
 
 
 class OrderItem(BaseModel):
@@ -73,7 +74,7 @@ async def test_with_tools_a_list_answer_arrives_through_set_model_response():
   declaration = model.requests[0].tools_dict["set_model_response"]._get_declaration()
   params = declaration.parameters_json_schema
   assert params["required"] == ["items"] and params["properties"]["items"]["type"] == "array"
-  assert events[-1].text == '[{"name": "pizza", "quantity": 1}]'
+  assert last_text(events) == '[{"name": "pizza", "quantity": 1}]'
   assert (await session_of(runner)).state["out"] == [{"name": "pizza", "quantity": 1}]
 
 

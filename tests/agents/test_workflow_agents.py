@@ -40,7 +40,7 @@ async def test_parallel_children_run_concurrently_in_isolated_branches_with_shar
     arrived.append(name)
     if len(arrived) == 3:
       everyone.set()
-    await asyncio.wait_for(everyone.wait(), 5)
+    await asyncio.wait_for(everyone.wait(), 30)  # generous: it only runs out when they are not concurrent
     return "met"
 
   models = {n: ScriptedModel([call("rendezvous", name=n), f"{n} done"]) for n in ("a", "b", "c")}
@@ -232,7 +232,7 @@ async def test_closing_the_run_stream_cancels_parallel_branches():
   def leftover():
     return [t for t in asyncio.all_tasks() - before if t is not asyncio.current_task() and not t.done()]
 
-  for _ in range(20):  # cancelled branch tasks end within a few turns of the loop; no time has to pass
+  for _ in range(200):  # cancelled branch tasks end within a few turns of the loop; no time has to pass
     if not leftover():
       break
     await asyncio.sleep(0)

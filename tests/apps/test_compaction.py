@@ -14,6 +14,7 @@ from adk_nb.models import LlmResponse, ScriptedModel, call
 from adk_nb.runners import InMemoryRunner, Runner
 from adk_nb.sessions import DatabaseSessionService
 from adk_nb.testing import run_turn
+from tests.support import last_text
 
 
 def answering(request):
@@ -144,7 +145,7 @@ async def test_a_failing_summarizer_is_logged_and_the_turn_goes_on(caplog):
   runner = InMemoryRunner(app=app)
   with caplog.at_level(logging.WARNING, logger="adk_nb.compaction"):
     events = await run_turn(runner, "q1")
-  assert events[-1].text == "answer to q1"
+  assert last_text(events) == "answer to q1"
   assert "Event compaction failed" in caplog.text
   assert not any(e.actions.compaction for e in await session_events(runner))
 

@@ -14,6 +14,7 @@ from adk_nb.auth import AuthConfig, AuthCredential, AuthCredentialTypes, OAuth2A
 from adk_nb.auth.credential_service.in_memory_credential_service import InMemoryCredentialService
 from adk_nb.testing import ScriptedModel, call, run_turn
 from adk_nb.tools.authenticated_function_tool import PENDING_ANSWER, AuthenticatedFunctionTool
+from tests.support import last_text
 
 
 def weather(city: str, credential=None) -> dict:
@@ -105,7 +106,7 @@ async def test_without_a_usable_credential_the_tool_asks_the_client_and_runs_onc
   events = await run_turn(runner, [types.Part(function_response=types.FunctionResponse(
       id=request.id, name="adk_request_credential", response=response))])
   assert ran == ["T-1"]
-  assert events[-1].content.parts[0].text == "Here it is."
+  assert last_text(events) == "Here it is."
 
 
 def test_adk_nb_does_not_import_fastapi():

@@ -19,6 +19,7 @@ from adk_nb.events.protocol import REQUEST_CREDENTIAL
 from adk_nb.testing import ScriptedModel, answer, call, pending, run_turn, session_of
 
 from tests.auth.fixtures import credential_turn
+from tests.support import last_text
 
 GOOGLE = json.loads(credential_turn.FIXTURE.read_text())
 
@@ -94,7 +95,7 @@ async def test_one_request_per_credential_and_its_answer_runs_again_only_the_cal
   assert sorted(log) == [("open_a", "K-9"), ("open_b", "K-9")]  # `plain` did not ask: not run again
   responses = {r.name: r.response for e in events for r in e.get_function_responses()}
   assert responses["open_a"] == {"opened": "open_a", "with": "K-9"}
-  assert events[-1].content.parts[0].text == "done"
+  assert last_text(events) == "done"
   assert await pending(runner) == []
   # The model reads the real answers, never the "pending" ones nor the request.
   sent = json.dumps([c.model_dump(mode="json") for c in model.requests[-1].contents])
@@ -260,7 +261,7 @@ async def test_the_answer_resumes_a_session_read_back_from_storage():
   log.clear()
   events = await answer(again, [credential_answer(item, "K-3")])
   assert log == [("open_a", "K-3")]
-  assert events[-1].content.parts[0].text == "done"
+  assert last_text(events) == "done"
 
 
 async def test_a_credential_asked_inside_an_agent_tool_reaches_that_agent():
@@ -280,7 +281,7 @@ async def test_a_credential_asked_inside_an_agent_tool_reaches_that_agent():
   assert log == [("open_a", "K-4")]
   responses = [r.response for e in events for r in e.get_function_responses() if r.name == "vault"]
   assert responses == [{"result": "inner done"}]
-  assert events[-1].content.parts[0].text == "outer done"
+  assert last_text(events) == "outer done"
 
 
 async def test_the_round_trip_on_sqlite_across_runners(tmp_path):
@@ -296,7 +297,7 @@ async def test_the_round_trip_on_sqlite_across_runners(tmp_path):
   second = Runner(app_name="app", agent=first.agent, session_service=SqliteSessionService(str(path)))
   log.clear()
   events = await answer(second, [credential_answer(item, "K-5")])
-  assert log == [("open_a", "K-5")] and events[-1].content.parts[0].text == "done"
+  assert log == [("open_a", "K-5")] and last_text(events) == "done"
   # The credential was kept for the invocation only: nothing stored holds it except the client's own answer.
   stored = [e for e in (await session_of(second)).events if e.author != "user"]
   assert "K-5" not in json.dumps([e.actions.model_dump(mode="json") for e in stored])
@@ -325,7 +326,7 @@ async def test_a_tool_that_rejects_the_credential_can_ask_again_and_runs_once_pe
   assert second.call_id != first.call_id and runs == [None, "BAD"]
   events = await answer(runner, [credential_answer(second, "GOOD")])
   assert runs == [None, "BAD", "GOOD"]
-  assert events[-1].content.parts[0].text == "done" and await pending(runner) == []
+  assert last_text(events) == "done" and await pending(runner) == []
 
 
 async def test_two_credentials_answered_one_at_a_time_the_model_continues_once_both_are_in():
@@ -354,7 +355,7 @@ async def test_two_credentials_answered_one_at_a_time_the_model_continues_once_b
   assert [i.call_id for i in await pending(runner)] == [by_key["other_key"].call_id]
   events = await answer(runner, [credential_answer(by_key["other_key"], "K-B")])
   assert log == [("open_a", "K-A"), ("second_vault", "K-B")]
-  assert events[-1].content.parts[0].text == "both open"
+  assert last_text(events) == "both open"
   # The model reads one answer per call, the real ones, in one turn.
   last = model.requests[-1].contents[-1]
   assert last.role == "user" and [p.function_response.response for p in last.parts] == [

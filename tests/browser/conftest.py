@@ -30,7 +30,7 @@ def lab(tmp_path_factory):
   pytest.importorskip("playwright.sync_api", reason="playwright-python is not installed (pip install playwright)")
   root = tmp_path_factory.mktemp("lab")
   home = tmp_path_factory.mktemp("home")
-  port, token = free_port(), secrets.token_hex(16)
+  token = secrets.token_hex(16)
   env = {k: v for k, v in os.environ.items() if k != "ADK_NB_APPROVE"}
   env.update(JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_RUNTIME_DIR=str(home / "runtime"),
              JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"), PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD="1")
@@ -39,22 +39,23 @@ def lab(tmp_path_factory):
   tracker.mkdir(parents=True)
   (tracker / "tracker.jupyterlab-settings").write_text('{"windowingMode": "none"}')
   log = open(home / "lab.log", "w")
-  proc = subprocess.Popen(
-      [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
-       f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}", "--ServerApp.port_retries=0", "--allow-root",
-       "--LabApp.news_url=", "--LabServerApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
-      cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
-  base = f"http://127.0.0.1:{port}"
-  deadline = time.monotonic() + 60
-  while True:
-    try:
-      urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+  # free_port() was free a moment ago; another process (a parallel run, another server) can take it before
+  # JupyterLab binds it, so a server that exits at once saying the port is in use is started on a new one.
+  for attempt in range(3):
+    port, start = free_port(), log.tell()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}",
+         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}", "--ServerApp.port_retries=0",
+         "--allow-root", "--LabApp.news_url=", "--LabServerApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+        cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    if _ready(base, token, proc, deadline=time.monotonic() + 60):
       break
-    except OSError:
-      if proc.poll() is not None or time.monotonic() > deadline:
-        proc.kill()
-        raise RuntimeError(f"JupyterLab did not start; see {home / 'lab.log'}:\n{(home / 'lab.log').read_text()}")
-      time.sleep(0.2)  # polling the server's readiness, not synchronising the test
+    proc.kill()
+    proc.wait()
+    log.flush()
+    if attempt == 2 or "already in use" not in (home / "lab.log").read_text()[start:]:
+      raise RuntimeError(f"JupyterLab did not start; see {home / 'lab.log'}:\n{(home / 'lab.log').read_text()}")
   yield base, token, root
   proc.terminate()
   try:
@@ -62,6 +63,18 @@ def lab(tmp_path_factory):
   except subprocess.TimeoutExpired:
     proc.kill()
   log.close()
+
+
+def _ready(base: str, token: str, proc: subprocess.Popen, deadline: float) -> bool:
+  """True once the server answers; False when it exited first or did not answer by the deadline."""
+  while True:
+    try:
+      urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+      return True
+    except OSError:
+      if proc.poll() is not None or time.monotonic() > deadline:
+        return False
+      time.sleep(0.2)  # polling the server's readiness, not synchronising the test
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tests.browser.test_runview import _open_and_run_all
+from tests.browser.test_runview import _open_and_run_all, _wait_for_cells_to_finish
 
 STRUCTURE_NOTEBOOK = [
     '''%load_ext adk_nb
@@ -42,6 +42,7 @@ def test_loop_order_parallel_lanes_and_every_model_call(page, lab, write_noteboo
   name = write_notebook("structure.ipynb", STRUCTURE_NOTEBOOK)
   _open_and_run_all(page, lab, name)
   page.wait_for_selector(".adknb-tree[data-status='done']", timeout=60_000)
+  _wait_for_cells_to_finish(page)  # the display is refreshed as the cell ends; count() does not wait for it
   tree = page.locator(".adknb-tree").first
   assert tree.locator(".adknb-title").inner_text() == "pipeline"  # the agent's name
   # Time order inside the loop, with its iterations.
@@ -89,12 +90,17 @@ def test_loop_order_parallel_lanes_and_every_model_call(page, lab, write_noteboo
 
 SLOW_NOTEBOOK = [
     '''%load_ext adk_nb
+import asyncio, pathlib, time
 from adk_nb import Agent
 from adk_nb.models import ScriptedModel, call
-def lookup(item: int) -> dict:
+async def lookup(item: int) -> dict:
     """Looks an item up."""
+    if item == 2:  # the run goes on once the test has opened the timeline (a file it writes, not a timer)
+        deadline = time.monotonic() + 300
+        while not pathlib.Path(GO_FILE).exists() and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
     return {"item": item}
-slow = Agent(name="slow", model=ScriptedModel([call("lookup", item=1), call("lookup", item=2), "done"], latency=0.5),
+slow = Agent(name="slow", model=ScriptedModel([call("lookup", item=1), call("lookup", item=2), "done"], latency=0.2),
              tools=[lookup])''',
     '''%%agent slow --store memory://
 Look both up''',
@@ -102,10 +108,15 @@ Look both up''',
 
 
 def test_a_timeline_opened_while_the_run_streams_stays_open_when_it_ends(page, lab, write_notebook):
-  name = write_notebook("slow.ipynb", SLOW_NOTEBOOK)
+  go = lab[2] / "slow.go"
+  go.unlink(missing_ok=True)
+  name = write_notebook("slow.ipynb", [f"GO_FILE = {str(go)!r}\n" + SLOW_NOTEBOOK[0], *SLOW_NOTEBOOK[1:]])
   _open_and_run_all(page, lab, name)
   page.wait_for_selector(".adknb-tree[data-status='running'] .adknb-timeline-toggle", timeout=60_000)
   page.locator(".adknb-timeline-toggle").first.click()
+  page.wait_for_selector(".adknb-tree[data-status='running'] .adknb-timeline-toggle[aria-pressed='true']",
+                         timeout=30_000)  # opened while the run still goes (its second lookup waits for `go`)
+  go.write_text("")  # the run may end now
   # The cell's display is refreshed when the run ends (a new view of the same widget): the timeline stays open.
   page.wait_for_selector(".adknb-tree[data-status='done']", timeout=60_000)
   tree = page.locator(".adknb-tree").first

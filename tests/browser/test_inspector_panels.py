@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import pathlib
 
-from tests.browser.test_runview import _open_and_run_all
+from tests.browser.test_runview import _open_and_run_all, _wait_for_cells_to_finish
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
@@ -149,6 +149,7 @@ def test_the_artifacts_tab_previews_text_images_and_offers_downloads(page, lab, 
   name = write_notebook("artifacts.ipynb", ARTIFACTS_NOTEBOOK)
   _open_and_run_all(page, lab, name)
   page.wait_for_selector(".adknb-tree[data-status='done']", timeout=60_000)
+  _wait_for_cells_to_finish(page)  # the display is refreshed as the cell ends; count() does not wait for it
   tab = page.locator(".adknb-artifacts").first
   tab.locator(".adknb-artifact").first.wait_for(timeout=30_000)
   assert tab.locator(".adknb-artifact-name").all_inner_texts() == ["dot.png", "notes.txt", "report.pdf"]

@@ -69,7 +69,7 @@ def test_enter_sends_the_chat_message_and_shift_enter_is_a_newline(page, lab, wr
   page.keyboard.type("Hello")
   page.keyboard.press("Enter")
   page.wait_for_selector(".adknb-chat-log:has-text('First reply.')", timeout=30_000)
-  page.wait_for_function("() => document.querySelector('.adknb-chat textarea').value === ''", timeout=10_000)
+  page.wait_for_function("() => document.querySelector('.adknb-chat textarea').value === ''", timeout=30_000)
   box.click()
   page.keyboard.type("line one")
   page.keyboard.press("Shift+Enter")  # a newline in the box: neither sent nor a notebook "run cell"

@@ -9,6 +9,7 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 
 APPROVE_NOTEBOOK = [
     '''%load_ext adk_nb
+import asyncio, pathlib, time
 from adk_nb import Agent
 from adk_nb.models import ScriptedModel, call
 from adk_nb.tools import FunctionTool
@@ -17,8 +18,14 @@ def refund(order_id: str, amount: float) -> dict:
     """Refunds an order."""
     refunds.append((order_id, amount))
     return {"status": "refunded", "order_id": order_id, "amount": amount}
-def lookup_order(order_id: str) -> dict:
+lookups = []
+async def lookup_order(order_id: str) -> dict:
     """Finds an order."""
+    lookups.append(order_id)
+    if len(lookups) == 2:  # the run goes on once the test has seen it going (a file it writes, not a timer)
+        deadline = time.monotonic() + 300
+        while not pathlib.Path(GO_FILE).exists() and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
     return {"order_id": order_id, "total": 250.0, "state": "delivered, damaged"}
 script = [call("lookup_order", order_id="A1"), call("lookup_order", order_id="A1"),
           call("refund", order_id="A1", amount=250.0), "Order A1 is refunded: $250."]
@@ -67,12 +74,15 @@ def _wait_for_cells_to_finish(page):
 
 
 def test_tree_grows_approve_click_finishes_the_run_once(page, lab, tmp_path, write_notebook):
-  name = write_notebook("approve.ipynb", APPROVE_NOTEBOOK)
+  go = lab[2] / "approve.go"
+  go.unlink(missing_ok=True)
+  name = write_notebook("approve.ipynb", [f"GO_FILE = {str(go)!r}\n" + APPROVE_NOTEBOOK[0], *APPROVE_NOTEBOOK[1:]])
   _open_and_run_all(page, lab, name)
   tree = page.locator(".adknb-tree").first
   tree.wait_for(timeout=60_000)
   page.wait_for_selector(".adknb-tree[data-status='running'] .adknb-node", timeout=60_000)
   first = page.locator(".adknb-tree .adknb-node").count()
+  go.write_text("")  # the second lookup waited for this: the run goes on
   # The tree grows while the run is still going (the model answers every 0.4 s).
   page.wait_for_function(
       "n => document.querySelectorAll('.adknb-tree .adknb-node').length > n", arg=first, timeout=30_000)
@@ -80,6 +90,7 @@ def test_tree_grows_approve_click_finishes_the_run_once(page, lab, tmp_path, wri
   assert page.locator(".adknb-tree details[data-kind='approval'][data-status='pending']").count() == 1
   page.get_by_role("button", name="Approve", exact=True).click()
   page.wait_for_selector(".adknb-tree[data-status='done']", timeout=60_000)
+  _wait_for_cells_to_finish(page)  # the display is refreshed as the cell ends; count() does not wait for it
   tree_text = tree.inner_text()
   assert "Order A1 is refunded: $250." in tree_text
   assert page.locator(".adknb-tree details[data-kind='tool_call'][data-status='ok']:has-text('refund(')").count() == 1
@@ -143,13 +154,18 @@ def test_a_tool_exception_shows_its_traceback_folded_under_the_error(page, lab, 
 
 SLOW_TOOLS_NOTEBOOK = [
     '''%load_ext adk_nb
+import asyncio, pathlib, time
 from adk_nb import Agent
 from adk_nb.models import ScriptedModel, call
-def lookup(item: int) -> dict:
+async def lookup(item: int) -> dict:
     """Looks an item up."""
+    if item == 3:  # the run goes on once the test has opened what it opens (a file it writes, not a timer)
+        deadline = time.monotonic() + 300
+        while not pathlib.Path(GO_FILE).exists() and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
     return {"item": item, "note": "<b>in stock</b>"}
 slow = Agent(name="slow", model=ScriptedModel([call("lookup", item=1), call("lookup", item=2), call("lookup", item=3),
-                                               "done"], latency=1.0), tools=[lookup])''',
+                                               "done"], latency=0.2), tools=[lookup])''',
     '''%%agent slow --store memory:// --out run
 Look them up''',
     'run.view  # the same view shown again',
@@ -157,7 +173,10 @@ Look them up''',
 
 
 def test_steps_and_details_opened_during_a_run_stay_open_when_it_ends(page, lab, write_notebook):
-  name = write_notebook("slow_tools.ipynb", SLOW_TOOLS_NOTEBOOK)
+  go = lab[2] / "slow_tools.go"
+  go.unlink(missing_ok=True)
+  name = write_notebook("slow_tools.ipynb", [f"GO_FILE = {str(go)!r}\n" + SLOW_TOOLS_NOTEBOOK[0],
+                                             *SLOW_TOOLS_NOTEBOOK[1:]])
   _open_and_run_all(page, lab, name)
   tree = page.locator(".adknb-tree").first
   first_call = tree.locator("details[data-kind='tool_call'][data-status='ok']").first
@@ -168,8 +187,9 @@ def test_steps_and_details_opened_during_a_run_stay_open_when_it_ends(page, lab,
   first_model = tree.locator("details[data-kind='model_call']").first
   first_model.locator(":scope > summary .adknb-info").click()
   tree.locator(".adknb-side .adknb-section-title").first.wait_for(timeout=30_000)
-  assert page.locator(".adknb-tree[data-status='running']").count() == 1  # two model calls (2 s) still to come
+  assert page.locator(".adknb-tree[data-status='running']").count() == 1  # the third lookup waits for `go`
   page.evaluate("() => { document.querySelector('.adknb-tree').dataset.drawnBefore = 'yes'; }")
+  go.write_text("")  # the run may end now
   page.wait_for_selector(".adknb-tree[data-status='done']", timeout=60_000)
   _wait_for_cells_to_finish(page)
   # The run's display was refreshed when it ended: the tree is a new drawing of the same widget ...

@@ -126,12 +126,18 @@ from adk_nb import Agent
 from adk_nb.models import ScriptedModel
 
 running = peak = 0
+two_inside = asyncio.Event()
 
 async def count(callback_context, llm_request):
   global running, peak
   running += 1
   peak = max(peak, running)
-  await asyncio.sleep(0.01)
+  if running == 2:
+    two_inside.set()
+  try:  # the first case in stays until a second joins it (a sync point, not a timer); later ones pass through
+    await asyncio.wait_for(two_inside.wait(), 30)
+  except asyncio.TimeoutError:  # never two at once: peak stays 1 and the test says so
+    pass
   running -= 1
 
 root_agent = Agent(name='counting_agent', model=ScriptedModel(lambda request: 'ok'), before_model_callback=count)

@@ -93,7 +93,9 @@ async def test_a_case_that_raises_or_hangs_never_stops_the_others(make_weather_a
       EvalCase(eval_id="ok", conversation=[make_turn("weather Oslo", "It is 21 degrees C in Oslo.",
                                                      [("get_weather", {"city": "Oslo"})])]),
   ])
-  results = await evaluate(agent, es, CRITERIA, timeout=0.5, progress=False)
+  # The limit is per case and counts while the others share the loop: 2 s leaves a loaded machine room to
+  # finish the three that end by themselves (0.5 s did not always); only the hanging case ends by it.
+  results = await evaluate(agent, es, CRITERIA, timeout=2, progress=False)
   by_id = {r.eval_id: r for r in results.case_results}
   assert by_id["ok"].final_eval_status == EvalStatus.PASSED
   assert by_id["boom"].error_type == "agent_error" and "the model exploded" in by_id["boom"].error_message

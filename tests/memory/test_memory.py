@@ -10,6 +10,7 @@ from adk_nb.memory import InMemoryMemoryService, MemoryEntry, SearchMemoryRespon
 from adk_nb.sessions import InMemorySessionService
 from adk_nb.testing import ScriptedModel, call, run_turn
 from adk_nb.tools import load_memory, preload_memory
+from tests.support import last_text
 
 APP, USER = "app", "user"
 
@@ -139,7 +140,7 @@ async def test_preload_memory_puts_matching_memories_in_the_system_instruction()
   model = ScriptedModel(["Blue!"])
   runner = await _runner_with_memory(model, [preload_memory])
   events = await run_turn(runner, "What is my favourite colour?", user_id=USER, session_id="now")
-  assert events[-1].text == "Blue!"
+  assert last_text(events) == "Blue!"
   [request] = model.requests
   instruction = request.system_instruction_text
   # The agent's own instruction comes first, the memories after it.
@@ -169,5 +170,5 @@ async def test_load_memory_lets_the_model_search_and_tells_it_so():
   memories = response.response["result"]["memories"]
   assert [m["content"]["parts"][0]["text"] for m in memories] == ["I adopted a cat named Miso."]
   assert memories[0]["author"] == "user"
-  assert events[-1].text == "Your cat is Miso."
+  assert last_text(events) == "Your cat is Miso."
   model.assert_complete()

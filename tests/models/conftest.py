@@ -142,7 +142,7 @@ def _handler_for(server: Loopback):
       self.end_headers()
       for event in events:
         if isinstance(event, threading.Event):
-          if not event.wait(10):
+          if not event.wait(60):  # generous: a first chunk can wait on lazy imports in a loaded run
             server.gate_timeouts += 1
           continue
         name = ""

@@ -8,6 +8,7 @@ from adk_nb.agents.run_config import RunConfig, StreamingMode
 from adk_nb.models import Cassette, Gemini, LiteLlm, RetryOptions
 from adk_nb.models._retry import ModelServerError
 from adk_nb.runners import InMemoryRunner
+from tests.support import last_text
 
 FAST = RetryOptions(attempts=2, initial_delay=0.01, max_delay=0.02)
 
@@ -105,7 +106,7 @@ async def test_lite_llm_agent_with_parallel_tool_calls(server):
   llm = LiteLlm(model="openai/gpt-4o-mini", api_base=server.url + "/v1", api_key="sk-test", retry_options=FAST)
   events, _ = await run_agent(llm, "Paris and Rome?")
 
-  assert events[-1].content.parts[0].text == "Sunny in both."
+  assert last_text(events) == "Sunny in both."
   messages = server.requests[1].json["messages"]
   assert [m["role"] for m in messages] == ["system", "user", "assistant", "tool", "tool"]
   assert [t["id"] for t in messages[2]["tool_calls"]] == ["call_p", "call_r"]
@@ -122,7 +123,7 @@ async def test_lite_llm_bad_tool_arguments_become_an_error_the_model_recovers_fr
   llm = LiteLlm(model="openai/gpt-4o-mini", api_base=server.url + "/v1", api_key="sk-test", retry_options=FAST)
   events, _ = await run_agent(llm)
 
-  assert events[-1].content.parts[0].text == "Sunny."
+  assert last_text(events) == "Sunny."
   second = server.requests[1].json["messages"]
   assert second[2]["tool_calls"][0]["function"]["arguments"] == '{"city": Paris}'
   assert second[3]["role"] == "tool" and "not valid JSON" in second[3]["content"]

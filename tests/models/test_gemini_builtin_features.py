@@ -9,6 +9,7 @@ from adk_nb.planners import BuiltInPlanner
 from adk_nb.runners import InMemoryRunner
 from adk_nb.testing import run_turn
 from adk_nb.tools import google_search
+from tests.support import function_responses, last_text
 
 FAST = RetryOptions(attempts=2, initial_delay=0.01, max_delay=0.02)
 
@@ -170,5 +171,5 @@ async def test_bypass_multi_tools_limit_runs_the_search_in_an_agent_of_its_own(s
   names = sorted(d["name"] for d in main["tools"][0]["functionDeclarations"])
   assert names == ["get_time", "google_search_agent"] and len(main["tools"]) == 1
   assert nested["tools"] == [{"googleSearch": {}}] and nested["contents"][0]["parts"][0]["text"] == "paris news"
-  assert events[2].get_function_responses()[0].response == {"result": "Paris news: sunny."}
-  assert events[-1].text == "It is sunny in Paris."
+  assert [r.response for r in function_responses(events)] == [{"result": "Paris news: sunny."}]
+  assert last_text(events) == "It is sunny in Paris."

@@ -11,6 +11,7 @@ from adk_nb.models.registry import LLMRegistry
 from adk_nb.testing import run_turn
 
 from tests.models.test_google_llm import answer
+from tests.support import last_text
 
 
 @pytest.fixture(autouse=True)
@@ -38,7 +39,7 @@ async def test_a_tool_call_made_in_text_runs_the_tool(server):
   events = await run_turn(InMemoryRunner(agent, app_name="app"), "Weather in Paris?")
 
   assert calls == ["Paris"]
-  assert events[-1].content.parts[0].text == "It is 21 °C in Paris."
+  assert last_text(events) == "It is 21 °C in Paris."
   first, second = server.requests[0].json, server.requests[1].json
   assert "tools" not in first and "systemInstruction" not in first
   lead = texts(first["contents"][0])

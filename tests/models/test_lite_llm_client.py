@@ -7,6 +7,7 @@ from google.genai import types
 from adk_nb import Agent, InMemoryRunner
 from adk_nb.models.lite_llm import LiteLlm, LiteLLMClient
 from adk_nb.testing import run_turn
+from tests.support import last_text
 
 
 class FakeClient(LiteLLMClient):
@@ -25,7 +26,7 @@ async def test_requests_go_through_the_client_given():
   agent = Agent(name="geo", model=LiteLlm("openai/gpt-4o-mini", llm_client=client, temperature=0.1),
                 instruction="Answer briefly.")
   events = await run_turn(InMemoryRunner(agent, app_name="app"), "Capital of France?")
-  assert events[-1].content.parts[0].text == "Paris."
+  assert last_text(events) == "Paris."
   [sent] = client.calls
   assert sent.model == "openai/gpt-4o-mini" and sent.tools is None
   assert sent.messages[-1] == {"role": "user", "content": "Capital of France?"}

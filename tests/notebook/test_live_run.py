@@ -522,9 +522,10 @@ def test_objects_from_before_a_run_sit_out_the_gc_while_it_runs_and_come_back_af
     seen.clear()
     run = nb.run(agent.clone(update={"model": ScriptedModel([call("probe"), "done"])}), "go", store="memory://")
     assert run.status == "done" and len(seen) == 1
-    # Frozen objects that die leave the count, so it can only shrink a little while the run goes.
-    assert frozen - 5_000 < seen[0] <= frozen
-    assert frozen - 5_000 < gc.get_freeze_count() <= frozen  # still the process's own freeze
+    # Frozen objects that die leave the count, so it may fall by however many die (the interpreter decides);
+    # a freeze by the run would add the 20,000 young lists, an unfreeze would empty it.
+    assert frozen // 2 < seen[0] < frozen + 10_000
+    assert frozen // 2 < gc.get_freeze_count() < frozen + 10_000  # still the process's own freeze
     del young
   finally:
     gc.unfreeze()

@@ -11,6 +11,7 @@ from adk_nb.models import LlmResponse
 from adk_nb.plugins import BasePlugin, LoggingPlugin, ToolCallLimitPlugin
 from adk_nb.sessions import InMemorySessionService
 from adk_nb.testing import ScriptedModel, call, run_turn
+from tests.support import function_responses, last_text
 
 
 class Recorder(BasePlugin):
@@ -73,7 +74,7 @@ async def test_plugin_short_circuit_skips_agent_callback_and_model():
   app = App(name="app", root_agent=agent, plugins=[Recorder(log, answer_model=True)])
   runner = Runner(app=app, session_service=InMemorySessionService())
   events = await run_turn(runner, "go")
-  assert events[-1].text == "plugin answered" and "agent:before_model" not in log and model.requests == []
+  assert last_text(events) == "plugin answered" and "agent:before_model" not in log and model.requests == []
   assert runner.app_name == "app"
 
 
@@ -91,7 +92,7 @@ async def test_tool_call_limit_plugin_stops_runaway_tools():
   # the count is per invocation
   model._script += [call("ping"), "ok"]
   events = await run_turn(runner, "again")
-  assert events[2].get_function_responses()[0].response == {"result": "pong"}
+  assert [r.response for r in function_responses(events)] == [{"result": "pong"}]
 
 
 async def test_logging_plugin_logs_the_run(caplog):

@@ -21,7 +21,7 @@ from adk_nb.agents.run_config import ToolThreadPoolConfig
 from adk_nb.testing import ScriptedModel, call, run_turn, session_of, summarize
 from adk_nb.tools import FunctionTool, ToolContext
 
-BOUND = 10.0  # seconds a blocked tool waits before giving up (only reached when the test fails)
+BOUND = 30.0  # seconds a blocked tool waits before giving up (only reached when the test fails)
 
 
 async def test_sync_tools_of_parallel_branches_run_at_the_same_time():

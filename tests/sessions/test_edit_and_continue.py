@@ -15,7 +15,7 @@ from adk_nb.models import ScriptedModel, call
 from adk_nb.runners import Runner
 from adk_nb.sessions import lineage
 from adk_nb.testing import run_turn, session_of
-from tests.support import forecaster
+from tests.support import forecaster, function_responses, last_text
 
 APP = "weather"
 
@@ -85,8 +85,8 @@ async def test_an_edited_tool_call_runs_the_edited_call_then_the_model(weather):
 
   assert runs == ["Paris", "Rome"]  # the edited call ran once; nothing before it ran again
   assert len(model.requests) == calls_before + 1
-  assert events[0].get_function_responses()[0].response == {"city": "Rome", "temp": 21}
-  assert events[-1].content.parts[0].text == "Rome: 21 degrees"
+  assert [r.response for r in function_responses(events)] == [{"city": "Rome", "temp": 21}]
+  assert last_text(events) == "Rome: 21 degrees"
   assert not any((e.custom_metadata or {}).get("adk_nb_interrupted") for e in events)
 
 
@@ -114,7 +114,7 @@ async def test_an_edit_given_as_an_event_keeps_its_parts(weather):
   fork = await runner.fork_async(user_id="user", session_id="session", at_event_id=result.id,
                                  replace_with=replacement)
   events = await continue_run(runner, fork, result.invocation_id)
-  assert events[-1].content.parts[0].text == "Oslo: -3 degrees" and runs == ["Paris"]
+  assert last_text(events) == "Oslo: -3 degrees" and runs == ["Paris"]
 
 
 async def test_an_unknown_event_raises_and_creates_nothing(weather):

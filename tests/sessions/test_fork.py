@@ -15,6 +15,7 @@ from adk_nb.runners import Runner
 from adk_nb.sessions import lineage
 from adk_nb.testing import run_turn, session_of
 from tests.sessions.notes_tool import note, texts
+from tests.support import last_text
 
 APP = "notes"
 
@@ -73,7 +74,7 @@ async def test_the_original_is_untouched_by_the_fork_and_by_turns_in_it(noted):
   before = await snapshot(runner)
   fork = await runner.fork_async(user_id="user", session_id="session", before_invocation_id=second)
   events = await run_turn(runner, "what now?", session_id=fork.id)
-  assert events[-1].content.parts[0].text == "later"
+  assert last_text(events) == "later"
   seen = texts(model.requests[-1])
   assert "noted one" in seen and "note two" not in seen and "noted two" not in seen
   assert await snapshot(runner) == before

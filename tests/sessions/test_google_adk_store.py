@@ -26,6 +26,7 @@ from adk_nb.sessions import DatabaseSessionService
 from adk_nb.sessions.database_session_service import SessionStorageError
 from adk_nb.sessions.google_adk_store import MigrationError, migrate_sessions
 from adk_nb.testing import run_turn
+from tests.support import last_text
 
 HERE = Path(__file__).parent / "google_adk_store"
 REPO = Path(__file__).resolve().parents[2]
@@ -131,7 +132,7 @@ async def test_an_adk_nb_agent_continues_a_moved_conversation(google_store):
   service = DatabaseSessionService(url)
   runner = Runner(agent=agent, app_name="shop", session_service=service)
   events = await run_turn(runner, "Still there?", user_id="ben", session_id="s2")
-  assert events[-1].content.parts[0].text == "Hello again, Ben."
+  assert last_text(events) == "Hello again, Ben."
   assert seen == [["Hi", "Still there?"]]  # the model read the turn google-adk stored
   session = await service.get_session(app_name="shop", user_id="ben", session_id="s2")
   assert session.state["greeting"] == "Hello again, Ben." and session.state["note"] == "ünïcode ✓"

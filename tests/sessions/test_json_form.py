@@ -14,6 +14,7 @@ from adk_nb.runners import Runner
 from adk_nb.sessions.json_form import MAX_DEPTH, NotJsonError, to_json_form
 from adk_nb.testing import ScriptedModel, call, run_turn
 from adk_nb.tools.tool_context import ToolContext
+from tests.support import last_text
 
 APP = "app"
 
@@ -118,7 +119,7 @@ async def test_an_unconvertible_result_is_an_error_answer_and_the_turn_goes_on(s
   events = await run_turn(runner, "go")
   [answer] = responses(events)
   assert "opaque_tool" in answer["error"] and "Opaque" in answer["error"]
-  assert events[-1].text == "sorry"
+  assert last_text(events) == "sorry"
   model.assert_complete()
   stored = await session_service.get_session(app_name=APP, user_id="user", session_id="session")
   assert responses(stored.events) == [answer]

@@ -11,6 +11,7 @@ from adk_nb.models import ScriptedModel, call
 from adk_nb.runners import Runner
 from adk_nb.testing import run_turn, session_of
 from tests.sessions.notes_tool import note, texts
+from tests.support import last_text
 
 APP = "notes"
 
@@ -75,7 +76,7 @@ async def test_the_next_turn_model_no_longer_sees_the_rewound_turn(noted):
   runner, model, _, second = noted
   await runner.rewind_async(user_id="user", session_id="session", rewind_before_invocation_id=second)
   events = await run_turn(runner, "what did I note?")
-  assert events[-1].content.parts[0].text == "third answer"
+  assert last_text(events) == "third answer"
   seen = texts(model.requests[-1])
   assert "note one" in seen and "noted one" in seen
   assert "note two" not in seen and "noted two" not in seen
@@ -128,7 +129,7 @@ async def test_after_rewinding_a_transfer_the_next_turn_starts_at_the_root_again
   await runner.rewind_async(user_id="user", session_id="session",
                             rewind_before_invocation_id=transferred[0].invocation_id)
   events = await run_turn(runner, "hello")
-  assert [e.author for e in events[1:]] == ["root"] and events[-1].content.parts[0].text == "root again"
+  assert [e.author for e in events[1:]] == ["root"] and last_text(events) == "root again"
 
 
 async def test_a_rewound_pause_waits_no_more_and_its_answer_is_refused(session_service):

@@ -16,6 +16,7 @@ import adk_nb
 from adk_nb.events import Event
 from adk_nb.pending import invocation_tail, pending_items, pending_of
 from adk_nb.sessions import InMemorySessionService
+from tests.support import last_text
 
 APP, USER, SID = "shop", "ada", "s1"
 
@@ -154,7 +155,7 @@ async def test_loaded_events_read_like_a_list_and_copy_as_one():
   assert texts == ["0", "1", "2", "3", "4"]
   assert [e.text for e in reversed(events)] == texts[::-1]
   assert [e.text for e in events[::-1]] == texts[::-1] and [e.text for e in events[3::-2]] == ["3", "1"]
-  assert events[-1].text == "4" and [e.text for e in events[-2:]] == ["3", "4"]
+  assert last_text(events) == "4" and [e.text for e in events[-2:]] == ["3", "4"]
   with pytest.raises(IndexError):
     events[5]
   assert events == list(events) and events[0] in events
