@@ -81,6 +81,10 @@ def test_the_workflow_graph_follows_the_run_and_the_reply_form_resumes_it(page, 
   assert page.evaluate("window.__pwned") is None
   # The README's screenshot of the inspector (graph, tree, timeline): refreshed only when asked.
   tree.locator(".adknb-timeline-toggle").click()
+  # The trace is computed in the kernel and sent after 'done': wait until the critic's spans are drawn.
+  page.wait_for_function(
+      """() => [...document.querySelectorAll('.adknb-tree .adknb-timeline .adknb-span')]
+                 .some(r => r.dataset.lane === 'critic')""", timeout=30_000)
   lanes = [lane for lane in dict.fromkeys(tree.locator(".adknb-timeline .adknb-span").evaluate_all(
       "rows => rows.map(r => r.dataset.lane)")) if lane != "run"]
   assert lanes[:3] == ["blurbs", "writer", "critic"]  # each span says its workflow node (all runs of a node alike)
