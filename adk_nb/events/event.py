@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import functools
-import operator
 import os
 import time
 from typing import Any, Optional
 
 from google.genai import types
-from pydantic import BaseModel, ConfigDict, Field, alias_generators, field_serializer, model_validator
-from pydantic.fields import FieldInfo
+from pydantic import BaseModel, ConfigDict, Field, alias_generators, field_serializer, field_validator, model_validator
 
 from ..models.llm_response import LlmResponse
 from .event_actions import EventActions
@@ -57,67 +54,11 @@ class NodeInfo(BaseModel):
     return split_segment(parent.rpartition("/")[2])[1] if sep else None
 
 
-class _NoNodeInfo(NodeInfo):
-  """What `event.node_info` reads on an event made outside a workflow graph: an empty NodeInfo
-  (`path == ''`, `name == ''`), as google-adk 2.x gives, without a new object per event.
-
-  One instance serves every such event, so it cannot be changed: setting a field raises an error that
-  says to give the event a NodeInfo of its own. It is falsy (`if event.node_info:` means "this event
-  comes from a node"), equal to `NodeInfo()`, and left out when an event is serialised, so stored
-  events keep the form they had when the field read None.
-  """
-
-  model_config = ConfigDict(frozen=True)
-
-  def __setattr__(self, name: str, value: Any) -> None:
-    raise AttributeError(
-        f"Cannot set node_info.{name}: this event comes from no workflow node, and its node_info is the "
-        f"shared empty NodeInfo(). Give the event one of its own instead: "
-        f"event.node_info = NodeInfo({name}=...).")
-
-  __delattr__ = __setattr__  # type: ignore[assignment]
-
-  # A C callable (bool() is False) rather than a Python method: truth tests on the hot path cost no call.
-  __bool__ = functools.partial(bool)  # type: ignore[assignment]
-  __hash__ = object.__hash__  # hashable, so pydantic uses the instance as the field default without copying it
-
-  def __eq__(self, other: Any) -> bool:
-    return isinstance(other, NodeInfo) and other.__dict__ == self.__dict__
-
-  def __copy__(self) -> "_NoNodeInfo":
-    return self
-
-  def __deepcopy__(self, memo: Any = None) -> "_NoNodeInfo":
-    return self
-
-  def __reduce__(self) -> Any:
-    return _no_node_info, ()
-
-  def __repr_name__(self) -> str:
-    return "NodeInfo"
-
-  def model_copy(self, *, update: Optional[dict[str, Any]] = None, deep: bool = False) -> NodeInfo:
-    """Itself when nothing changes (a copy of the empty NodeInfo stays "no node info": it is not
-    written into a stored event); with `update`, a plain NodeInfo of one's own with it applied."""
-    if not update:
-      return self
-    return NodeInfo().model_copy(update=update, deep=deep)
-
-
-NO_NODE_INFO: NodeInfo = _NoNodeInfo()
-"""`Event.node_info` of an event that comes from no workflow node (falsy; see `_NoNodeInfo`)."""
-
-
-def _no_node_info() -> NodeInfo:
-  return NO_NODE_INFO
-
-
-# `Field(exclude_if=...)` (in recent pydantic releases, 2.14 among them) keeps the shared empty NodeInfo out of
-# serialised events. On a pydantic without it the field keeps its former default, None, rather than change
-# what a store writes.
-_HAS_EXCLUDE_IF = "exclude_if" in getattr(FieldInfo, "__slots__", ())
-_NODE_INFO_FIELD: Any = (Field(default=NO_NODE_INFO, exclude_if=functools.partial(operator.is_, NO_NODE_INFO))
-                         if _HAS_EXCLUDE_IF else None)
+def _is_empty(info: Optional[NodeInfo]) -> bool:
+  """True for the NodeInfo of an event that comes from no workflow node (nothing set), which is left out
+  when the event is serialised: stored events keep the form they had when the field read None, and
+  google-adk's `"nodeInfo": {"path": ""}` reads back as the same empty NodeInfo."""
+  return info is None or (not info.path and info.output_for is None and info.message_as_output is None)
 
 
 _FIELD_NAMES: dict[type, frozenset] = {}
@@ -172,10 +113,10 @@ class Event(LlmResponse):
   """Seconds since the epoch."""
   output: Any = None
   """A workflow node's output (passed along the graph's edges to the next nodes)."""
-  node_info: Optional[NodeInfo] = _NODE_INFO_FIELD
-  """The workflow node that produced the event. Outside workflows an empty, falsy, unchangeable
-  `NodeInfo` (`node_info.path == ''`, as in google-adk 2.x) that is not written when the event is
-  serialised; set a NodeInfo of the event's own to change it."""
+  node_info: NodeInfo = Field(default_factory=NodeInfo, exclude_if=_is_empty)
+  """The workflow node that produced the event. Outside workflows an empty NodeInfo of the event's
+  own (`node_info.path == ''`, as in google-adk 2.x): test `node_info.path` to tell whether the event
+  comes from a node. An empty NodeInfo is not written when the event is serialised."""
   isolation_scope: Optional[str] = None
   """The delegated task this event belongs to (the delegating call's id): only the sub-agent
   running that task sees it in its history, and the rest of the conversation does not."""
@@ -222,6 +163,12 @@ class Event(LlmResponse):
       elif isinstance(info, dict):
         data["node_info"] = {**info, "path": node_path}
     return data
+
+  @field_validator("node_info", mode="before")
+  @classmethod
+  def _null_node_info(cls, value: Any) -> Any:
+    # `"node_info": null` (an event dumped without exclude_none when the field could be None) reads as empty.
+    return NodeInfo() if value is None else value
 
   @property
   def node_name(self) -> str:

@@ -171,14 +171,13 @@ def _replacement(replaced: Event, replace_with: Union[Event, types.Content]) -> 
   if isinstance(replace_with, types.Content):
     role = replace_with.role or (replaced.content.role if replaced.content else None) or "model"
     content = _with_answer_ids(replace_with.model_copy(update={"role": role}), replaced)
-    node_info = replaced.node_info.model_copy() if replaced.node_info is not None else None
     return Event(invocation_id=replaced.invocation_id, author=replaced.author, branch=replaced.branch,
-                 content=content, custom_metadata=metadata, node_info=node_info)
+                 content=content, custom_metadata=metadata, node_info=replaced.node_info.model_copy())
   update: dict[str, Any] = {"invocation_id": replaced.invocation_id,
                             "custom_metadata": {**(replace_with.custom_metadata or {}), **metadata}}
   if not replace_with.author:
     update["author"] = replaced.author
-  if not replace_with.node_info and replaced.node_info:  # (an event outside a graph has a falsy node_info)
+  if not replace_with.node_info.path and replaced.node_info.path:  # (outside a graph node_info.path is '')
     update["node_info"] = replaced.node_info.model_copy()  # a workflow node's output stays that node's
   if replace_with.branch is None:
     update["branch"] = replaced.branch

@@ -188,5 +188,5 @@ def original_user_content(events: list[Event]) -> Optional[types.Content]:
 
 def _starts_invocation(event: Event) -> bool:
   # An agent node's input turn is a user event too, but it carries the node's path.
-  return (event.author == "user" and event.content is not None and not event.node_info
+  return (event.author == "user" and event.content is not None and not event.node_info.path
           and not event.get_function_responses())

@@ -118,7 +118,6 @@ def _single_turn_output(agent: Any, ctx: Any, event: Event) -> None:
     ctx.actions.state_delta[agent.output_key] = output
   event.output = output
   if agent.output_schema is None:
-    event.node_info = event.node_info or NodeInfo()
     event.node_info.message_as_output = True
 
 

@@ -366,7 +366,8 @@ class NodeRunner:
         ctx.output = _validate(self.node.output_schema, item.output)
         item.output = ctx.output
         self.output, self.has_output, self.output_emitted = ctx.output, True, True
-        item.node_info = item.node_info or NodeInfo(path=self.path)
+        if not item.node_info.path:
+          item.node_info.path = self.path
         item.node_info.output_for = self.host.output_for(self)
       if item.actions.route is not None and (not item.author or item.author == ctx.event_author):
         ctx.route = item.actions.route
@@ -412,8 +413,8 @@ class NodeRunner:
       event.invocation_id = self.host.ic.invocation_id
     if not event.author:
       event.author = ctx.event_author if ctx is not None and ctx.event_author else self.host.author
-    if not event.node_info:  # None, or the empty NodeInfo of an event made outside a graph
-      event.node_info = NodeInfo(path=self.path)
+    if not event.node_info.path:  # an event made outside a graph: its NodeInfo is empty
+      event.node_info.path = self.path
     if event.branch is None:
       event.branch = self.branch
     if event.actions.route is not None:

@@ -112,12 +112,13 @@ async def _python_calls_to_load(tmp_path, name: str, events: int) -> int:
 
 async def test_a_cold_load_runs_no_python_per_part_of_a_stored_event(tmp_path):
   """Counted in Python calls, not time: each further stored event (a Content of two Parts) costs the
-  store's row decode and Event's own hooks (4 calls), not google-genai's: its model validator on
-  the Content and on each Part and Part's __init__ made it 50 calls per event."""
+  store's row decode and Event's own hooks (4 calls) and the event's empty `node_info` (1: NodeInfo's
+  __init__, as google-adk builds one per event), not google-genai's: its model validator on the
+  Content and on each Part and Part's __init__ made it 50 calls per event."""
   short = await _python_calls_to_load(tmp_path, "short.db", 10)
   long = await _python_calls_to_load(tmp_path, "long.db", 110)
   per_event = (long - short) / 100
-  assert per_event <= 5, per_event
+  assert per_event <= 6, per_event
 
 
 def test_when_the_fast_decoder_cannot_be_built_events_decode_as_before(monkeypatch):

@@ -142,7 +142,7 @@ async def test_a_fan_out_of_functions_emits_its_outputs_before_its_successors_ru
   wf = Workflow(name="root_agent", edges=[("START", (make_uppercase, count_characters, reverse_string), send_message)])
   events = await run_turn(InMemoryRunner(wf, app_name="app"), "hello")
   assert [(e.node_info.path.split("/")[-1], e.output, e.content.parts[0].text if e.content else None)
-          for e in events if e.node_info and e.node_info.path != "root_agent@1"] == [
+          for e in events if e.node_info.path not in ("", "root_agent@1")] == [
       ("make_uppercase@1", "HELLO", None),
       ("count_characters@1", 5, None),
       ("reverse_string@1", "olleh", None),
