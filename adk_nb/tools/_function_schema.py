@@ -133,10 +133,10 @@ class FunctionSignature:
       param_names.append(pname)
     config = ConfigDict(arbitrary_types_allowed=True, extra="ignore")
     self.model: type[BaseModel] = create_model(f"{name}_arguments", __config__=config, **fields)
-    # The schema shows `x: int = None` as google-adk does (an integer defaulting to null); the
-    # validator above still accepts an explicit null for it.
-    self._schema_model = (lambda: create_model(f"{name}_arguments", __config__=config, **declared_fields)
-                          ) if declared_fields != fields else (lambda: self.model)
+    # The schema shows `x: int = None` as google-adk does (an integer defaulting to null), from the
+    # annotations as written; the validator above still accepts an explicit null for it.
+    self._declared_fields = declared_fields if declared_fields != fields else None
+    self._config = config
     self.field_names = tuple(fields)
     self._param_names = tuple(param_names)
     self._schema: Optional[dict[str, Any]] = None
@@ -148,7 +148,10 @@ class FunctionSignature:
     docstring describes the function (the declaration's description); its `Args:` are not repeated
     per parameter, an `Annotated[..., Field(description=...)]` is."""
     if self._schema is None:
-      schema = self._schema_model().model_json_schema()
+      model = self.model
+      if self._declared_fields is not None:
+        model = create_model(f"{self.name}_arguments", __config__=self._config, **self._declared_fields)
+      schema = model.model_json_schema()
       schema["title"] = f"{self.name}Params"
       schema.setdefault("properties", {})
       schema["type"] = "object"
