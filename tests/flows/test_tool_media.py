@@ -59,3 +59,20 @@ async def test_the_stored_answer_keeps_the_media_parts_and_the_tools_own_result_
   # in json_form's form of a Part.
   assert base64.b64decode(response.response["deep"]["b"]["c"]["inlineData"]["data"]) == PNG
   assert set(seen[0]) == {"note", "image", "deep"}  # the tool's own dict is not changed
+
+
+async def test_the_media_parts_survive_a_sqlite_store_and_reach_the_model_after_a_reload(tmp_path):
+  from adk_nb import Runner
+  from adk_nb.sessions import DatabaseSessionService
+
+  url = f"sqlite:///{tmp_path}/s.db"
+  first = ScriptedModel([types.Part(function_call=types.FunctionCall(name="take_snapshot", args={"label": "x"})),
+                         "ok"])
+  await run_turn(Runner(agent=Agent(name="a", model=first, tools=TOOLS), app_name="m",
+                        session_service=DatabaseSessionService(url)), "Go.")
+  later = ScriptedModel(["still a picture"])  # a new process: the history comes from the file
+  await run_turn(Runner(agent=Agent(name="a", model=later, tools=TOOLS), app_name="m",
+                        session_service=DatabaseSessionService(url)), "And now?")
+  [answer] = [p.function_response for c in later.requests[0].contents for p in c.parts if p.function_response]
+  assert answer.response == {"caption": "x"}
+  assert [(p.inline_data.mime_type, p.inline_data.data) for p in answer.parts] == [("image/png", PNG)]
