@@ -32,6 +32,9 @@ logger = logging.getLogger(__name__)
 
 _Part = types.Part
 _CONTAINERS = (dict, list, tuple)
+# Values that can hold no media, recognised by exact type: isinstance against a pydantic model class
+# (an ABCMeta) costs far more than this set lookup, and it runs for every value of every tool answer.
+_PLAIN = frozenset({str, int, float, bool, type(None), bytes})
 
 
 def _as_response_part(value: Any) -> Optional[types.FunctionResponsePart]:
@@ -68,6 +71,8 @@ def _split_container(value: Any, found: list, deeper: bool) -> Any:
 
 def _split_entry(item: Any, found: list, deeper: bool) -> tuple[bool, Any]:
   """(keep it?, what is left of it) for one entry of a searched container."""
+  if type(item) in _PLAIN:
+    return True, item
   if isinstance(item, _Part):
     part = _as_response_part(item)
     if part is not None:
@@ -88,16 +93,19 @@ def split_media(result: Any) -> tuple[Any, Optional[list[types.FunctionResponseP
 
   The parts are None when there was no media; the result is then returned unchanged.
   """
-  if isinstance(result, _Part):
-    part = _as_response_part(result)
-    return ({}, [part]) if part is not None else (result, None)
-  if isinstance(result, dict):
+  kind = type(result)
+  if kind is dict:
     for value in result.values():  # the common answer: a dict of plain values, looked at once
-      if isinstance(value, _Part) or isinstance(value, _CONTAINERS):
+      if type(value) not in _PLAIN:
         break
     else:
       return result, None
-  elif not isinstance(result, (list, tuple)):
+  elif kind in _PLAIN:
+    return result, None
+  elif isinstance(result, _Part):
+    part = _as_response_part(result)
+    return ({}, [part]) if part is not None else (result, None)
+  elif not isinstance(result, _CONTAINERS):
     return result, None
   found: list = []
   rest = _split_container(result, found, True)
