@@ -24,6 +24,7 @@ from ..tools.tool_confirmation import (NEEDS_CONFIRMATION_RESPONSE, REJECTED_RES
 from ..telemetry import tracing
 from ..tools.tool_context import ToolContext
 from ..utils.trusted import trusted
+from ._tool_media import computer_use_image, split_media
 
 if TYPE_CHECKING:
   from ..agents.invocation_context import InvocationContext
@@ -220,10 +221,12 @@ async def _call_one(agent: "LlmAgent", ctx: "InvocationContext", call: types.Fun
   if result is None and tool.is_long_running:
     # A long-running tool left the call pending: the answer arrives in a later message.
     return CallOutcome(None, actions, paused=True)
+  result, media = split_media(result)  # images etc. the tool returned go to the response's parts
+  if media is None and type(result) is dict and "image" in result:
+    result, media = computer_use_image(tool, result)
   part = _response_part(call, result, actions)
-  move_media = getattr(tool, "_move_media_to_parts", None)  # ComputerUseTool: its screenshot as inline data
-  if move_media is not None:
-    move_media(part.function_response)
+  if media is not None:
+    part.function_response.parts = media
   return CallOutcome(part, actions, paused=bool(actions.requested_tool_confirmations))
 
 

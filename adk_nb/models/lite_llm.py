@@ -163,7 +163,8 @@ def to_messages(llm_request: LlmRequest) -> list[dict[str, Any]]:
 
 
 def content_to_messages(content: types.Content) -> list[dict[str, Any]]:
-  """One Content as chat messages: function responses become `tool` messages, calls become `tool_calls`."""
+  """One Content as chat messages: function responses become `tool` messages (their inline media a user
+  message after them), calls become `tool_calls`."""
   parts = list(content.parts or [])
   tool_messages = []
   rest = []
@@ -173,6 +174,10 @@ def content_to_messages(content: types.Content) -> list[dict[str, Any]]:
       result = fr.response
       tool_messages.append({"role": "tool", "tool_call_id": fr.id or "",
                             "content": result if isinstance(result, str) else _json(result)})
+      # A tool message holds text only: inline media the tool returned follows in a user message
+      # (as google-adk's converter; file_data parts are not sent, as there).
+      rest.extend(types.Part(inline_data=p.inline_data) for p in fr.parts or ()
+                  if p.inline_data is not None and p.inline_data.data is not None and p.inline_data.mime_type)
     else:
       rest.append(part)
   messages = tool_messages

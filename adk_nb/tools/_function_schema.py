@@ -63,6 +63,11 @@ def _strip_titles(schema: Any, in_properties: bool = False) -> Any:
   return schema
 
 
+def _title(name: str) -> str:
+  """pydantic's title for a field of this name (used where the field is held under another name)."""
+  return name.replace("_", " ").strip().title()
+
+
 def unwrap_partial(func: Callable[..., Any]) -> Callable[..., Any]:
   """The function behind (nested) functools.partial objects."""
   while isinstance(func, functools.partial):
@@ -84,11 +89,13 @@ class FunctionSignature:
       target = hints_of = getattr(func, "__call__", func)
     sig = inspect.signature(target)
     try:
-      hints = typing.get_type_hints(hints_of)
+      # include_extras: an Annotated[..., Field(description=..., ge=...)] keeps its description
+      # and constraints, in the schema and in validation.
+      hints = typing.get_type_hints(hints_of, include_extras=True)
     except Exception:  # unresolvable forward references: fall back to raw annotations
       hints = {}
-    _, param_docs = parse_docstring(inspect.getdoc(inner))
     fields: dict[str, Any] = {}
+    declared_fields: dict[str, Any] = {}  # the annotations as written (the schema's)
     param_names: list[str] = []  # the parameter each field holds, in field order
     self.context_param: Optional[str] = None
     self.accepts_var_kwargs = False
@@ -110,31 +117,42 @@ class FunctionSignature:
       default = ... if param.default is inspect.Parameter.empty else param.default
       if default is ...:
         self.required.append(pname)
-      elif default is None and annotation is not Any:
+      declared = annotation
+      if default is None and annotation is not Any:
         annotation = Optional[annotation]  # `x: int = None` accepts an explicit null, as in ADK
       if param.kind is inspect.Parameter.POSITIONAL_ONLY:
         self.positional_only += (pname,)
       if pname.startswith("_"):
         # pydantic refuses field names with a leading underscore: hold it under another name,
         # keep the parameter's own name as the alias the model sees and sends.
-        fields[f"arg{pname}"] = (annotation, Field(default, alias=pname, description=param_docs.get(pname)))
+        field_name, spec = f"arg{pname}", Field(default, alias=pname, title=_title(pname))
       else:
-        fields[pname] = (annotation, Field(default, description=param_docs.get(pname)))
+        field_name, spec = pname, default
+      fields[field_name] = (annotation, spec)
+      declared_fields[field_name] = (declared, spec)
       param_names.append(pname)
-    self.model: type[BaseModel] = create_model(  # type: ignore[call-overload]
-        f"{name}_arguments",
-        __config__=ConfigDict(arbitrary_types_allowed=True, extra="ignore"),
-        **fields,
-    )
+    config = ConfigDict(arbitrary_types_allowed=True, extra="ignore")
+    self.model: type[BaseModel] = create_model(f"{name}_arguments", __config__=config, **fields)
+    # The schema shows `x: int = None` as google-adk does (an integer defaulting to null), from the
+    # annotations as written; the validator above still accepts an explicit null for it.
+    self._declared_fields = declared_fields if declared_fields != fields else None
+    self._config = config
     self.field_names = tuple(fields)
     self._param_names = tuple(param_names)
     self._schema: Optional[dict[str, Any]] = None
 
   @property
   def json_schema(self) -> dict[str, Any]:
-    """The parameters' JSON schema (object with properties and required)."""
+    """The parameters' JSON schema (object with properties and required), as google-adk 2.13 sends it:
+    pydantic's schema of the parameters, titles included (the object's is `<name>Params`). The
+    docstring describes the function (the declaration's description); its `Args:` are not repeated
+    per parameter, an `Annotated[..., Field(description=...)]` is."""
     if self._schema is None:
-      schema = _strip_titles(self.model.model_json_schema())
+      model = self.model
+      if self._declared_fields is not None:
+        model = create_model(f"{self.name}_arguments", __config__=self._config, **self._declared_fields)
+      schema = model.model_json_schema()
+      schema["title"] = f"{self.name}Params"
       schema.setdefault("properties", {})
       schema["type"] = "object"
       if not schema.get("required"):

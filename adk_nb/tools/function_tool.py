@@ -62,10 +62,12 @@ class FunctionTool(BaseTool):
 
   def _get_declaration(self) -> types.FunctionDeclaration:
     if self._declaration is None:
+      schema = self._signature.json_schema
+      # As google-adk 2.13: no docstring, no description; no parameters, no schema.
       self._declaration = types.FunctionDeclaration(
           name=self.name,
-          description=self.description,
-          parameters_json_schema=self._signature.json_schema,
+          description=self.description or None,
+          parameters_json_schema=schema if schema["properties"] else None,
       )
     return self._declaration
 

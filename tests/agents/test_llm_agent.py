@@ -78,9 +78,10 @@ def test_schema_the_model_receives_is_derived_from_the_signature():
   assert decl.name == "ship" and decl.description.startswith("Ships an item.")
   assert schema["required"] == ["item", "qty", "express", "weight", "tags", "meta"]
   assert "tool_context" not in props
-  assert props["item"] == {"type": "string", "description": "What to ship."}
+  # As google-adk 2.13: pydantic's titles; the docstring's Args stay in the description only.
+  assert props["item"] == {"type": "string", "title": "Item"} and "item: What to ship." in decl.description
   assert props["qty"]["type"] == "integer" and props["express"]["type"] == "boolean"
-  assert props["weight"]["type"] == "number" and props["tags"] == {"type": "array", "items": {"type": "string"}}
+  assert props["weight"]["type"] == "number" and props["tags"] == {"type": "array", "items": {"type": "string"}, "title": "Tags"}
   assert props["meta"]["type"] == "object"
   assert props["size"]["enum"] == ["s", "m"]
   assert "$defs" in schema and {"city"} <= set(schema["$defs"]["Address"]["properties"])

@@ -1,7 +1,6 @@
 """ComputerUseTool: one computer action, the model's coordinates scaled to the screen, a state answered as an image."""
 
 import base64
-import binascii
 import inspect
 import logging
 from typing import TYPE_CHECKING, Any, Callable
@@ -101,22 +100,6 @@ class ComputerUseTool(FunctionTool):
         answer = {"result": answer}
       answer["safety_acknowledgement"] = "true"
     return answer
-
-  def _move_media_to_parts(self, response: types.FunctionResponse) -> None:
-    """Moves the answer's `image` into the function response's parts as inline PNG data (google-adk's form:
-    what computer-use models read); the rest of the answer (`url`, ...) stays in `response`."""
-    answer = response.response
-    image = answer.get("image") if isinstance(answer, dict) else None
-    if not isinstance(image, dict) or not isinstance(image.get("mimetype"), str) or not isinstance(
-        image.get("data"), (str, bytes)):
-      return
-    try:
-      data = base64.b64decode(image["data"], validate=True)
-    except (binascii.Error, ValueError):
-      logger.exception("Could not decode the image of computer use tool %s; it stays in the answer", self.name)
-      return
-    response.parts = [types.FunctionResponsePart.from_bytes(data=data, mime_type=image["mimetype"])]
-    del answer["image"]
 
   async def process_llm_request(self, *, tool_context: "ToolContext", llm_request: "LlmRequest") -> None:
     """Adds nothing: the model knows computer actions by name (`ComputerUseToolset` sends `computer_use`)."""
