@@ -27,6 +27,16 @@ def progress_checkpoint(agent: "BaseAgent", ctx: "InvocationContext", state: dic
   return pause_checkpoint(agent, ctx, state)
 
 
+async def commit_pause_checkpoint(agent: "BaseAgent", ctx: "InvocationContext", state: dict[str, Any]) -> None:
+  """Commits the checkpoint of a pause to the session without yielding it.
+
+  The resume reads it back from the session (`PauseWindow`); a client sees what google-adk 2.13
+  shows at a workflow agent's pause, resumable app or not: nothing after the paused sub-agent's
+  last event. (The Workflow scheduler records its own pause checkpoint the same way.)
+  """
+  await ctx.session_service.append_event(ctx.session, pause_checkpoint(agent, ctx, state))
+
+
 def end_of_agent(agent: "BaseAgent", ctx: "InvocationContext") -> Optional[Event]:
   """In a resumable app, the event saying `agent` finished (end_of_agent); None otherwise,
   and None when the agent stopped because the invocation paused or ended early."""
