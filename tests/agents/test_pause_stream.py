@@ -1,4 +1,5 @@
-"""What a client sees when a workflow agent (Sequential, Loop, Parallel) pauses for a confirmation and is
+"""What a client sees when a workflow agent (Sequential, Loop, Parallel), or an LlmAgent that handed over by
+transfer, pauses for a confirmation and is
 resumed: the checkpoints google-adk 2.13 streams and no others. adk_nb's pause checkpoint (where the agent
 stood when the invocation paused) is committed to the session, where the resume reads it, but not yielded.
 
@@ -100,3 +101,29 @@ async def test_a_pause_streams_what_google_adk_streams_and_the_session_keeps_the
   responses = [r.response for e in second for r in e.get_function_responses() if r.name == "delete_file"]
   assert responses == [{"deleted": "a"}]
   assert any(e.content and e.content.parts and e.content.parts[0].text == "Done." for e in second)
+
+
+# google-adk 2.13, observed the same way: a root LlmAgent transfers to `worker`, which pauses. Nothing about the
+# root follows the worker's events (a resumable app ends the root before the transfer, as both frameworks do).
+TRANSFER_PAUSE = {False: [], True: [("root", None, True)]}
+
+
+@pytest.mark.parametrize("resumable", [False, True], ids=["plain_app", "resumable_app"])
+async def test_a_pause_after_a_transfer_streams_no_checkpoint_of_the_agent_that_handed_over(resumable):
+  root = LlmAgent(name="root", model=ScriptedModel([call("transfer_to_agent", agent_name="worker")]),
+                  sub_agents=[worker()])
+  config = ResumabilityConfig(is_resumable=True) if resumable else None
+  runner = InMemoryRunner(app=App(name="app", root_agent=root, resumability_config=config))
+  session = await runner.session_service.create_session(app_name="app", user_id="u")
+  first = [e async for e in runner.run_async(user_id="u", session_id=session.id, new_message=types.Content(
+      role="user", parts=[types.Part(text="delete a")]))]
+  assert records(first) == TRANSFER_PAUSE[resumable]
+  stored = (await runner.session_service.get_session(app_name="app", user_id="u", session_id=session.id)).events
+  assert [e.actions.agent_state for e in stored if e.author == "root" and e.actions.agent_state] == [
+      {"transferred_to": "worker"}]
+  [request] = [c for e in first for c in e.get_function_calls() if c.name == "adk_request_confirmation"]
+  second = [e async for e in runner.run_async(
+      user_id="u", session_id=session.id, invocation_id=first[-1].invocation_id if resumable else None,
+      new_message=types.Content(role="user", parts=[types.Part(function_response=types.FunctionResponse(
+          name="adk_request_confirmation", id=request.id, response={"confirmed": True}))]))]
+  assert [r.response for e in second for r in e.get_function_responses()] == [{"deleted": "a"}]
