@@ -46,6 +46,22 @@ def end_of_agent(agent: "BaseAgent", ctx: "InvocationContext") -> Optional[Event
                actions=EventActions(end_of_agent=True))
 
 
+def ended_before_handover(agent: "BaseAgent", ctx: "InvocationContext") -> bool:
+  """True when this run resumed an agent whose end marker was already streamed: a top-level agent
+  (no parent, or an LlmAgent parent) of a resumable app that had handed the turn over by transfer
+  ends before its target starts (flows.llm_flow), so the resume that finishes the target ends nothing
+  of it, as in google-adk."""
+  if not (ctx.is_resumable and ctx.resumed):
+    return False
+  saved = _pause_window(ctx).state_of(agent.name, ctx.branch)
+  if not (saved and saved.get("transferred_to")):
+    return False
+  from .llm_agent import LlmAgent
+
+  parent = agent.parent_agent
+  return parent is None or isinstance(parent, LlmAgent)
+
+
 def _pause_window(ctx: "InvocationContext") -> PauseWindow:
   """The checkpoints of this invocation's latest pause, read once per resume."""
   shared = ctx._shared

@@ -1,7 +1,7 @@
 """What a client sees when a workflow agent (Sequential, Loop, Parallel), or an LlmAgent that handed over by
-transfer, pauses for a confirmation and is
-resumed: the checkpoints google-adk 2.13 streams and no others. adk_nb's pause checkpoint (where the agent
-stood when the invocation paused) is committed to the session, where the resume reads it, but not yielded.
+transfer, pauses for a confirmation and is resumed: the checkpoints google-adk 2.13 streams and no others.
+adk_nb's pause checkpoint (where the agent stood when the invocation paused) is committed to the session,
+where the resume reads it, but not yielded.
 
 The expected sequences were observed on google-adk 2.13 (bench/.venv-adk) by running these same turns:
 the agents below, a FunctionTool(require_confirmation=True), the model calling it then answering
@@ -105,11 +105,13 @@ async def test_a_pause_streams_what_google_adk_streams_and_the_session_keeps_the
 
 # google-adk 2.13, observed the same way: a root LlmAgent transfers to `worker`, which pauses. Nothing about the
 # root follows the worker's events (a resumable app ends the root before the transfer, as both frameworks do).
+# On the resume only the worker ends (the root's end was streamed before the transfer).
 TRANSFER_PAUSE = {False: [], True: [("root", None, True)]}
+TRANSFER_RESUME = {False: [], True: [("worker", None, True)]}
 
 
 @pytest.mark.parametrize("resumable", [False, True], ids=["plain_app", "resumable_app"])
-async def test_a_pause_after_a_transfer_streams_no_checkpoint_of_the_agent_that_handed_over(resumable):
+async def test_a_pause_after_a_transfer_streams_no_checkpoint_and_the_resume_no_second_end_of_the_root(resumable):
   root = LlmAgent(name="root", model=ScriptedModel([call("transfer_to_agent", agent_name="worker")]),
                   sub_agents=[worker()])
   config = ResumabilityConfig(is_resumable=True) if resumable else None
@@ -127,3 +129,4 @@ async def test_a_pause_after_a_transfer_streams_no_checkpoint_of_the_agent_that_
       new_message=types.Content(role="user", parts=[types.Part(function_response=types.FunctionResponse(
           name="adk_request_confirmation", id=request.id, response={"confirmed": True}))]))]
   assert [r.response for e in second for r in e.get_function_responses()] == [{"deleted": "a"}]
+  assert records(second) == TRANSFER_RESUME[resumable]
