@@ -27,6 +27,16 @@ def progress_checkpoint(agent: "BaseAgent", ctx: "InvocationContext", state: dic
   return pause_checkpoint(agent, ctx, state)
 
 
+async def commit_pause_checkpoint(agent: "BaseAgent", ctx: "InvocationContext", state: dict[str, Any]) -> None:
+  """Commits the checkpoint of a pause to the session without yielding it.
+
+  The resume reads it back from the session (`PauseWindow`); a client sees what google-adk 2.13
+  shows at a workflow agent's pause, resumable app or not: nothing after the paused sub-agent's
+  last event. (The Workflow scheduler records its own pause checkpoint the same way.)
+  """
+  await ctx.session_service.append_event(ctx.session, pause_checkpoint(agent, ctx, state))
+
+
 def end_of_agent(agent: "BaseAgent", ctx: "InvocationContext") -> Optional[Event]:
   """In a resumable app, the event saying `agent` finished (end_of_agent); None otherwise,
   and None when the agent stopped because the invocation paused or ended early."""
@@ -34,6 +44,22 @@ def end_of_agent(agent: "BaseAgent", ctx: "InvocationContext") -> Optional[Event
     return None
   return Event(invocation_id=ctx.invocation_id, author=agent.name, branch=ctx.branch,
                actions=EventActions(end_of_agent=True))
+
+
+def ended_before_handover(agent: "BaseAgent", ctx: "InvocationContext") -> bool:
+  """True when this run resumed an agent whose end marker was already streamed: a top-level agent
+  (no parent, or an LlmAgent parent) of a resumable app that had handed the turn over by transfer
+  ends before its target starts (flows.llm_flow), so the resume that finishes the target ends nothing
+  of it, as in google-adk."""
+  if not (ctx.is_resumable and ctx.resumed):
+    return False
+  saved = _pause_window(ctx).state_of(agent.name, ctx.branch)
+  if not (saved and saved.get("transferred_to")):
+    return False
+  from .llm_agent import LlmAgent
+
+  parent = agent.parent_agent
+  return parent is None or isinstance(parent, LlmAgent)
 
 
 def _pause_window(ctx: "InvocationContext") -> PauseWindow:

@@ -17,7 +17,7 @@ from ..tools.base_toolset import BaseToolset
 from ..tools.function_tool import FunctionTool
 from ..utils import _schema_utils
 from . import _callbacks
-from ._resumable import end_of_agent
+from ._resumable import end_of_agent, ended_before_handover
 from ._callbacks import (AfterModelCallback, AfterToolCallback, BeforeModelCallback,  # noqa: F401  (ADK's aliases)
                          BeforeToolCallback, InstructionProvider, OnModelErrorCallback, OnToolErrorCallback)
 from .base_agent import BaseAgent
@@ -379,7 +379,7 @@ class LlmAgent(BaseAgent):
       self.__maybe_save_output_to_state(event)
       ended = ended or (event.actions.end_of_agent and event.author == self.name)
       yield event
-    done = None if ended else end_of_agent(self, ctx)
+    done = None if ended or ended_before_handover(self, ctx) else end_of_agent(self, ctx)
     if done is not None:
       yield done
 

@@ -6,7 +6,7 @@ from typing import AsyncGenerator, ClassVar, Optional
 
 from ..events.event import Event
 from ._agent_state import LoopAgentState  # noqa: F401  (google-adk's path)
-from ._resumable import end_of_agent, pause_checkpoint, progress_checkpoint, restored_state, sub_agent_index
+from ._resumable import commit_pause_checkpoint, end_of_agent, progress_checkpoint, restored_state, sub_agent_index
 from .base_agent import BaseAgent
 from .invocation_context import InvocationContext
 
@@ -43,7 +43,7 @@ class LoopAgent(BaseAgent):
           if event.actions.escalate:
             escalated = True
         if ctx.paused:
-          yield pause_checkpoint(self, ctx, {"iteration": iteration, "index": index})
+          await commit_pause_checkpoint(self, ctx, {"iteration": iteration, "index": index})
           return
         if ctx.end_invocation:
           return

@@ -7,7 +7,7 @@ from typing import AsyncGenerator, ClassVar
 
 from ..errors import codes
 from ..events.event import Event
-from ._resumable import end_of_agent, pause_checkpoint, progress_checkpoint, restored_state
+from ._resumable import commit_pause_checkpoint, end_of_agent, progress_checkpoint, restored_state
 from .base_agent import BaseAgent
 from .invocation_context import InvocationContext
 
@@ -34,8 +34,8 @@ class ParallelAgent(BaseAgent):
     children = [s for s in self.sub_agents if only is None or s.name in only]
     if not children:
       return
-    checkpoint = progress_checkpoint(self, ctx, {})
-    if checkpoint is not None:
+    checkpoint = progress_checkpoint(self, ctx, {}) if saved is None else None
+    if checkpoint is not None:  # a resume continues from the checkpoint it has, as in google-adk
       yield checkpoint
     queue: asyncio.Queue = asyncio.Queue()
     loop = asyncio.get_running_loop()
@@ -102,4 +102,4 @@ class ParallelAgent(BaseAgent):
       yield done
     if ctx.paused:
       names = [name for name, br in branches.items() if ctx.is_branch_paused(br)]
-      yield pause_checkpoint(self, ctx, {"paused": names})
+      await commit_pause_checkpoint(self, ctx, {"paused": names})

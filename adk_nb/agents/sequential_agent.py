@@ -6,7 +6,7 @@ from typing import AsyncGenerator, ClassVar
 
 from ..events.event import Event
 from ._agent_state import SequentialAgentState  # noqa: F401  (google-adk's path)
-from ._resumable import end_of_agent, pause_checkpoint, progress_checkpoint, restored_state, sub_agent_index
+from ._resumable import commit_pause_checkpoint, end_of_agent, progress_checkpoint, restored_state, sub_agent_index
 from .base_agent import BaseAgent
 from .invocation_context import InvocationContext
 
@@ -33,7 +33,7 @@ class SequentialAgent(BaseAgent):
       async for event in self.sub_agents[index].run_async(ctx):
         yield event
       if ctx.paused:
-        yield pause_checkpoint(self, ctx, {"index": index})
+        await commit_pause_checkpoint(self, ctx, {"index": index})
         return
       if ctx.end_invocation:
         return

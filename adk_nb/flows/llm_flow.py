@@ -10,7 +10,7 @@ from google.genai import types
 
 from ..agents import _callbacks
 from ..agents.callback_context import CallbackContext
-from ..agents._resumable import end_of_agent, pause_checkpoint, restored_state
+from ..agents._resumable import commit_pause_checkpoint, end_of_agent, restored_state
 from ..agents.run_config import StreamingMode
 from ..events.event import Event
 from ..events.event_actions import EventActions
@@ -40,7 +40,7 @@ async def run_flow(agent: "LlmAgent", ctx: "InvocationContext") -> AsyncGenerato
     async for event in _transfer.run_target(agent, ctx, saved["transferred_to"]):
       yield event
     if ctx.paused:
-      yield pause_checkpoint(agent, ctx, saved)
+      await commit_pause_checkpoint(agent, ctx, saved)
     return
   if ctx.resumed:
     if ctx.resume_answers:
@@ -388,4 +388,4 @@ async def run_function_calls(agent: "LlmAgent", ctx: "InvocationContext", final:
     async for event in _transfer.run_target(agent, ctx, target):
       yield event
     if ctx.paused:  # so a resume comes back through this agent (and whatever encloses it)
-      yield pause_checkpoint(agent, ctx, {"transferred_to": target})
+      await commit_pause_checkpoint(agent, ctx, {"transferred_to": target})

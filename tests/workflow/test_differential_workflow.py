@@ -58,7 +58,11 @@ def _normalise(turns: list[list[dict]]) -> list[list[dict]]:
 
 def _resumed_answer_outputs(turns: list[list[dict]]) -> list[list[dict]]:
   # On resume adk_nb yields the answered node's output (the answer) before its successors run;
-  # google-adk passes it on without an event.
+  # google-adk 2.13 passes it on without an event outside resumable apps (in a resumable app it
+  # yields one too). Kept deliberately: it is the event that completes the answered node for
+  # adk_nb's clients (the notebook's live step tree and graph mark the node done and show its output
+  # from it: tests/inspect/test_steps.py, test_graph.py), and a later pause of the same invocation
+  # replays the node from it.
   return [events if i == 0 else [e for k, e in enumerate(events) if not (k == 0 and e.get("output") == {"ok": True})]
           for i, events in enumerate(turns)]
 
