@@ -17,10 +17,10 @@ import typing
 from typing import Any, Callable, Optional
 
 from google.genai import types
-from pydantic import BaseModel, TypeAdapter
+from pydantic import TypeAdapter
 
-from ..utils.variant_utils import GoogleLLMVariant, get_google_llm_variant
-from ._declaration_variants import for_vertex, response_json_schema
+from ..utils.variant_utils import GoogleLLMVariant
+from ._function_tool_declarations import _schema_without, build_function_declaration_with_json_schema
 from ._function_schema import FunctionSignature, unwrap_partial
 
 
@@ -48,38 +48,12 @@ def _response_schema(func: Callable[..., Any], variant: GoogleLLMVariant) -> Opt
     return types.Schema()
 
 
-def _schema_without(func: Callable[..., Any], ignore_params: Optional[list[str]]) -> tuple[str, dict[str, Any]]:
-  """(the function's name, its parameters' JSON schema without `ignore_params`)."""
-  target = unwrap_partial(func)
-  name = getattr(target, "__name__", type(target).__name__)
-  schema = FunctionSignature(func, name).json_schema
-  if ignore_params:
-    schema = dict(schema, properties={k: v for k, v in schema["properties"].items() if k not in ignore_params})
-    if "required" in schema:
-      schema["required"] = [r for r in schema["required"] if r not in ignore_params]
-  return name, schema
-
-
 def build_function_declaration(func: Any, ignore_params: Optional[list[str]] = None,
                                variant: GoogleLLMVariant = GoogleLLMVariant.GEMINI_API) -> types.FunctionDeclaration:
   """The declaration a model receives for `func` (a function or a pydantic model class), as JSON schema."""
-  vertex_env = get_google_llm_variant() is GoogleLLMVariant.VERTEX_AI
-  if isinstance(func, type) and issubclass(func, BaseModel):
-    schema = func.model_json_schema()
-    return types.FunctionDeclaration(name=func.__name__, description=inspect.getdoc(func) or None,
-                                     parameters_json_schema=for_vertex(schema) if vertex_env else schema)
-  name, schema = _schema_without(func, ignore_params)
-  target = unwrap_partial(func)
-  doc = inspect.getdoc(target)
-  if not doc and not inspect.isroutine(target):
-    doc = inspect.getdoc(getattr(type(target), "__call__", None))
-  declaration = types.FunctionDeclaration(name=name, description=doc or None)
-  if schema["properties"]:
-    declaration.parameters_json_schema = for_vertex(schema) if vertex_env else schema
-  if variant is GoogleLLMVariant.VERTEX_AI:
-    response = response_json_schema(func)
-    if response:
-      declaration.response_json_schema = for_vertex(response) if vertex_env else response
+  declaration = build_function_declaration_with_json_schema(func, ignore_params)
+  if variant is not GoogleLLMVariant.VERTEX_AI:
+    declaration.response_json_schema = None  # the Gemini API rejects it
   return declaration
 
 
