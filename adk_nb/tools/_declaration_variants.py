@@ -16,9 +16,11 @@ from __future__ import annotations
 import collections.abc
 import inspect
 import logging
+import os
 import typing
 from typing import Any, Callable, Optional
 
+from ..utils.variant_utils import GoogleLLMVariant, get_google_llm_variant
 from ._function_schema import unwrap_partial
 
 logger = logging.getLogger(__name__)
@@ -78,3 +80,20 @@ def response_json_schema(func: Callable[..., Any]) -> Optional[dict[str, Any]]:
   except Exception:  # noqa: BLE001 - a type pydantic cannot describe: the model gets no response schema
     logger.debug("No response schema for %r: pydantic cannot describe its return type.", func)
     return None
+
+
+_ENV = os.environ
+_ENTERPRISE, _VERTEXAI = "GOOGLE_GENAI_USE_ENTERPRISE", "GOOGLE_GENAI_USE_VERTEXAI"
+try:  # CPython's mapping behind os.environ: one dict lookup instead of encoding the name on every call
+  _RAW = _ENV._data  # type: ignore[attr-defined]
+  _RAW_KEYS = (_ENV.encodekey(_ENTERPRISE), _ENV.encodekey(_VERTEXAI))  # type: ignore[attr-defined]
+except AttributeError:  # pragma: no cover - another Python: ask os.environ itself
+  _RAW = None
+
+
+def vertex_selected() -> bool:
+  """Whether the environment selects Vertex AI now: `get_google_llm_variant()` as one dict lookup,
+  since a tool's declaration is asked for on every model call (os.environ.get costs ~10x that)."""
+  if _RAW is not None and _RAW.get(_RAW_KEYS[0]) is None and _RAW.get(_RAW_KEYS[1]) is None:
+    return False  # neither variable is set: the Gemini API
+  return get_google_llm_variant() is GoogleLLMVariant.VERTEX_AI

@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 from google.genai import types
 from pydantic import BaseModel
 
-from ..utils.variant_utils import GoogleLLMVariant, get_google_llm_variant
-from ._declaration_variants import for_vertex, response_json_schema
+from ._declaration_variants import for_vertex, response_json_schema, vertex_selected
 from ._function_schema import FunctionSignature, ToolArgumentsError, parse_docstring, unwrap_partial
 from ._threads import call_in_thread
 from .base_tool import BaseTool
@@ -54,7 +53,7 @@ class FunctionTool(BaseTool):
     self.func = func
     self._require_confirmation = require_confirmation
     self._signature = FunctionSignature(func, name)
-    self._declarations: dict[GoogleLLMVariant, types.FunctionDeclaration] = {}
+    self._declarations: dict[bool, types.FunctionDeclaration] = {}  # by: is Vertex AI selected
     target = inner if inspect.isroutine(inner) else getattr(inner, "__call__", inner)
     self._is_async = inspect.iscoroutinefunction(target)
     if not isinstance(run_on_loop, bool):
@@ -66,11 +65,10 @@ class FunctionTool(BaseTool):
     """The declaration the model receives, as google-adk 2.13 writes it for the selected backend
     (`GOOGLE_GENAI_USE_VERTEXAI`): for Vertex AI, `Optional` parameters are `nullable` instead of
     `anyOf` with null, and the return type is sent as `response_json_schema`. Built once per backend."""
-    variant = get_google_llm_variant()
-    declaration = self._declarations.get(variant)
+    vertex = vertex_selected()
+    declaration = self._declarations.get(vertex)
     if declaration is None:
       schema = self._signature.json_schema
-      vertex = variant is GoogleLLMVariant.VERTEX_AI
       # As google-adk 2.13: no docstring, no description; no parameters, no schema.
       declaration = types.FunctionDeclaration(
           name=self.name,
@@ -80,7 +78,7 @@ class FunctionTool(BaseTool):
       if vertex:
         response = response_json_schema(self.func)
         declaration.response_json_schema = for_vertex(response) if response else None
-      self._declarations[variant] = declaration
+      self._declarations[vertex] = declaration
     return declaration
 
   @property
