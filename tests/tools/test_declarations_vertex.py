@@ -69,3 +69,23 @@ def test_build_function_declaration_returns_what_google_adk_returns(backend, cas
   func_name, _, ignoring = case.partition(" ignoring ")
   ignore = ignoring.split(", ") if ignoring else None
   assert dump(build_function_declaration(BY_NAME[func_name], ignore, variant)) == DIRECT[case][name]
+
+
+AGENTS = json.loads((FIXTURES / "google_adk_agent_tool_declarations.json").read_text())
+
+
+def agent_tools():
+  from adk_nb.agents import LlmAgent
+  from adk_nb.tools.agent_tool import AgentTool
+
+  address = declaration_signatures.Address
+  return {"plain_agent": AgentTool(LlmAgent(name="helper", description="Helps.")),
+          "schema_agent": AgentTool(LlmAgent(name="mailer", description="Mails.", input_schema=address,
+                                             output_schema=address))}
+
+
+@pytest.mark.parametrize("case", sorted(AGENTS))
+@pytest.mark.parametrize("name", ["gemini", "vertex"])
+def test_an_agent_tool_declares_itself_as_google_adk_does(backend, case, name):
+  backend(name)
+  assert dump(agent_tools()[case]._get_declaration()) == AGENTS[case][name]
