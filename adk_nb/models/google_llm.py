@@ -80,8 +80,10 @@ class Gemini(BaseLlm):
     _refuse_search_with_functions(model, llm_request.config)
     contents = _without_client_call_ids(with_user_turn(llm_request.contents))
     config = llm_request.config
-    if config.labels and not getattr(getattr(client, "_api_client", None), "vertexai", False):
-      config = config.model_copy(update={"labels": None})  # the Gemini API (API key) refuses labels
+    if not getattr(getattr(client, "_api_client", None), "vertexai", False):  # the Gemini API (an API key)
+      if config.labels:
+        config = config.model_copy(update={"labels": None})  # it refuses labels
+      contents = _without_display_names(contents)  # and the display names of media
     options = _retry.RetryOptions.coerce(self.retry_options)
     retrying = dict(options=options, classify=_classify, model=model, auth_fix=_AUTH_FIX)
 
@@ -178,6 +180,29 @@ def _without_client_call_ids(contents: list[types.Content]) -> list[types.Conten
         if has_client_id(p):
           key = "function_call" if p.function_call is not None else "function_response"
           p = p.model_copy(update={key: getattr(p, key).model_copy(update={"id": None})})
+        parts.append(p)
+      content = content.model_copy(update={"parts": parts})
+    out.append(content)
+  return out
+
+
+def _without_display_names(contents: list[types.Content]) -> list[types.Content]:
+  """The contents without the `display_name` of inline or file data, which only Vertex AI takes (as
+  google-adk sends them to the Gemini API). Unchanged, and not copied, when none has one."""
+
+  def named(part: types.Part) -> bool:
+    return ((part.inline_data is not None and part.inline_data.display_name is not None)
+            or (part.file_data is not None and part.file_data.display_name is not None))
+
+  out = []
+  for content in contents:
+    if any(named(p) for p in content.parts or []):
+      parts = []
+      for p in content.parts:
+        if named(p):
+          update = {key: getattr(p, key).model_copy(update={"display_name": None})
+                    for key in ("inline_data", "file_data") if getattr(p, key) is not None}
+          p = p.model_copy(update=update)
         parts.append(p)
       content = content.model_copy(update={"parts": parts})
     out.append(content)

@@ -1,9 +1,13 @@
-"""Function declarations as google-genai `Schema` objects, at google-adk's (private) path.
+"""google-adk's (private) declaration helpers, at its path, returning what google-adk 2.13 returns.
 
-adk_nb's own tools declare their parameters as JSON schema (`parameters_json_schema`, derived once by
-`tools._function_schema`); code written against google-adk's helpers gets the same schema converted to
-`types.Schema`, with the backend difference google-adk makes: Vertex AI also receives the return
-type as `response` (no annotation: any value; `-> None`: null), the Gemini API does not.
+- `build_function_declaration(func, ignore_params, variant)`: the declaration as JSON schema
+  (`parameters_json_schema`, pydantic's schema of the parameters, as `FunctionTool` sends it); with
+  `variant=VERTEX_AI` also the return type as `response_json_schema`. When the environment selects
+  Vertex AI (`GOOGLE_GENAI_USE_VERTEXAI=1`) `Optional` types are written as `nullable` (see
+  `tools._declaration_variants`). A pydantic model class declares its fields (`ignore_params` does
+  not apply to it, as in google-adk).
+- `from_function_with_options(func, variant)`: the older form, `types.Schema` objects (`parameters`;
+  for Vertex AI also `response`: no annotation is any value, `-> None` is null).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from google.genai import types
 from pydantic import TypeAdapter
 
 from ..utils.variant_utils import GoogleLLMVariant
+from ._function_tool_declarations import _schema_without, build_function_declaration_with_json_schema
 from ._function_schema import FunctionSignature, unwrap_partial
 
 
@@ -43,23 +48,20 @@ def _response_schema(func: Callable[..., Any], variant: GoogleLLMVariant) -> Opt
     return types.Schema()
 
 
-def build_function_declaration(func: Callable[..., Any], ignore_params: Optional[list[str]] = None,
+def build_function_declaration(func: Any, ignore_params: Optional[list[str]] = None,
                                variant: GoogleLLMVariant = GoogleLLMVariant.GEMINI_API) -> types.FunctionDeclaration:
-  """The declaration a model receives for `func` (its name, docstring and parameters)."""
-  target = unwrap_partial(func)
-  name = getattr(target, "__name__", type(target).__name__)
-  signature = FunctionSignature(func, name)
-  schema = dict(signature.json_schema)
-  for ignored in ignore_params or ():
-    schema.get("properties", {}).pop(ignored, None)
-    if ignored in schema.get("required", []):
-      schema["required"] = [r for r in schema["required"] if r != ignored]
-  parameters = _to_schema(schema, variant) if schema.get("properties") else None
-  return types.FunctionDeclaration(name=name, description=inspect.getdoc(target) or None,
-                                   parameters=parameters, response=_response_schema(target, variant))
+  """The declaration a model receives for `func` (a function or a pydantic model class), as JSON schema."""
+  declaration = build_function_declaration_with_json_schema(func, ignore_params)
+  if variant is not GoogleLLMVariant.VERTEX_AI:
+    declaration.response_json_schema = None  # the Gemini API rejects it
+  return declaration
 
 
 def from_function_with_options(func: Callable[..., Any],
                                variant: GoogleLLMVariant = GoogleLLMVariant.GEMINI_API) -> types.FunctionDeclaration:
-  """google-adk's name for `build_function_declaration` without ignored parameters."""
-  return build_function_declaration(func, variant=variant)
+  """The declaration as `types.Schema` objects (google-adk's older form; see the module docstring)."""
+  name, schema = _schema_without(func, None)
+  target = unwrap_partial(func)
+  parameters = _to_schema(schema, variant) if schema["properties"] else None
+  return types.FunctionDeclaration(name=name, description=inspect.getdoc(target) or None,
+                                   parameters=parameters, response=_response_schema(target, variant))

@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 # NestedPause is imported from here by the flows that raise a paused call to the caller.
 from ._nested_run import NestedOutcome, NestedPause, nested_runner, resume_nested, start_nested
+from ._declaration_variants import for_vertex, vertex_selected
 from .base_tool import BaseTool
 from .tool_context import ToolContext
 
@@ -42,26 +43,34 @@ class AgentTool(BaseTool):
     super().__init__(name=agent.name, description=agent.description)
     self.agent = agent
     self.skip_summarization = skip_summarization
-    self._declaration: Optional[types.FunctionDeclaration] = None
+    self._declarations: dict[bool, types.FunctionDeclaration] = {}  # by: is Vertex AI selected
 
   def _get_declaration(self) -> types.FunctionDeclaration:
-    if self._declaration is None:
+    """As google-adk 2.13 declares an agent: its `input_schema`'s JSON schema (pydantic's, titles kept)
+    or one `request` string; with Vertex AI selected, `Optional` fields are `nullable` and the answer
+    is declared (`response_json_schema`: an object with an `output_schema`, else a string)."""
+    vertex = vertex_selected()
+    declaration = self._declarations.get(vertex)
+    if declaration is None:
       input_schema = getattr(self.agent, "input_schema", None)
       if input_schema is not None:
-        from ._function_schema import _strip_titles
-
-        schema = _strip_titles(input_schema.model_json_schema())
-        schema["type"] = "object"
+        schema = input_schema.model_json_schema()
+        if vertex:
+          schema = for_vertex(schema)
       else:
         schema = {
             "type": "object",
             "properties": {"request": {"type": "string"}},  # no description, as google-adk declares it
             "required": ["request"],
         }
-      self._declaration = types.FunctionDeclaration(
+      declaration = types.FunctionDeclaration(
           name=self.name, description=self.description, parameters_json_schema=schema
       )
-    return self._declaration
+      if vertex:
+        answer = "object" if getattr(self.agent, "output_schema", None) is not None else "string"
+        declaration.response_json_schema = {"type": answer}
+      self._declarations[vertex] = declaration
+    return declaration
 
   def _message(self, args: dict[str, Any]) -> types.Content:
     input_schema = getattr(self.agent, "input_schema", None)

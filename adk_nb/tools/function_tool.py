@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 from google.genai import types
 from pydantic import BaseModel
 
+from ._declaration_variants import for_vertex, response_json_schema, vertex_selected
 from ._function_schema import FunctionSignature, ToolArgumentsError, parse_docstring, unwrap_partial
 from ._threads import call_in_thread
 from .base_tool import BaseTool
@@ -52,7 +53,7 @@ class FunctionTool(BaseTool):
     self.func = func
     self._require_confirmation = require_confirmation
     self._signature = FunctionSignature(func, name)
-    self._declaration: Optional[types.FunctionDeclaration] = None
+    self._declarations: dict[bool, types.FunctionDeclaration] = {}  # by: is Vertex AI selected
     target = inner if inspect.isroutine(inner) else getattr(inner, "__call__", inner)
     self._is_async = inspect.iscoroutinefunction(target)
     if not isinstance(run_on_loop, bool):
@@ -61,15 +62,24 @@ class FunctionTool(BaseTool):
     """Whether a sync `func` is called on the event loop's thread (declared; never decided by timing)."""
 
   def _get_declaration(self) -> types.FunctionDeclaration:
-    if self._declaration is None:
+    """The declaration the model receives, as google-adk 2.13 writes it for the selected backend
+    (`GOOGLE_GENAI_USE_VERTEXAI`): for Vertex AI, `Optional` parameters are `nullable` instead of
+    `anyOf` with null, and the return type is sent as `response_json_schema`. Built once per backend."""
+    vertex = vertex_selected()
+    declaration = self._declarations.get(vertex)
+    if declaration is None:
       schema = self._signature.json_schema
       # As google-adk 2.13: no docstring, no description; no parameters, no schema.
-      self._declaration = types.FunctionDeclaration(
+      declaration = types.FunctionDeclaration(
           name=self.name,
           description=self.description or None,
-          parameters_json_schema=schema if schema["properties"] else None,
+          parameters_json_schema=(for_vertex(schema) if vertex else schema) if schema["properties"] else None,
       )
-    return self._declaration
+      if vertex:
+        response = response_json_schema(self.func)
+        declaration.response_json_schema = for_vertex(response) if response else None
+      self._declarations[vertex] = declaration
+    return declaration
 
   @property
   def signature(self) -> FunctionSignature:

@@ -5,6 +5,11 @@ input is the tool's arguments (a dict; a JSON object string; None for no argumen
 value for a tool with one parameter, or one required parameter, is that parameter) and the
 tool's response is the node's output. State the tool writes through its `tool_context` is
 committed with that output.
+
+The response is the output exactly as the tool returned it, as in google-adk 2.13: media (a
+`types.Part` with an image, alone or inside a dict) and pydantic models reach the next node as those
+objects. The rule that moves media into a function response's parts (`flows._tool_media`) belongs to
+a model's tool call, and a tool node answers no model.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from google.genai import types
 from pydantic import ConfigDict
 
 from ..agents.context import Context
+from ..events.event import Event
 from ..tools.base_tool import BaseTool
 from ..tools.tool_context import ToolContext
 from ._base_node import BaseNode
@@ -44,7 +50,9 @@ class _ToolNode(BaseNode):
                                event_actions=ctx._event_actions)
     response = await self.tool.run_async(args=args, tool_context=tool_context)
     if response is not None:
-      yield response
+      # An Event keeps the value as it is (a bare value that is a pydantic model, a Part included,
+      # would be turned into a dict).
+      yield Event(output=response)
 
 
 class ToolNodeInputError(WorkflowDataError, TypeError):

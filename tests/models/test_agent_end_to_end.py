@@ -165,3 +165,20 @@ async def test_gemini_api_requests_leave_out_the_labels_only_vertex_accepts(serv
   await run_agent(Gemini(model="gemini-2.5-flash", base_url=server.url))
   assert "labels" not in server.requests[0].json
   assert server.requests[0].json["contents"][0]["parts"][0]["text"] == "Weather in Paris?"
+
+
+async def test_gemini_api_requests_leave_out_media_display_names_only_vertex_accepts(server):
+  server.reply(gemini_answer({"text": "A cat."}))
+  agent = Agent(name="looker", model=Gemini(model="gemini-2.5-flash", base_url=server.url))
+  runner = InMemoryRunner(agent=agent, app_name="app")
+  session = await runner.session_service.create_session(app_name="app", user_id="u1")
+  image = types.Part(inline_data=types.Blob(data=b"\x89PNG", mime_type="image/png", display_name="cat.png"))
+  linked = types.Part(file_data=types.FileData(file_uri="gs://b/cat.png", mime_type="image/png", display_name="cat"))
+  message = types.Content(role="user", parts=[types.Part(text="What is this?"), image, linked])
+  [e async for e in runner.run_async(user_id="u1", session_id=session.id, new_message=message)]
+  sent = server.requests[0].json["contents"][0]["parts"]
+  blob, ref = sent[1]["inlineData"], sent[2]["fileData"]
+  assert blob["data"] == "iVBORw==" and {"fileUri", "file_uri"} & set(ref)
+  assert not {"displayName", "display_name"} & (set(blob) | set(ref))
+  stored = await runner.session_service.get_session(app_name="app", user_id="u1", session_id=session.id)
+  assert stored.events[0].content.parts[1].inline_data.display_name == "cat.png"  # the session keeps it

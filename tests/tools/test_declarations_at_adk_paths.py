@@ -27,7 +27,7 @@ def test_declarations_as_schema_objects_with_the_vertex_response_type():
   assert gemini.parameters.properties["place"].properties["city"].type == types.Type.STRING
   vertex = from_function_with_options(forecast, GoogleLLMVariant.VERTEX_AI)
   assert vertex.response.type == types.Type.OBJECT
-  assert "days" not in build_function_declaration(forecast, ignore_params=["days"]).parameters.properties
+  assert "days" not in build_function_declaration(forecast, ignore_params=["days"]).parameters_json_schema["properties"]
 
 
 @pytest.mark.parametrize("env, variant", [({}, "GEMINI_API"), ({"GOOGLE_GENAI_USE_VERTEXAI": "true"}, "VERTEX_AI")])
